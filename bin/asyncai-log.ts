@@ -1,0 +1,25 @@
+#!/usr/bin/env node
+// The command line: argv (yargs) -> options -> a library call -> exit code. Nothing else lives here.
+// Exit codes: 0 success, 1 failure at run time, 2 usage error, 130/143 after SIGINT/SIGTERM.
+import yargs from 'yargs';
+import { hideBin } from 'yargs/helpers';
+import { filterCommand } from './commands/filter.js';
+
+// A write over the file-size limit must fail with EFBIG (reported), not kill the process.
+process.on('SIGXFSZ', () => {});
+
+await yargs(hideBin(process.argv))
+  .scriptName('asyncai-log')
+  .usage('$0 [options] < events.ndjson\n\nTurn agent events into a session transcript that the agent CLI can resume.')
+  .command(filterCommand)
+  .strict()
+  .help()
+  .alias('h', 'help')
+  .version()
+  .wrap(Math.min(110, process.stdout.columns ?? 110))
+  .fail((message, error) => {
+    process.stderr.write(`asyncai-log: ${message ?? error?.message ?? 'usage error'}\n`);
+    process.stderr.write("Try 'asyncai-log --help'.\n");
+    process.exit(2);
+  })
+  .parseAsync();

@@ -1,0 +1,88 @@
+// The default command: the filter. Parses its flags, installs the signal handlers, calls runFilter.
+import { homedir } from 'node:os';
+import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
+import { parseSessionDirs, runFilter, UsageError, type FilterOptions } from '../../lib/filter.js';
+import { exitWhenDrained } from '../exit.js';
+
+export interface SessionArgs {
+  'session-format': string[];
+  'session-dir': string[];
+  cwd?: string;
+  model?: string;
+  'agent-name': string;
+}
+
+/** The session flags shared by the filter and convert. */
+export function sessionFlags<T>(y: Argv<T>): Argv<T & SessionArgs> {
+  return y
+    .option('session-format', {
+      type: 'string', array: true, default: ['claude-code-cli'], requiresArg: true,
+      describe: 'transcript format to write (repeatable)',
+    })
+    .option('session-dir', {
+      type: 'string', array: true, default: [], requiresArg: true,
+      describe: "a harness's storage root, as <format>=<path> (repeatable)",
+    })
+    .option('cwd', { type: 'string', requiresArg: true, describe: 'project directory the session belongs to' })
+    .option('model', { type: 'string', requiresArg: true, describe: 'model for assistant records that name none' })
+    .option('agent-name', { type: 'string', default: 'asyncai-log', requiresArg: true, describe: 'agent name for the session line' }) as unknown as Argv<T & SessionArgs>;
+}
+
+interface FilterArgs extends SessionArgs {
+  session: boolean;
+  echo: boolean;
+  strict: boolean;
+  from: string;
+  prompt?: string;
+  'max-line-bytes': number;
+}
+
+export const filterCommand: CommandModule<object, FilterArgs> = {
+  command: '$0',
+  describe: 'read events on stdin and write a session transcript (the default command)',
+  builder: (y) => sessionFlags(y)
+    .option('session', { type: 'boolean', default: true, describe: 'write a transcript (--no-session: none)' })
+    .option('echo', { type: 'boolean', default: false, describe: 'after the session line, copy every input line to stdout' })
+    .option('strict', { type: 'boolean', default: false, describe: 'stop at the first bad line (exit 1)' })
+    .option('from', { type: 'string', default: 'auto', requiresArg: true, describe: 'input format (auto: from the first line)' })
+    .option('prompt', { type: 'string', requiresArg: true, describe: 'first user turn, for streams that do not echo their prompt' })
+    .option('max-line-bytes', { type: 'number', default: 64 * 1024 * 1024, requiresArg: true, describe: 'longest input line accepted' }) as unknown as Argv<FilterArgs>,
+  handler: async (argv: ArgumentsCamelCase<FilterArgs>) => {
+    const controller = new AbortController();
+    let signalCode = 0;
+    const onSignal = (code: number) => () => {
+      signalCode = code;
+      controller.abort();
+    };
+    process.once('SIGINT', onSignal(130));
+    process.once('SIGTERM', onSignal(143));
+    let options: FilterOptions;
+    try {
+      options = {
+        formats: argv['session-format'],
+        sessionDirs: parseSessionDirs(argv['session-dir']),
+        agentName: argv['agent-name'],
+        noSession: !argv.session,
+        echo: argv.echo,
+        strict: argv.strict,
+        from: argv.from,
+        maxLineBytes: argv['max-line-bytes'],
+        env: process.env,
+        homedir: homedir(),
+        processCwd: process.cwd(),
+        ...(argv.cwd !== undefined ? { cwd: argv.cwd } : {}),
+        ...(argv.model !== undefined ? { model: argv.model } : {}),
+        ...(argv.prompt !== undefined ? { prompt: argv.prompt } : {}),
+      };
+      const result = await runFilter(options, { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, signal: controller.signal });
+      exitWhenDrained(signalCode !== 0 ? signalCode : result.code);
+    } catch (error) {
+      if (error instanceof UsageError) {
+        process.stderr.write(`asyncai-log: ${error.message}\n`);
+        exitWhenDrained(2);
+        return;
+      }
+      throw error;
+    }
+  },
+};

@@ -1,0 +1,279 @@
+// The generic event vocabulary: what any agent can print, one JSON object per line, and what every
+// harness turns into records. `normalizeEvent` validates one parsed line and returns either the event
+// (in canonical snake_case form, timestamp resolved) or one human-readable reason it was rejected.
+
+/** Token usage as the agent reported it; passed through to the transcript unchanged. */
+export type Usage = Record<string, unknown>;
+
+/** An image, base64-encoded. */
+export interface ImageInput {
+  media_type: string;
+  data: string;
+}
+
+/** One part of a tool result's content. */
+export type ContentPart = { type: 'text'; text: string } | ({ type: 'image' } & ImageInput);
+
+interface Base {
+  /** RFC 3339 with milliseconds, always set after normalisation. */
+  timestamp: string;
+}
+
+export interface UserEvent extends Base { type: 'user'; text: string; images?: ImageInput[] }
+export interface AssistantEvent extends Base { type: 'assistant'; text: string; model?: string; usage?: Usage }
+export interface ThinkingEvent extends Base { type: 'thinking'; text: string; signature?: string }
+export interface ToolCallEvent extends Base {
+  type: 'tool_call';
+  id: string;
+  name: string;
+  arguments: Record<string, unknown>;
+  model?: string;
+}
+export interface ToolResultEvent extends Base {
+  type: 'tool_result';
+  id: string;
+  content: string | ContentPart[];
+  is_error: boolean;
+}
+export interface MonitorEvent extends Base {
+  type: 'monitor_event';
+  event: string;
+  description?: string;
+  task_id?: string;
+  note?: string;
+}
+/** A monitor's command ended: Claude Code writes a terminal notification (completed or failed). */
+export interface MonitorEndEvent extends Base {
+  type: 'monitor_end';
+  task_id?: string;
+  description?: string;
+  exit_code: number;
+}
+
+export type GenericEvent =
+  | UserEvent
+  | AssistantEvent
+  | ThinkingEvent
+  | ToolCallEvent
+  | ToolResultEvent
+  | MonitorEvent
+  | MonitorEndEvent;
+
+export type EventType = GenericEvent['type'];
+
+export const EVENT_TYPES: readonly EventType[] = [
+  'user', 'assistant', 'thinking', 'tool_call', 'tool_result', 'monitor_event', 'monitor_end',
+];
+
+/** Externally tagged enum names (as a Rust program serialises the seed's TranscriptEvent). */
+const ENUM_NAMES: Record<string, EventType | null> = {
+  User: 'user',
+  Assistant: 'assistant',
+  Thinking: 'thinking',
+  ToolCall: 'tool_call',
+  ToolResult: 'tool_result',
+  MonitorEvent: 'monitor_event',
+  MonitorEnd: 'monitor_end',
+  // The seed writes the three monitor records on MonitorEvent; its MonitorConsumed carries nothing more.
+  MonitorConsumed: null,
+};
+
+export type Normalized = { ok: true; event: GenericEvent } | { ok: true; event: null } | { ok: false; error: string };
+
+class Invalid extends Error {}
+
+function fail(message: string): never {
+  throw new Invalid(message);
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function str(obj: Record<string, unknown>, key: string, required: true): string;
+function str(obj: Record<string, unknown>, key: string, required: boolean): string | undefined;
+function str(obj: Record<string, unknown>, key: string, required: boolean): string | undefined {
+  const value = obj[key];
+  if (value === undefined || value === null) {
+    if (required) fail(`missing "${key}"`);
+    return undefined;
+  }
+  if (typeof value !== 'string') fail(`"${key}" must be a string, got ${describe(value)}`);
+  return value;
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
+/**
+ * Resolve an event timestamp: RFC 3339 text or epoch milliseconds, else `now`.
+ * Returns the RFC 3339 form with milliseconds that transcripts need.
+ */
+export function resolveTimestamp(value: unknown, now: string): string {
+  if (value === undefined || value === null) return now;
+  let date: Date;
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) fail('"timestamp" must be RFC 3339 text or epoch milliseconds');
+    date = new Date(value);
+  } else if (typeof value === 'string') {
+    if (!/^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/i.test(value)) {
+      fail(`"timestamp" is not RFC 3339: ${JSON.stringify(value.slice(0, 40))}`);
+    }
+    date = new Date(value);
+  } else {
+    fail(`"timestamp" must be RFC 3339 text or epoch milliseconds, got ${describe(value)}`);
+  }
+  if (Number.isNaN(date.getTime())) fail(`"timestamp" is not a valid time: ${JSON.stringify(value)}`);
+  return date.toISOString();
+}
+
+function image(value: unknown, where: string): ImageInput {
+  if (!isObject(value)) fail(`${where} must be an object`);
+  // Accept Claude's own {source:{type:"base64",media_type,data}} as well as the flat form.
+  const source = isObject(value.source) ? value.source : value;
+  const mediaType = source.media_type;
+  const data = source.data;
+  if (typeof mediaType !== 'string' || mediaType === '') fail(`${where}.media_type must be a non-empty string`);
+  if (typeof data !== 'string') fail(`${where}.data must be a base64 string`);
+  return { media_type: mediaType, data };
+}
+
+function contentParts(value: unknown[]): ContentPart[] {
+  return value.map((part, index): ContentPart => {
+    const where = `content[${index}]`;
+    if (!isObject(part)) fail(`${where} must be an object`);
+    if (part.type === 'text') {
+      if (typeof part.text !== 'string') fail(`${where}.text must be a string`);
+      return { type: 'text', text: part.text };
+    }
+    if (part.type === 'image') return { type: 'image', ...image(part, where) };
+    return fail(`${where}: unknown part type ${JSON.stringify(part.type)} (expected "text" or "image")`);
+  });
+}
+
+function toolArguments(value: unknown): Record<string, unknown> {
+  if (value === undefined || value === null) return {};
+  if (isObject(value)) return value;
+  if (typeof value === 'string') {
+    if (value.trim() === '') return {};
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(value);
+    } catch {
+      fail('"arguments" is a string but not JSON');
+    }
+    if (!isObject(parsed)) fail('"arguments" must encode a JSON object');
+    return parsed;
+  }
+  return fail(`"arguments" must be an object or a JSON string, got ${describe(value)}`);
+}
+
+function build(type: string, obj: Record<string, unknown>, now: string): GenericEvent {
+  const timestamp = resolveTimestamp(obj.timestamp, now);
+  switch (type) {
+    case 'user': {
+      const text = str(obj, 'text', obj.images === undefined);
+      const event: UserEvent = { type, text: text ?? '', timestamp };
+      if (obj.images !== undefined && obj.images !== null) {
+        if (!Array.isArray(obj.images)) fail('"images" must be an array');
+        event.images = obj.images.map((img, i) => image(img, `images[${i}]`));
+      }
+      return event;
+    }
+    case 'assistant': {
+      const event: AssistantEvent = { type, text: str(obj, 'text', true), timestamp };
+      const model = str(obj, 'model', false);
+      if (model !== undefined) event.model = model;
+      if (obj.usage !== undefined && obj.usage !== null) {
+        if (!isObject(obj.usage)) fail('"usage" must be an object');
+        event.usage = obj.usage;
+      }
+      return event;
+    }
+    case 'thinking': {
+      const event: ThinkingEvent = { type, text: str(obj, 'text', true), timestamp };
+      const signature = str(obj, 'signature', false);
+      if (signature !== undefined) event.signature = signature;
+      return event;
+    }
+    case 'tool_call': {
+      const event: ToolCallEvent = {
+        type,
+        id: str(obj, 'id', true),
+        name: str(obj, 'name', true),
+        arguments: toolArguments(obj.arguments),
+        timestamp,
+      };
+      if (event.id === '') fail('"id" must not be empty');
+      if (event.name === '') fail('"name" must not be empty');
+      const model = str(obj, 'model', false);
+      if (model !== undefined) event.model = model;
+      return event;
+    }
+    case 'tool_result': {
+      const id = str(obj, 'id', true);
+      if (id === '') fail('"id" must not be empty');
+      let content: string | ContentPart[];
+      if (obj.content === undefined || obj.content === null) content = '';
+      else if (typeof obj.content === 'string') content = obj.content;
+      else if (Array.isArray(obj.content)) content = contentParts(obj.content);
+      else fail(`"content" must be a string or an array of parts, got ${describe(obj.content)}`);
+      if (obj.is_error !== undefined && obj.is_error !== null && typeof obj.is_error !== 'boolean') {
+        fail('"is_error" must be a boolean');
+      }
+      return { type, id, content, is_error: obj.is_error === true, timestamp };
+    }
+    case 'monitor_event': {
+      const event: MonitorEvent = { type, event: str(obj, 'event', true), timestamp };
+      for (const key of ['description', 'task_id', 'note'] as const) {
+        const value = str(obj, key, false);
+        if (value !== undefined) event[key] = value;
+      }
+      return event;
+    }
+    case 'monitor_end': {
+      const code = obj.exit_code;
+      if (typeof code !== 'number' || !Number.isInteger(code)) fail('"exit_code" must be an integer');
+      const event: MonitorEndEvent = { type, exit_code: code, timestamp };
+      for (const key of ['description', 'task_id'] as const) {
+        const value = str(obj, key, false);
+        if (value !== undefined) event[key] = value;
+      }
+      return event;
+    }
+    default:
+      return fail(`unknown event type ${JSON.stringify(type).slice(0, 60)} (expected one of ${EVENT_TYPES.join(', ')})`);
+  }
+}
+
+/**
+ * Validate one parsed NDJSON value as a generic event.
+ * `now` is the timestamp used when the event carries none. An `{"MonitorConsumed":...}` enum value
+ * normalises to `event: null` (accepted, nothing to write).
+ */
+export function normalizeEvent(value: unknown, now: string): Normalized {
+  try {
+    if (value === 'MonitorConsumed') return { ok: true, event: null };
+    if (!isObject(value)) return { ok: false, error: `expected a JSON object, got ${describe(value)}` };
+    if (value.type === undefined) {
+      const keys = Object.keys(value);
+      const name = keys.length === 1 ? keys[0]! : undefined;
+      if (name !== undefined && Object.hasOwn(ENUM_NAMES, name)) {
+        const type = ENUM_NAMES[name];
+        if (type === null || type === undefined) return { ok: true, event: null };
+        const inner = value[name];
+        if (!isObject(inner)) return { ok: false, error: `"${name}" must hold an object` };
+        return { ok: true, event: build(type, inner, now) };
+      }
+      return { ok: false, error: 'missing "type"' };
+    }
+    if (typeof value.type !== 'string') return { ok: false, error: `"type" must be a string, got ${describe(value.type)}` };
+    return { ok: true, event: build(value.type, value, now) };
+  } catch (error) {
+    if (error instanceof Invalid) return { ok: false, error: error.message };
+    throw error;
+  }
+}

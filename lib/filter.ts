@@ -1,0 +1,336 @@
+// The filter: bytes on stdin -> lines -> (adapter) generic events -> every harness, one write per input
+// chunk, the session line first on stdout. Bad lines are reported and skipped (or, with `strict`, end the
+// run after what came before is written). Also the place where monitor sources join the same ordered queue.
+import { Writable, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { resolve } from 'node:path';
+import type { GenericEvent } from './events.js';
+import { findHarness, knownFormats } from './harnesses/index.js';
+import type { SessionHarness } from './harnesses/types.js';
+import { detectInputFormat, findInputFormat, inputFormatNames } from './input/index.js';
+import { createLineStream, type Line, type LineBatch } from './input/lines.js';
+import { InputError, type InputAdapter } from './input/types.js';
+import { SessionLogger, sessionLine } from './session/logger.js';
+
+/** A usage error: reported as it is, exit 2, nothing written. */
+export class UsageError extends Error {}
+
+export interface SessionOptions {
+  /** Transcript formats to write (default: claude-code-cli). */
+  formats: string[];
+  /** Per-format storage roots (`--session-dir format=path`). */
+  sessionDirs: Record<string, string>;
+  /** The project directory; default: the foreign stream's cwd, else `processCwd`. */
+  cwd?: string;
+  model?: string;
+  agentName: string;
+  /** Extra fields stamped on every record (used by convert to mark converted sessions). */
+  provenance?: Record<string, unknown>;
+  env: Record<string, string | undefined>;
+  homedir: string;
+  processCwd: string;
+}
+
+export interface FilterOptions extends SessionOptions {
+  noSession: boolean;
+  echo: boolean;
+  strict: boolean;
+  /** Input format name or 'auto'. */
+  from: string;
+  /** A first user turn the foreign stream does not echo (`--prompt`). */
+  prompt?: string;
+  maxLineBytes?: number;
+  /** The name bad input is reported under (`stdin`). */
+  inputName?: string;
+}
+
+export interface FilterIO {
+  stdin: Readable;
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  /** Aborting stops reading; what was read is written and the run resolves. */
+  signal?: AbortSignal;
+}
+
+export interface FilterResult {
+  /** 0 success, 1 failure at run time. */
+  code: number;
+  harnesses: SessionHarness[];
+  /** Lines skipped as bad input. */
+  badLines: number;
+  /** Events written (handed to the harnesses). */
+  events: number;
+  warnings: number;
+  aborted: boolean;
+}
+
+/** Validate formats and roots up front: an unknown format or malformed dir is a usage error. */
+export function checkSessionOptions(options: Pick<SessionOptions, 'formats' | 'sessionDirs'>): void {
+  for (const format of options.formats) {
+    if (!findHarness(format)) {
+      throw new UsageError(`unknown session format ${JSON.stringify(format)} (known: ${knownFormats().join(', ')})`);
+    }
+  }
+  for (const format of Object.keys(options.sessionDirs)) {
+    if (!findHarness(format)) {
+      throw new UsageError(`--session-dir names unknown format ${JSON.stringify(format)} (known: ${knownFormats().join(', ')})`);
+    }
+  }
+}
+
+/** Parse `format=path` values of `--session-dir`. */
+export function parseSessionDirs(values: readonly string[]): Record<string, string> {
+  const dirs: Record<string, string> = {};
+  for (const value of values) {
+    const eq = value.indexOf('=');
+    if (eq <= 0 || eq === value.length - 1) {
+      throw new UsageError(`--session-dir wants <format>=<path>, got ${JSON.stringify(value)}`);
+    }
+    dirs[value.slice(0, eq)] = value.slice(eq + 1);
+  }
+  return dirs;
+}
+
+/** Open one new session per configured format. */
+export function openSessions(
+  options: SessionOptions, cwd: { path: string; fromInput: boolean }, warn: (message: string) => void,
+): SessionHarness[] {
+  return options.formats.map((format) => {
+    const factory = findHarness(format)!;
+    const root = resolve(options.processCwd, options.sessionDirs[format] ?? factory.defaultRoot(options.env, options.homedir));
+    return factory.create({
+      root,
+      cwd: cwd.path,
+      cwdFromInput: cwd.fromInput,
+      ...(options.model !== undefined ? { model: options.model } : {}),
+      ...(options.provenance !== undefined ? { provenance: options.provenance } : {}),
+      warn,
+    });
+  });
+}
+
+class StrictStop extends Error {}
+
+/** Writes stdout without ever failing the run: a closed stdout (EPIPE) only stops what goes there. */
+class Stdout {
+  closed = false;
+  constructor(private readonly stream: NodeJS.WritableStream) {
+    stream.on('error', () => {
+      this.closed = true;
+    });
+  }
+  write(data: string | Buffer): boolean {
+    if (this.closed) return true;
+    try {
+      return this.stream.write(data);
+    } catch {
+      this.closed = true;
+      return true;
+    }
+  }
+  drain(): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    return new Promise((done) => {
+      const finish = () => {
+        this.stream.off('drain', finish);
+        this.stream.off('error', finish);
+        done();
+      };
+      this.stream.on('drain', finish);
+      this.stream.on('error', finish);
+    });
+  }
+}
+
+/**
+ * Run the filter over `io.stdin`. Resolves with the exit code; rejects only with UsageError
+ * (bad options, or a session that cannot be created).
+ */
+export async function runFilter(options: FilterOptions, io: FilterIO): Promise<FilterResult> {
+  checkSessionOptions(options);
+  const inputName = options.inputName ?? 'stdin';
+  let warnings = 0;
+  const report = (message: string) => {
+    warnings += 1;
+    io.stderr.write(`asyncai-log: ${message}\n`);
+  };
+  let adapter: InputAdapter | undefined;
+  if (options.from !== 'auto') {
+    const format = findInputFormat(options.from);
+    if (!format) {
+      throw new UsageError(`unknown input format ${JSON.stringify(options.from)} (known: auto, ${inputFormatNames().join(', ')})`);
+    }
+    adapter = format.create();
+  }
+  const stdout = new Stdout(io.stdout);
+  // With --echo, bytes read before the session line could be printed wait here (only until the first line).
+  let held: Buffer[] = [];
+  const release = () => {
+    for (const chunk of held) stdout.write(chunk);
+    held = [];
+  };
+  const result: FilterResult = { code: 0, harnesses: [], badLines: 0, events: 0, warnings: 0, aborted: false };
+  let logger: SessionLogger | undefined;
+
+  const open = () => {
+    if (logger || options.noSession) return;
+    const facts = adapter?.facts() ?? {};
+    const cwd = options.cwd !== undefined
+      ? { path: resolve(options.processCwd, options.cwd), fromInput: false }
+      : facts.cwd !== undefined && facts.cwd.startsWith('/')
+        ? { path: facts.cwd, fromInput: true }
+        : { path: options.processCwd, fromInput: false };
+    let harnesses: SessionHarness[];
+    try {
+      harnesses = openSessions(options, cwd, report);
+    } catch (error) {
+      throw new OpenFailed(`cannot create the session: ${(error as Error).message}`);
+    }
+    logger = new SessionLogger(harnesses, report);
+    result.harnesses = harnesses;
+    stdout.write(`${sessionLine(harnesses, options.agentName)}\n`);
+    if (options.prompt !== undefined) {
+      write({ type: 'user', text: options.prompt, timestamp: new Date().toISOString() }, 'prompt');
+      logger.flush();
+    }
+  };
+
+  const write = (event: GenericEvent, where: string) => {
+    result.events += 1;
+    if (!logger) return;
+    const rejected = logger.write(event, where);
+    if (rejected !== undefined) bad(where, rejected);
+  };
+
+  const bad = (where: string, message: string) => {
+    result.badLines += 1;
+    report(`${where}: ${message}`);
+    if (options.strict) throw new StrictStop(message);
+  };
+
+  // The session line comes before any input is read whenever the input cannot change where the session goes.
+  const eager = adapter !== undefined && (options.cwd !== undefined || options.from === 'events');
+  if (eager) {
+    try {
+      open();
+    } catch (error) {
+      report((error as Error).message);
+      return { ...result, code: 1, warnings };
+    }
+  }
+
+  const handle = (line: Line, now: string) => {
+    const where = `${inputName}:${line.no}`;
+    if (line.text === undefined) {
+      bad(where, `line of ${line.bytes} bytes is over the limit of ${options.maxLineBytes ?? 'the maximum'} bytes; skipped`);
+      return;
+    }
+    if (line.invalidUtf8) report(`${where}: invalid UTF-8 replaced with U+FFFD`);
+    let value: unknown;
+    try {
+      value = JSON.parse(line.text);
+    } catch (error) {
+      bad(where, `invalid JSON: ${(error as Error).message}: ${preview(line.text)}`);
+      return;
+    }
+    if (!adapter) {
+      const format = detectInputFormat(value);
+      if (!format) {
+        throw new DetectFailed(`${where}: input matches no known format (expected one of: ${inputFormatNames().join(', ')}): ${preview(line.text)}`);
+      }
+      adapter = format.create();
+    }
+    let events: GenericEvent[];
+    try {
+      events = adapter.map(value, now, (message) => report(`${where}: ${message}`));
+    } catch (error) {
+      if (error instanceof InputError) {
+        bad(where, error.message);
+        return;
+      }
+      throw error;
+    }
+    if (!logger) open();
+    for (const event of events) write(event, where);
+  };
+
+  const sink = new Writable({
+    objectMode: true,
+    write(batch: LineBatch, _encoding, callback) {
+      const now = new Date().toISOString();
+      let failure: Error | undefined;
+      try {
+        for (const line of batch.lines) handle(line, now);
+      } catch (error) {
+        failure = error as Error;
+      }
+      // Everything this chunk produced goes out now, in one write per harness, before more input is read.
+      logger?.flush();
+      if (failure) {
+        callback(failure);
+        return;
+      }
+      // Tee after the records: the session line is already on stdout when the first input line is echoed.
+      if (options.echo && batch.chunk) {
+        if (!logger && !options.noSession) {
+          held.push(batch.chunk);
+        } else {
+          release();
+          if (!stdout.write(batch.chunk)) {
+            void stdout.drain().then(() => callback());
+            return;
+          }
+        }
+      }
+      callback();
+    },
+    final(callback) {
+      try {
+        if (adapter) {
+          const events = adapter.end(new Date().toISOString(), (message) => report(`${inputName}: ${message}`));
+          if (events.length > 0 && !logger) open();
+          for (const event of events) write(event, inputName);
+        }
+        callback();
+      } catch (error) {
+        callback(error as Error);
+      }
+    },
+  });
+
+  const lineStream = createLineStream(options.maxLineBytes !== undefined ? { maxLineBytes: options.maxLineBytes } : {});
+  try {
+    await pipeline(io.stdin, lineStream, sink, io.signal ? { signal: io.signal } : {});
+  } catch (error) {
+    if (error instanceof StrictStop) {
+      result.code = 1;
+    } else if (error instanceof DetectFailed || error instanceof OpenFailed) {
+      result.code = 1;
+      report(error.message);
+    } else if ((error as Error).name === 'AbortError') {
+      result.aborted = true;
+    } else {
+      result.code = 1;
+      report(`${inputName}: ${(error as Error).message}`);
+    }
+  }
+  try {
+    // Input that produced no events still leaves a (empty) session when the format was known.
+    if (!logger && !result.aborted && result.code === 0 && adapter) open();
+  } catch (error) {
+    result.code = 1;
+    report((error as Error).message);
+  }
+  release();
+  logger?.finish();
+  if (logger?.failed) result.code = 1;
+  result.warnings = warnings;
+  return result;
+}
+
+class OpenFailed extends Error {}
+class DetectFailed extends Error {}
+
+function preview(text: string): string {
+  return JSON.stringify(text.length > 80 ? `${text.slice(0, 80)}...` : text);
+}

@@ -1,0 +1,158 @@
+// The Claude Code CLI harness: `<root>/projects/<encoded-cwd>/<uuid>.jsonl`, records that
+// `claude --resume <uuid>` loads. It notices bytes appended by a concurrent resume and keeps its later
+// records on the branch the next resume will pick (chained onto the file's last record, plus a checkpoint).
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { GenericEvent } from '../../events.js';
+import { AppendFile } from '../../session/append-file.js';
+import { EventRejected, type HarnessFactory, type HarnessOptions, type SessionHarness } from '../types.js';
+import { encodeProjectDir } from './project-dir.js';
+import { ClaudeRecordMapper, type ClaudeRecord } from './records.js';
+
+export const FORMAT = 'claude-code-cli';
+
+/**
+ * The branch name of the git checkout holding `cwd`, read from `.git/HEAD` (nothing is executed).
+ * Detached heads give "HEAD", as Claude Code writes; outside a checkout, undefined.
+ */
+export function readGitBranch(cwd: string): string | undefined {
+  let dir = cwd;
+  for (let depth = 0; depth < 64; depth += 1) {
+    try {
+      const head = readFileSync(join(dir, '.git', 'HEAD'), 'utf8').trim();
+      const match = /^ref: refs\/heads\/(.+)$/.exec(head);
+      return match ? match[1] : 'HEAD';
+    } catch {
+      const parent = dirname(dir);
+      if (parent === dir) return undefined;
+      dir = parent;
+    }
+  }
+  return undefined;
+}
+
+/** The uuid of the last complete uuid-bearing record in `text` (bytes another process appended). */
+export function lastUuidIn(text: string): string | undefined {
+  const lines = text.split('\n');
+  // The last piece is incomplete unless the text ended with a newline: never trust it.
+  for (let i = lines.length - 2; i >= 0; i -= 1) {
+    const line = lines[i]!.trim();
+    if (!line.startsWith('{')) continue;
+    try {
+      const record: unknown = JSON.parse(line);
+      if (typeof record === 'object' && record !== null) {
+        const uuid = (record as Record<string, unknown>).uuid;
+        if (typeof uuid === 'string' && uuid !== '') return uuid;
+      }
+    } catch {
+      // A damaged foreign line: look further back.
+    }
+  }
+  return undefined;
+}
+
+class ClaudeHarness implements SessionHarness {
+  readonly format = FORMAT;
+  private pending: string[] = [];
+  private foreign = false;
+  private readonly mapper: ClaudeRecordMapper;
+
+  constructor(
+    readonly sessionId: string,
+    private readonly file: AppendFile,
+    options: HarnessOptions,
+    private readonly warn: (message: string) => void,
+  ) {
+    const gitBranch = options.cwdFromInput ? undefined : readGitBranch(options.cwd);
+    this.mapper = new ClaudeRecordMapper({
+      sessionId,
+      cwd: options.cwd,
+      ...(options.model !== undefined ? { model: options.model } : {}),
+      ...(gitBranch !== undefined ? { gitBranch } : {}),
+      ...(options.provenance !== undefined ? { provenance: options.provenance } : {}),
+    });
+  }
+
+  get sessionFile(): string {
+    return this.file.path;
+  }
+
+  add(event: GenericEvent, where: string): void {
+    if (this.pending.length === 0) this.checkForeign();
+    const parent = this.mapper.parentUuid;
+    const { records, warnings } = this.mapper.map(event);
+    let lines: string[];
+    try {
+      lines = records.map(serialize);
+    } catch (error) {
+      this.mapper.parentUuid = parent; // the chain continues from the last record actually written
+      throw error;
+    }
+    for (const warning of warnings) this.warn(`${where}: ${warning}`);
+    this.pending.push(...lines);
+  }
+
+  flush(): void {
+    if (this.pending.length === 0) return;
+    if (this.foreign) {
+      const checkpoint = this.mapper.lastPrompt();
+      if (checkpoint) this.pending.push(serialize(checkpoint));
+    }
+    const data = this.pending.join('');
+    this.pending = [];
+    this.file.write(data);
+  }
+
+  finish(): void {
+    try {
+      this.flush();
+    } finally {
+      this.file.close();
+    }
+  }
+
+  abandon(): void {
+    this.pending = [];
+    this.file.close();
+  }
+
+  /** Before the first record of a batch: did someone else append? Then continue their branch. */
+  private checkForeign(): void {
+    const appended = this.file.foreignBytes();
+    if (!appended) return;
+    if (!this.foreign) {
+      this.foreign = true;
+      this.warn(`warn session.foreign_append: ${this.file.path} was appended to by another process (a concurrent resume?); `
+        + 'later records are chained onto its last record so the next resume sees them');
+    }
+    const uuid = lastUuidIn(appended.text);
+    if (uuid !== undefined) this.mapper.parentUuid = uuid;
+    if (appended.needsNewline) this.pending.push('\n');
+  }
+}
+
+function serialize(record: ClaudeRecord): string {
+  try {
+    return `${JSON.stringify(record)}\n`;
+  } catch (error) {
+    // Too deeply nested for JSON.stringify, or similar: the event is rejected, the harness goes on.
+    throw new EventRejected(`cannot be serialised: ${(error as Error).message}`);
+  }
+}
+
+export const claudeCodeCli: HarnessFactory = {
+  format: FORMAT,
+  defaultRoot(env, homedir) {
+    return env.CLAUDE_CONFIG_DIR && env.CLAUDE_CONFIG_DIR !== '' ? env.CLAUDE_CONFIG_DIR : join(homedir, '.claude');
+  },
+  create(options) {
+    const dir = join(options.root, 'projects', encodeProjectDir(options.cwd));
+    let sessionId = '';
+    const { file } = AppendFile.createExclusive(dir, () => {
+      sessionId = randomUUID();
+      return `${sessionId}.jsonl`;
+    });
+    return new ClaudeHarness(sessionId, file, options, options.warn);
+  },
+};

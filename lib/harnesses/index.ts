@@ -1,0 +1,14 @@
+// The registry of transcript formats. Adding a format is one folder under lib/harnesses/ and one line here.
+import { claudeCodeCli } from './claude-code-cli/index.js';
+import type { HarnessFactory } from './types.js';
+
+export const HARNESSES: readonly HarnessFactory[] = [claudeCodeCli];
+
+/** The factory for a format name, or undefined. */
+export function findHarness(format: string): HarnessFactory | undefined {
+  return HARNESSES.find((h) => h.format === format);
+}
+
+export function knownFormats(): string[] {
+  return HARNESSES.map((h) => h.format);
+}

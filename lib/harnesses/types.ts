@@ -1,0 +1,44 @@
+// The one interface every transcript format implements (the seed's SessionHarness). A harness owns its
+// storage root and file; the logger hands it events and asks it to flush after each input chunk.
+import type { GenericEvent } from '../events.js';
+
+/** What a harness needs to know about the session it writes. */
+export interface HarnessOptions {
+  /** The harness's storage root (e.g. `~/.claude`). */
+  root: string;
+  /** Absolute project directory the session belongs to. */
+  cwd: string;
+  /** True when `cwd` came from the input stream: it is then only encoded, never touched on disk. */
+  cwdFromInput?: boolean;
+  /** Model for assistant-side records whose event names none. */
+  model?: string;
+  /** Extra record fields that say where a converted session came from (see the convert command). */
+  provenance?: Record<string, unknown>;
+  /** One line of diagnostics, already located (`stdin:12: ...`) or global. */
+  warn: (message: string) => void;
+}
+
+/** An event-level problem: the event cannot be written, the harness itself is fine. */
+export class EventRejected extends Error {}
+
+export interface SessionHarness {
+  readonly format: string;
+  readonly sessionId: string;
+  readonly sessionFile: string;
+  /** Map one event to records and queue them. `where` locates the event in the input for warnings. */
+  add(event: GenericEvent, where: string): void;
+  /** Append every queued record in one write. Throws on an I/O failure. */
+  flush(): void;
+  /** Flush and close. */
+  finish(): void;
+  /** Close after a write failure, discarding what is queued: nothing more reaches the file. */
+  abandon(): void;
+}
+
+/** A transcript format: its name, where it writes by default, and how to open a new session. */
+export interface HarnessFactory {
+  readonly format: string;
+  /** The storage root when no `--session-dir` names one. */
+  defaultRoot(env: Record<string, string | undefined>, homedir: string): string;
+  create(options: HarnessOptions): SessionHarness;
+}

@@ -1,0 +1,30 @@
+// The native input format: generic events, one per line (see lib/events.ts and the README's schema).
+import { normalizeEvent, type GenericEvent } from '../events.js';
+import { InputError, type InputAdapter, type InputFormat } from './types.js';
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export const genericEvents: InputFormat = {
+  name: 'events',
+  detect(value) {
+    if (value === 'MonitorConsumed') return true;
+    if (!isObject(value)) return false;
+    if (typeof value.type === 'string') return true;
+    const keys = Object.keys(value);
+    return keys.length === 1 && /^[A-Z][A-Za-z]+$/.test(keys[0]!);
+  },
+  create(): InputAdapter {
+    return {
+      format: 'events',
+      map(value, now): GenericEvent[] {
+        const result = normalizeEvent(value, now);
+        if (!result.ok) throw new InputError(result.error);
+        return result.event ? [result.event] : [];
+      },
+      end: () => [],
+      facts: () => ({}),
+    };
+  },
+};

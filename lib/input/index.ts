@@ -1,0 +1,20 @@
+// The registry of input formats and auto-detection from the first non-blank line. Adding a format is one
+// adapter file under lib/input/ and one entry here. Detection order matters: the most specific first.
+import { genericEvents } from './generic-events.js';
+import type { InputFormat } from './types.js';
+
+export const INPUT_FORMATS: readonly InputFormat[] = [genericEvents];
+
+/** Names accepted by `--from` (besides `auto`). */
+export function inputFormatNames(): string[] {
+  return INPUT_FORMATS.map((f) => f.name);
+}
+
+export function findInputFormat(name: string): InputFormat | undefined {
+  return INPUT_FORMATS.find((f) => f.name === name);
+}
+
+/** The format of a stream whose first non-blank line parsed to `value`, or undefined. */
+export function detectInputFormat(value: unknown): InputFormat | undefined {
+  return INPUT_FORMATS.find((f) => f.detect(value));
+}

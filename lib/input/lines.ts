@@ -1,0 +1,152 @@
+// Splits a byte stream into lines, one batch per input chunk. Works on Buffers (a line that spans chunks
+// is concatenated once, never re-scanned), strips a BOM, CR before LF, and reports over-long lines and
+// invalid UTF-8 without losing the lines around them. The batch-per-chunk shape is what lets the writer
+// put all records of one read into one write, so no record waits for more input.
+import { Transform, type TransformCallback } from 'node:stream';
+import { isUtf8 } from 'node:buffer';
+
+/** One line of input. `text` is undefined when the line was over the limit (its bytes were dropped). */
+export interface Line {
+  /** 1-based line number. */
+  no: number;
+  text: string | undefined;
+  /** Byte length of the line as read (without the line ending). */
+  bytes: number;
+  /** The line held bytes that are not UTF-8; they were replaced by U+FFFD. */
+  invalidUtf8?: boolean;
+}
+
+/** Default limit on one line: 64 MiB (Claude Code itself loads 30 MB tool results). */
+export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
+
+export interface LineSplitterOptions {
+  maxLineBytes?: number;
+}
+
+/**
+ * Pure line splitter: feed chunks, get the complete lines of each chunk. Blank lines are dropped.
+ * Used by the stream wrapper below and directly by batch readers.
+ */
+export class LineSplitter {
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+  private overLong = false;
+  private lineNo = 0;
+  private first = true;
+  private readonly max: number;
+
+  constructor(options: LineSplitterOptions = {}) {
+    this.max = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+  }
+
+  /** The lines completed by this chunk. */
+  push(chunk: Buffer): Line[] {
+    const lines: Line[] = [];
+    const chunkValid = isUtf8(chunk);
+    let start = 0;
+    let nl = chunk.indexOf(10, start);
+    while (nl !== -1) {
+      this.lineNo += 1;
+      if (this.pending.length === 0 && !this.overLong) {
+        this.emit(lines, chunk, start, nl, chunkValid);
+      } else {
+        this.append(chunk, start, nl);
+        const joined = this.take();
+        if (joined) this.emit(lines, joined, 0, joined.length, isUtf8(joined));
+        else this.emitOverLong(lines);
+      }
+      start = nl + 1;
+      nl = chunk.indexOf(10, start);
+    }
+    if (start < chunk.length) this.append(chunk, start, chunk.length);
+    return lines;
+  }
+
+  /** The last line when the input did not end with a newline. */
+  end(): Line[] {
+    if (this.pending.length === 0 && !this.overLong) return [];
+    this.lineNo += 1;
+    const lines: Line[] = [];
+    const joined = this.take();
+    if (joined) this.emit(lines, joined, 0, joined.length, isUtf8(joined));
+    else this.emitOverLong(lines);
+    return lines;
+  }
+
+  private append(chunk: Buffer, start: number, end: number): void {
+    if (this.overLong) {
+      this.pendingBytes += end - start;
+      return;
+    }
+    this.pendingBytes += end - start;
+    if (this.pendingBytes > this.max) {
+      // Drop what we hold and only count from here on: memory stays bounded by the limit.
+      this.overLong = true;
+      this.pending = [];
+      return;
+    }
+    // Copy: the chunk's memory may be reused by the source after we return.
+    if (end > start) this.pending.push(Buffer.from(chunk.subarray(start, end)));
+  }
+
+  private take(): Buffer | undefined {
+    if (this.overLong) return undefined;
+    const joined = this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending, this.pendingBytes);
+    this.pending = [];
+    this.pendingBytes = 0;
+    return joined;
+  }
+
+  private emitOverLong(lines: Line[]): void {
+    lines.push({ no: this.lineNo, text: undefined, bytes: this.pendingBytes });
+    this.pending = [];
+    this.pendingBytes = 0;
+    this.overLong = false;
+  }
+
+  private emit(lines: Line[], buf: Buffer, start: number, end: number, knownValid: boolean): void {
+    if (this.first) {
+      this.first = false;
+      if (end - start >= 3 && buf[start] === 0xef && buf[start + 1] === 0xbb && buf[start + 2] === 0xbf) start += 3;
+    }
+    if (end > start && buf[end - 1] === 13) end -= 1;
+    const bytes = end - start;
+    if (bytes > this.max) {
+      lines.push({ no: this.lineNo, text: undefined, bytes });
+      return;
+    }
+    if (bytes === 0) return;
+    const text = buf.toString('utf8', start, end);
+    if (text.trim() === '') return;
+    const line: Line = { no: this.lineNo, text, bytes };
+    if (!knownValid && !isUtf8(buf.subarray(start, end))) line.invalidUtf8 = true;
+    lines.push(line);
+  }
+}
+
+/** The lines one input chunk completed, with the chunk itself (for `--echo`). */
+export interface LineBatch {
+  lines: Line[];
+  chunk: Buffer | undefined;
+}
+
+/**
+ * A Transform from bytes to `LineBatch`es (object mode on the readable side), one batch per input chunk:
+ * per chunk, not per line, so the cost of object mode is paid once per read.
+ */
+export function createLineStream(options: LineSplitterOptions = {}): Transform {
+  const splitter = new LineSplitter(options);
+  return new Transform({
+    readableObjectMode: true,
+    transform(chunk: Buffer | string, _encoding: BufferEncoding, callback: TransformCallback) {
+      const buf = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+      const batch: LineBatch = { lines: splitter.push(buf), chunk: buf };
+      callback(null, batch);
+    },
+    flush(callback: TransformCallback) {
+      const lines = splitter.end();
+      if (lines.length > 0) this.push({ lines, chunk: undefined } satisfies LineBatch);
+      callback();
+    },
+  });
+}

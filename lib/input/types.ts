@@ -1,0 +1,33 @@
+// The shape every input adapter has: one parsed line of some agent's output in, generic events out.
+// Adapters are pure, stateful mappers; the filter drives them per input chunk, and `createAdapterStream`
+// wraps any of them as an object-mode Transform for programs that want a stream.
+import type { GenericEvent } from '../events.js';
+
+/** A line the adapter cannot use: reported as `stdin:<line>: <message>` and skipped. */
+export class InputError extends Error {}
+
+/** Facts about the session that a foreign stream carries (its project directory, its model). */
+export interface SessionFacts {
+  cwd?: string;
+}
+
+export interface InputAdapter {
+  readonly format: string;
+  /**
+   * Map one parsed line to generic events. `now` is the timestamp for events that carry none;
+   * `warn` reports a located, non-fatal problem. Throws InputError to reject the line.
+   */
+  map(value: unknown, now: string, warn: (message: string) => void): GenericEvent[];
+  /** Events still held back when the input ends. */
+  end(now: string, warn: (message: string) => void): GenericEvent[];
+  /** What the stream has told about the session so far. */
+  facts(): SessionFacts;
+}
+
+/** An input format: its name, how to recognise its first line, and a fresh adapter. */
+export interface InputFormat {
+  readonly name: string;
+  /** Whether a stream whose first non-blank line parses to `value` is in this format. */
+  detect(value: unknown): boolean;
+  create(): InputAdapter;
+}

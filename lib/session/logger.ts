@@ -1,0 +1,90 @@
+// The session logger: one writer that fans every event out to every configured harness (the seed's
+// SessionLogger). A harness whose file cannot be written is reported once and dropped; the others go on.
+import type { GenericEvent } from '../events.js';
+import { EventRejected, type SessionHarness } from '../harnesses/types.js';
+
+/** The first stdout line: which sessions this run writes (the seed's exact shape). */
+export function sessionLine(harnesses: readonly SessionHarness[], agentName: string): string {
+  const first = harnesses[0];
+  return JSON.stringify({
+    work_name: 'session',
+    result: {
+      session_id: first?.sessionId ?? null,
+      session_file: first?.sessionFile ?? null,
+      harness: first?.format ?? null,
+      agent_name: agentName,
+      harnesses: harnesses.map((h) => ({ format: h.format, session_id: h.sessionId, session_file: h.sessionFile })),
+    },
+  });
+}
+
+export class SessionLogger {
+  private readonly active: SessionHarness[];
+  private writeFailed = false;
+
+  /**
+   * @param harnesses the sessions to write
+   * @param report one diagnostic line (without the program prefix)
+   */
+  constructor(readonly harnesses: readonly SessionHarness[], private readonly report: (message: string) => void) {
+    this.active = [...harnesses];
+  }
+
+  /** True once any harness failed to write: the run must end with exit 1. */
+  get failed(): boolean {
+    return this.writeFailed;
+  }
+
+  /**
+   * Hand one event to every harness. Returns the reason when the event itself cannot be written
+   * (the same for every harness, so it is reported once by the caller).
+   */
+  write(event: GenericEvent, where: string): string | undefined {
+    let rejected: string | undefined;
+    for (const harness of [...this.active]) {
+      try {
+        harness.add(event, where);
+      } catch (error) {
+        if (error instanceof EventRejected) rejected ??= error.message;
+        else this.drop(harness, error);
+      }
+    }
+    return rejected;
+  }
+
+  /** Write what the harnesses queued: called once per input chunk. */
+  flush(): void {
+    for (const harness of [...this.active]) {
+      try {
+        harness.flush();
+      } catch (error) {
+        this.drop(harness, error);
+      }
+    }
+  }
+
+  /** Flush and close every harness. */
+  finish(): void {
+    for (const harness of [...this.active]) {
+      try {
+        harness.finish();
+      } catch (error) {
+        this.drop(harness, error);
+      }
+    }
+    this.active.length = 0;
+  }
+
+  private drop(harness: SessionHarness, error: unknown): void {
+    const index = this.active.indexOf(harness);
+    if (index !== -1) this.active.splice(index, 1);
+    this.writeFailed = true;
+    const err = error as NodeJS.ErrnoException;
+    this.report(`${harness.format}: cannot write ${harness.sessionFile}: ${err.message}; no further records are written to it`);
+    try {
+      harness.abandon();
+    } catch {
+      // Already failing; the report above is the one line the user gets.
+    }
+  }
+}
