@@ -94,3 +94,18 @@ export function flatten(messages: any[]): { role: string; blocks: any[] }[] {
     blocks: typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content,
   }));
 }
+
+/** The real Codex CLI from the pinned devDependency. */
+export function codexBinary(): string {
+  const path = join(ROOT, 'node_modules', '.bin', 'codex');
+  if (!existsSync(path)) throw new Error('the real codex binary is not installed: run npm install (devDependency @openai/codex)');
+  return path;
+}
+
+/** Run the real `codex exec --json` with `CODEX_HOME` set up for a mock (see writeCodexConfig). */
+export function runCodex(options: { codexHome: string; cwd: string; args: string[] }): Promise<RunResult> {
+  return run(codexBinary(), ['exec', '--json', '--skip-git-repo-check', ...options.args], {
+    cwd: options.cwd,
+    env: cleanEnv({ CODEX_HOME: options.codexHome, MOCK_API_KEY: 'sk-test' }),
+  });
+}
