@@ -75,6 +75,11 @@ export const filterCommand: CommandModule<object, FilterArgs> = {
         ...(argv.prompt !== undefined ? { prompt: argv.prompt } : {}),
       };
       const result = await runFilter(options, { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, signal: controller.signal });
+      if (process.stderr.isTTY) {
+        for (const harness of result.harnesses) {
+          process.stderr.write(`asyncai-log: resume with: ${harness.resumeCommand}  (from ${harness.cwd})\n`);
+        }
+      }
       exitWhenDrained(signalCode !== 0 ? signalCode : result.code);
     } catch (error) {
       if (error instanceof UsageError) {

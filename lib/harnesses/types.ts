@@ -25,6 +25,10 @@ export interface SessionHarness {
   readonly format: string;
   readonly sessionId: string;
   readonly sessionFile: string;
+  /** The project directory the session belongs to (where the resume command must run). */
+  readonly cwd: string;
+  /** The shell command that resumes this session in its own CLI (shown to people, never run). */
+  readonly resumeCommand: string;
   /** Map one event to records and queue them. `where` locates the event in the input for warnings. */
   add(event: GenericEvent, where: string): void;
   /** Append every queued record in one write. Throws on an I/O failure. */

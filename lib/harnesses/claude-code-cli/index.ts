@@ -57,6 +57,7 @@ class ClaudeHarness implements SessionHarness {
   private pending: string[] = [];
   private foreign = false;
   private readonly mapper: ClaudeRecordMapper;
+  readonly cwd: string;
 
   constructor(
     readonly sessionId: string,
@@ -64,6 +65,7 @@ class ClaudeHarness implements SessionHarness {
     options: HarnessOptions,
     private readonly warn: (message: string) => void,
   ) {
+    this.cwd = options.cwd;
     const gitBranch = options.cwdFromInput ? undefined : readGitBranch(options.cwd);
     this.mapper = new ClaudeRecordMapper({
       sessionId,
@@ -76,6 +78,10 @@ class ClaudeHarness implements SessionHarness {
 
   get sessionFile(): string {
     return this.file.path;
+  }
+
+  get resumeCommand(): string {
+    return `claude --resume ${this.sessionId}`;
   }
 
   add(event: GenericEvent, where: string): void {
