@@ -7,7 +7,10 @@ import type { AddressInfo } from 'node:net';
 /** One content block of a scripted reply. */
 export type MockBlock =
   | { type: 'text'; text: string }
-  | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> };
+  | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> }
+  | { type: 'thinking'; thinking: string; signature: string }
+  /** Not a block: a reply holding it is answered with this HTTP error instead of a message. */
+  | { type: 'error'; status: number; error_type: string; message: string };
 
 /** A request the mock received: the parsed JSON body. */
 export interface MockRequest {
@@ -36,7 +39,12 @@ function reply(res: ServerResponse, blocks: MockBlock[], model: string): void {
       stop_sequence: null, usage: { input_tokens: 10, output_tokens: 1 } },
   });
   blocks.forEach((block, index) => {
-    if (block.type === 'text') {
+    if (block.type === 'error') return;
+    if (block.type === 'thinking') {
+      sse(res, 'content_block_start', { type: 'content_block_start', index, content_block: { type: 'thinking', thinking: '', signature: '' } });
+      sse(res, 'content_block_delta', { type: 'content_block_delta', index, delta: { type: 'thinking_delta', thinking: block.thinking } });
+      sse(res, 'content_block_delta', { type: 'content_block_delta', index, delta: { type: 'signature_delta', signature: block.signature } });
+    } else if (block.type === 'text') {
       sse(res, 'content_block_start', { type: 'content_block_start', index, content_block: { type: 'text', text: '' } });
       sse(res, 'content_block_delta', { type: 'content_block_delta', index, delta: { type: 'text_delta', text: block.text } });
     } else {
@@ -75,7 +83,14 @@ export async function startMockAnthropic(fallback: MockBlock[] = [{ type: 'text'
             usage: { input_tokens: 1, output_tokens: 1 } }));
           return;
         }
-        reply(res, queue.shift() ?? fallback, String(body?.model ?? 'claude-sonnet-4-5-20250929'));
+        const blocks = queue.shift() ?? fallback;
+        const failure = blocks.find((b) => b.type === 'error');
+        if (failure && failure.type === 'error') {
+          res.writeHead(failure.status, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ type: 'error', error: { type: failure.error_type, message: failure.message } }));
+          return;
+        }
+        reply(res, blocks, String(body?.model ?? 'claude-sonnet-4-5-20250929'));
         return;
       }
       if (path.includes('count_tokens')) {

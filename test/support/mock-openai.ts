@@ -8,7 +8,11 @@ import { join } from 'node:path';
 
 export type MockItem =
   | { type: 'message'; text: string }
-  | { type: 'function_call'; call_id: string; name: string; arguments: Record<string, unknown> };
+  | { type: 'function_call'; call_id: string; name: string; arguments: Record<string, unknown> }
+  /** Any output item, sent as it is (reasoning, web_search_call, namespaced function calls, ...). */
+  | { type: 'raw'; item: Record<string, unknown> }
+  /** Not an item: a reply holding it is answered with `response.failed` carrying this error. */
+  | { type: 'fail'; code: string; message: string };
 
 export interface MockOpenAI {
   url: string;
@@ -17,7 +21,8 @@ export interface MockOpenAI {
   close(): Promise<void>;
 }
 
-function item(spec: MockItem, index: number): Record<string, unknown> {
+function item(spec: Exclude<MockItem, { type: 'fail' }>, index: number): Record<string, unknown> {
+  if (spec.type === 'raw') return spec.item;
   if (spec.type === 'message') {
     return { type: 'message', id: `msg_mock_${index}`, role: 'assistant', status: 'completed',
       content: [{ type: 'output_text', text: spec.text, annotations: [] }] };
@@ -44,7 +49,15 @@ export async function startMockOpenAI(fallback: MockItem[] = [{ type: 'message',
         res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
         const responseId = `resp_mock_${counter += 1}`;
         res.write(`event: response.created\ndata: ${JSON.stringify({ type: 'response.created', response: { id: responseId } })}\n\n`);
+        const failure = items.find((spec) => spec.type === 'fail');
+        if (failure && failure.type === 'fail') {
+          const failed = { type: 'response.failed', response: { id: responseId, error: { code: failure.code, message: failure.message } } };
+          res.write(`event: response.failed\ndata: ${JSON.stringify(failed)}\n\n`);
+          res.end();
+          return;
+        }
         items.forEach((spec, i) => {
+          if (spec.type === 'fail') return;
           const data = { type: 'response.output_item.done', output_index: i, item: item(spec, counter * 100 + i) };
           res.write(`event: response.output_item.done\ndata: ${JSON.stringify(data)}\n\n`);
         });
