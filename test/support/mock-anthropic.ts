@@ -23,6 +23,11 @@ export interface MockAnthropic {
   requests: MockRequest[];
   /** Queue replies; when the queue is empty the mock answers with `fallback`. */
   script(...replies: MockBlock[][]): void;
+  /**
+   * Consult `router` before the queue: a reply it returns answers that request (undefined: use the queue).
+   * Lets a test answer a subagent's own requests apart from the main conversation's.
+   */
+  route(router: (body: any) => MockBlock[] | undefined): void;
   close(): Promise<void>;
 }
 
@@ -66,6 +71,7 @@ function reply(res: ServerResponse, blocks: MockBlock[], model: string): void {
 export async function startMockAnthropic(fallback: MockBlock[] = [{ type: 'text', text: 'resumed-ok' }]): Promise<MockAnthropic> {
   const queue: MockBlock[][] = [];
   const requests: MockRequest[] = [];
+  let router: ((body: any) => MockBlock[] | undefined) | undefined;
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -83,7 +89,7 @@ export async function startMockAnthropic(fallback: MockBlock[] = [{ type: 'text'
             usage: { input_tokens: 1, output_tokens: 1 } }));
           return;
         }
-        const blocks = queue.shift() ?? fallback;
+        const blocks = router?.(body) ?? queue.shift() ?? fallback;
         const failure = blocks.find((b) => b.type === 'error');
         if (failure && failure.type === 'error') {
           res.writeHead(failure.status, { 'content-type': 'application/json' });
@@ -108,6 +114,7 @@ export async function startMockAnthropic(fallback: MockBlock[] = [{ type: 'text'
     url: `http://127.0.0.1:${port}`,
     requests,
     script: (...replies) => { queue.push(...replies); },
+    route: (fn) => { router = fn; },
     close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
   };
 }
