@@ -42,12 +42,14 @@ export interface MonitorEvent extends Base {
   task_id?: string;
   note?: string;
 }
-/** A monitor's command ended: Claude Code writes a terminal notification (completed or failed). */
+/** A monitor's command ended: Claude Code writes a terminal notification (completed, failed or killed). */
 export interface MonitorEndEvent extends Base {
   type: 'monitor_end';
   task_id?: string;
   description?: string;
   exit_code: number;
+  /** The monitor was stopped from outside (asyncai-log's own SIGINT/SIGTERM): "stopped", whatever the code. */
+  stopped?: boolean;
 }
 
 export type GenericEvent =
@@ -242,6 +244,8 @@ function build(type: string, obj: Record<string, unknown>, now: string): Generic
         const value = str(obj, key, false);
         if (value !== undefined) event[key] = value;
       }
+      if (obj.stopped !== undefined && obj.stopped !== null && typeof obj.stopped !== 'boolean') fail('"stopped" must be a boolean');
+      if (obj.stopped === true) event.stopped = true;
       return event;
     }
     default:

@@ -6,7 +6,8 @@ import type {
   AssistantEvent, ContentPart, GenericEvent, ImageInput, MonitorEndEvent, MonitorEvent, ThinkingEvent,
   ToolCallEvent, ToolResultEvent, UserEvent,
 } from '../../events.js';
-import { endNotification, eventNotification, PRE, PRE_HUMAN_TURN, renderReminder } from './notification.js';
+import { newTaskId } from '../../monitor/task-id.js';
+import { endNotification, eventNotification, PRE, PRE_HUMAN_TURN, renderReminder, type MonitorOutcome } from './notification.js';
 
 /** The Claude Code version the records imitate (and were verified against). */
 export const CLAUDE_CODE_VERSION = '2.1.328';
@@ -15,6 +16,8 @@ export const DEFAULT_MODEL = 'claude-sonnet-4-5-20250929';
 
 /** How many tool call ids are remembered for matching results (bounded so memory stays flat). */
 const MAX_TOOL_IDS = 100_000;
+/** How many monitor task ids are remembered (for ids per description, and which produced output). */
+const MAX_TASKS = 100_000;
 
 export type ClaudeRecord = Record<string, unknown>;
 
@@ -43,10 +46,7 @@ function randomAlnum(length: number): string {
   return out;
 }
 
-/** Claude Code's task id shape: "b" and 8 characters of [a-z0-9]. */
-export function newTaskId(): string {
-  return `b${randomAlnum(8)}`;
-}
+export { newTaskId };
 
 function imageBlock(image: ImageInput): ClaudeRecord {
   return { type: 'image', source: { type: 'base64', media_type: image.media_type, data: image.data } };
@@ -69,6 +69,8 @@ export class ClaudeRecordMapper {
   private lastModel: string | undefined;
   private readonly toolIds = new Set<string>();
   private readonly taskIds = new Map<string, string>();
+  /** Task ids that have had at least one event: their end says "stream ended", not "without output". */
+  private readonly tasksWithOutput = new Set<string>();
   private warnedUnsigned = false;
   private readonly newUuid: () => string;
   private readonly common: ClaudeRecord;
@@ -220,18 +222,24 @@ export class ClaudeRecordMapper {
     let id = this.taskIds.get(description);
     if (id === undefined) {
       id = newTaskId();
-      this.taskIds.set(description, id);
+      remember(this.taskIds, description, id);
     }
     return id;
   }
 
-  /** The seed's triple: queue enqueue, queued_command attachment (chain), queue remove. */
+  /**
+   * The seed's triple: queue enqueue, queued_command attachment (chain), queue remove. Field order is the
+   * one Claude Code writes; the queue operations carry no uuid and leave the chain where it was.
+   */
   private notification(xml: string, timestamp: string): ClaudeRecord[] {
     const sessionId = this.options.sessionId;
     const sourceUuid = this.newUuid();
     const deliveryId = this.newUuid();
     const enqueue = { type: 'queue-operation', operation: 'enqueue', timestamp, sessionId, content: xml };
-    const attachment = this.chain('attachment', {
+    const uuid = this.newUuid();
+    const attachment: ClaudeRecord = {
+      parentUuid: this.parentUuid,
+      isSidechain: false,
       attachment: {
         type: 'queued_command',
         prompt: xml,
@@ -241,33 +249,49 @@ export class ClaudeRecordMapper {
         origin: { kind: 'task-notification', producer: 'session-task' },
         timestamp,
       },
-    }, timestamp);
-    // Field order as Claude Code writes it: the rendered forms follow the common fields' uuid/timestamp.
-    const { userType, entrypoint, cwd, sessionId: sid, version, gitBranch, ...head } = attachment;
-    const ordered: ClaudeRecord = {
-      ...head,
+      type: 'attachment',
+      uuid,
+      timestamp,
       rendered: [{ content: renderReminder(PRE, xml) }],
       renderedInHumanTurn: [{ content: renderReminder(PRE_HUMAN_TURN, xml) }],
       renderedRole: 'system',
-      userType, entrypoint, cwd, sessionId: sid, version,
-      ...(gitBranch !== undefined ? { gitBranch } : {}),
+      ...this.common,
     };
+    this.parentUuid = uuid;
     const remove = {
       type: 'queue-operation', operation: 'remove', timestamp, sessionId, content: xml,
       reason: 'absorbed_mid_turn', commandUuid: sourceUuid, deliveryId,
     };
-    return [enqueue, ordered, remove];
+    return [enqueue, attachment, remove];
   }
 
   private monitorEvent(event: MonitorEvent): Mapped {
     const description = event.description ?? 'monitor';
-    const xml = eventNotification(this.taskId(description, event.task_id), description, event.event, event.note);
+    const taskId = this.taskId(description, event.task_id);
+    if (!this.tasksWithOutput.has(taskId)) remember(this.tasksWithOutput, taskId);
+    const xml = eventNotification(taskId, description, event.event, event.note);
     return { records: this.notification(xml, event.timestamp), warnings: [] };
   }
 
   private monitorEnd(event: MonitorEndEvent): Mapped {
     const description = event.description ?? 'monitor';
-    const xml = endNotification(this.taskId(description, event.task_id), description, event.exit_code);
+    const taskId = this.taskId(description, event.task_id);
+    const outcome: MonitorOutcome = event.stopped
+      ? { status: 'killed' }
+      : event.exit_code === 0
+        ? { status: 'completed', exitCode: 0, producedOutput: this.tasksWithOutput.has(taskId) }
+        : { status: 'failed', exitCode: event.exit_code };
+    const xml = endNotification(taskId, description, outcome);
     return { records: this.notification(xml, event.timestamp), warnings: [] };
   }
+}
+
+/** Add to a bounded Map or Set, forgetting the oldest entry when full (memory stays flat). */
+function remember<K, V>(store: Map<K, V> | Set<K>, key: K, value?: V): void {
+  if (store.size >= MAX_TASKS) {
+    const oldest = store.keys().next().value;
+    if (oldest !== undefined) store.delete(oldest);
+  }
+  if (store instanceof Map) store.set(key, value as V);
+  else store.add(key);
 }
