@@ -17,6 +17,11 @@ export type ContentPart = { type: 'text'; text: string } | ({ type: 'image' } & 
 interface Base {
   /** RFC 3339 with milliseconds, always set after normalisation. */
   timestamp: string;
+  /**
+   * The event belongs to a subagent's own session (the agent id), not to this conversation: readers mark
+   * subagent transcripts with it (`asyncai-log read --subagents`), and harnesses do not write such events.
+   */
+  agent_id?: string;
 }
 
 export interface UserEvent extends Base { type: 'user'; text: string; images?: ImageInput[] }
@@ -28,6 +33,8 @@ export interface ToolCallEvent extends Base {
   name: string;
   arguments: Record<string, unknown>;
   model?: string;
+  /** The response's usage, when the response had no text block to carry it (passed through). */
+  usage?: Usage;
 }
 export interface ToolResultEvent extends Base {
   type: 'tool_result';
@@ -52,6 +59,33 @@ export interface MonitorEndEvent extends Base {
   stopped?: boolean;
 }
 
+/**
+ * History was compacted here: everything before is replaced, for the model, by `summary` (the text the
+ * model sees from now on). Claude Code: a compact_boundary system record and an isCompactSummary user record.
+ */
+export interface CompactionEvent extends Base {
+  type: 'compaction';
+  summary: string;
+  /** "manual" (/compact) or "auto". */
+  trigger?: string;
+  /** Context size in tokens before the compaction. */
+  pre_tokens?: number;
+}
+
+/**
+ * Context the model saw that was not a turn anyone took (Claude Code's system and attachment records, meta
+ * user records). Read with `asyncai-log read --events`; harnesses accept it and write nothing.
+ */
+export interface ContextEvent extends Base {
+  type: 'context';
+  /** Where it came from, e.g. "system", "attachment", "meta", "synthetic", "subagent". */
+  kind: string;
+  subtype?: string;
+  text?: string;
+  /** Structured details (passed through). */
+  data?: Record<string, unknown>;
+}
+
 export type GenericEvent =
   | UserEvent
   | AssistantEvent
@@ -59,12 +93,14 @@ export type GenericEvent =
   | ToolCallEvent
   | ToolResultEvent
   | MonitorEvent
-  | MonitorEndEvent;
+  | MonitorEndEvent
+  | CompactionEvent
+  | ContextEvent;
 
 export type EventType = GenericEvent['type'];
 
 export const EVENT_TYPES: readonly EventType[] = [
-  'user', 'assistant', 'thinking', 'tool_call', 'tool_result', 'monitor_event', 'monitor_end',
+  'user', 'assistant', 'thinking', 'tool_call', 'tool_result', 'monitor_event', 'monitor_end', 'compaction', 'context',
 ];
 
 /** Externally tagged enum names (as a Rust program serialises the seed's TranscriptEvent). */
@@ -76,6 +112,8 @@ const ENUM_NAMES: Record<string, EventType | null> = {
   ToolResult: 'tool_result',
   MonitorEvent: 'monitor_event',
   MonitorEnd: 'monitor_end',
+  Compaction: 'compaction',
+  Context: 'context',
   // The seed writes the three monitor records on MonitorEvent; its MonitorConsumed carries nothing more.
   MonitorConsumed: null,
 };
@@ -213,6 +251,10 @@ function build(type: string, obj: Record<string, unknown>, now: string): Generic
       if (event.name === '') fail('"name" must not be empty');
       const model = str(obj, 'model', false);
       if (model !== undefined) event.model = model;
+      if (obj.usage !== undefined && obj.usage !== null) {
+        if (!isObject(obj.usage)) fail('"usage" must be an object');
+        event.usage = obj.usage;
+      }
       return event;
     }
     case 'tool_result': {
@@ -248,9 +290,42 @@ function build(type: string, obj: Record<string, unknown>, now: string): Generic
       if (obj.stopped === true) event.stopped = true;
       return event;
     }
+    case 'compaction': {
+      const event: CompactionEvent = { type, summary: str(obj, 'summary', true), timestamp };
+      const trigger = str(obj, 'trigger', false);
+      if (trigger !== undefined) event.trigger = trigger;
+      if (obj.pre_tokens !== undefined && obj.pre_tokens !== null) {
+        if (typeof obj.pre_tokens !== 'number' || !Number.isInteger(obj.pre_tokens) || obj.pre_tokens < 0) {
+          fail('"pre_tokens" must be a non-negative integer');
+        }
+        event.pre_tokens = obj.pre_tokens;
+      }
+      return event;
+    }
+    case 'context': {
+      const kind = str(obj, 'kind', true);
+      if (kind === '') fail('"kind" must not be empty');
+      const event: ContextEvent = { type, kind, timestamp };
+      for (const key of ['subtype', 'text'] as const) {
+        const value = str(obj, key, false);
+        if (value !== undefined) event[key] = value;
+      }
+      if (obj.data !== undefined && obj.data !== null) {
+        if (!isObject(obj.data)) fail('"data" must be an object');
+        event.data = obj.data;
+      }
+      return event;
+    }
     default:
       return fail(`unknown event type ${JSON.stringify(type).slice(0, 60)} (expected one of ${EVENT_TYPES.join(', ')})`);
   }
+}
+
+/** Carry the optional `agent_id` (any event type) over to the normalised event. */
+function withAgentId(event: GenericEvent, obj: Record<string, unknown>): GenericEvent {
+  const agentId = str(obj, 'agent_id', false);
+  if (agentId !== undefined) event.agent_id = agentId;
+  return event;
 }
 
 /**
@@ -270,12 +345,12 @@ export function normalizeEvent(value: unknown, now: string): Normalized {
         if (type === null || type === undefined) return { ok: true, event: null };
         const inner = value[name];
         if (!isObject(inner)) return { ok: false, error: `"${name}" must hold an object` };
-        return { ok: true, event: build(type, inner, now) };
+        return { ok: true, event: withAgentId(build(type, inner, now), inner) };
       }
       return { ok: false, error: 'missing "type"' };
     }
     if (typeof value.type !== 'string') return { ok: false, error: `"type" must be a string, got ${describe(value.type)}` };
-    return { ok: true, event: build(value.type, value, now) };
+    return { ok: true, event: withAgentId(build(value.type, value, now), value) };
   } catch (error) {
     if (error instanceof Invalid) return { ok: false, error: error.message };
     throw error;

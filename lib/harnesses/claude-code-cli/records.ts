@@ -3,7 +3,7 @@
 // and task ids per monitor. No I/O: the harness serialises and writes what this returns.
 import { randomBytes, randomUUID } from 'node:crypto';
 import type {
-  AssistantEvent, ContentPart, GenericEvent, ImageInput, MonitorEndEvent, MonitorEvent, ThinkingEvent,
+  AssistantEvent, CompactionEvent, ContentPart, GenericEvent, ImageInput, MonitorEndEvent, MonitorEvent, ThinkingEvent,
   ToolCallEvent, ToolResultEvent, UserEvent,
 } from '../../events.js';
 import { newTaskId } from '../../monitor/task-id.js';
@@ -94,6 +94,7 @@ export class ClaudeRecordMapper {
   }
 
   map(event: GenericEvent): Mapped {
+    if (event.agent_id !== undefined) return this.subagentEvent();
     switch (event.type) {
       case 'user': return this.user(event);
       case 'assistant': return this.assistant(event);
@@ -102,7 +103,56 @@ export class ClaudeRecordMapper {
       case 'tool_result': return this.toolResult(event);
       case 'monitor_event': return this.monitorEvent(event);
       case 'monitor_end': return this.monitorEnd(event);
+      case 'compaction': return this.compaction(event);
+      // Context the model saw (system/attachment records read back by `asyncai-log read --events`): Claude
+      // Code regenerates its own on resume, so writing it would duplicate it; accepted and not written.
+      case 'context': return { records: [], warnings: [] };
     }
+  }
+
+  private warnedSubagent = false;
+
+  /** A subagent's event (`agent_id`) belongs to its own session, never to this conversation's turns. */
+  private subagentEvent(): Mapped {
+    const warnings = this.warnedSubagent
+      ? []
+      : ['events with "agent_id" belong to a subagent session and are not written to this transcript; further ones are dropped silently'];
+    this.warnedSubagent = true;
+    return { records: [], warnings };
+  }
+
+  /**
+   * Claude Code's compaction: a compact_boundary system record that starts a new root (parentUuid null,
+   * logicalParentUuid naming the record before it), then the summary as an isCompactSummary user record.
+   * A resume sends only what follows the last boundary.
+   */
+  private compaction(event: CompactionEvent): Mapped {
+    const uuid = this.newUuid();
+    const compactMetadata: ClaudeRecord = {
+      ...(event.trigger !== undefined ? { trigger: event.trigger } : {}),
+      ...(event.pre_tokens !== undefined ? { preTokens: event.pre_tokens } : {}),
+    };
+    const boundary: ClaudeRecord = {
+      parentUuid: null,
+      logicalParentUuid: this.parentUuid,
+      isSidechain: false,
+      type: 'system',
+      subtype: 'compact_boundary',
+      content: 'Conversation compacted',
+      isMeta: false,
+      timestamp: event.timestamp,
+      uuid,
+      level: 'info',
+      compactMetadata,
+      ...this.common,
+    };
+    this.parentUuid = uuid;
+    this.messageId = undefined;
+    const records = [boundary];
+    if (event.summary.trim() !== '') {
+      records.push(this.userSide(event.summary, event.timestamp, { isVisibleInTranscriptOnly: true, isCompactSummary: true }));
+    }
+    return { records, warnings: [] };
   }
 
   /** A `last-prompt` record marking the current leaf, so a resume picks it over a foreign leaf. */
@@ -191,7 +241,7 @@ export class ClaudeRecordMapper {
     }
     this.toolIds.add(event.id);
     const block = { type: 'tool_use', id: event.id, name: event.name, input: event.arguments };
-    return { records: [this.assistantSide(block, event.model, undefined, 'tool_use', event.timestamp)], warnings: [] };
+    return { records: [this.assistantSide(block, event.model, event.usage, 'tool_use', event.timestamp)], warnings: [] };
   }
 
   private toolResult(event: ToolResultEvent): Mapped {
