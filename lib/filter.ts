@@ -11,6 +11,7 @@ import { detectInputFormat, findInputFormat, inputFormatNames } from './input/in
 import { createLineStream, type Line, type LineBatch } from './input/lines.js';
 import { InputError, type InputAdapter } from './input/types.js';
 import { SessionLogger, sessionLine } from './session/logger.js';
+import { MonitorGroup, MonitorSource, STDIN_DESCRIPTION, type MonitorSink, type MonitorSpec } from './monitor/index.js';
 
 /** A usage error: reported as it is, exit 2, nothing written. */
 export class UsageError extends Error {}
@@ -42,6 +43,15 @@ export interface FilterOptions extends SessionOptions {
   maxLineBytes?: number;
   /** The name bad input is reported under (`stdin`). */
   inputName?: string;
+  /**
+   * Monitors (`--monitor`): commands whose stdout lines become monitor events, and at most one spec
+   * without a command, which makes stdin a plain-text monitored stream. The session then opens at start.
+   */
+  monitors?: MonitorSpec[];
+  /** The shell monitor commands run in, as `<shell> -c <command>` (default /bin/sh; the bin passes $SHELL). */
+  shell?: string;
+  /** Grace between SIGTERM and SIGKILL when monitors are stopped (default 2000 ms). */
+  monitorKillGraceMs?: number;
 }
 
 export interface FilterIO {
@@ -209,7 +219,7 @@ export async function runFilter(options: FilterOptions, io: FilterIO): Promise<F
   };
 
   // The session line comes before any input is read whenever the input cannot change where the session goes.
-  const eager = adapter !== undefined && (options.cwd !== undefined || options.from === 'events');
+  const eager = options.cwd !== undefined || options.from === 'events';
   if (eager) {
     try {
       open();
@@ -219,8 +229,58 @@ export async function runFilter(options: FilterOptions, io: FilterIO): Promise<F
     }
   }
 
+  // Monitors: every source writes through the same logger as the input, from the same (single) thread, so
+  // records land in arrival order and each source's chunk is flushed at once. They write from the start,
+  // so the session opens before any input is read (in --cwd, else the current directory).
+  const monitorSpecs = options.monitors ?? [];
+  const stdinSpec = monitorSpecs.find((spec) => spec.command === undefined);
+  const stdinMonitor = stdinSpec ? new MonitorSource(stdinSpec.description ?? STDIN_DESCRIPTION) : undefined;
+  const monitorSink: MonitorSink = {
+    write(event, where) {
+      result.events += 1;
+      const rejected = logger?.write(event, where);
+      if (rejected !== undefined) report(`${where}: ${rejected}`);
+    },
+    flush: () => logger?.flush(),
+  };
+  let monitors: MonitorGroup | undefined;
+  if (monitorSpecs.length > 0) {
+    try {
+      open();
+    } catch (error) {
+      report((error as Error).message);
+      return { ...result, code: 1, warnings };
+    }
+    const commands = monitorSpecs.flatMap((spec) => (spec.command !== undefined
+      ? [{ command: spec.command, ...(spec.description !== undefined ? { description: spec.description } : {}) }]
+      : []));
+    if (commands.length > 0) {
+      monitors = new MonitorGroup(commands, {
+        shell: options.shell ?? '/bin/sh',
+        cwd: options.processCwd,
+        env: options.env,
+        sink: monitorSink,
+        stderr: io.stderr,
+        report,
+        ...(options.maxLineBytes !== undefined ? { maxLineBytes: options.maxLineBytes } : {}),
+        ...(options.monitorKillGraceMs !== undefined ? { killGraceMs: options.monitorKillGraceMs } : {}),
+      });
+    }
+  }
+
   const handle = (line: Line, now: string) => {
     const where = `${inputName}:${line.no}`;
+    if (stdinMonitor) {
+      // Monitor mode: stdin is plain text, each line one monitor event (never a user turn).
+      if (line.text === undefined) {
+        report(`${where}: line of ${line.bytes} bytes is over the limit of ${options.maxLineBytes ?? 'the maximum'} bytes; skipped`);
+        return;
+      }
+      if (line.invalidUtf8) report(`${where}: invalid UTF-8 replaced with U+FFFD`);
+      const event = stdinMonitor.event(line.text, now);
+      if (event) monitorSink.write(event, where);
+      return;
+    }
     if (line.text === undefined) {
       bad(where, `line of ${line.bytes} bytes is over the limit of ${options.maxLineBytes ?? 'the maximum'} bytes; skipped`);
       return;
@@ -320,6 +380,17 @@ export async function runFilter(options: FilterOptions, io: FilterIO): Promise<F
   } catch (error) {
     result.code = 1;
     report((error as Error).message);
+  }
+  if (stdinMonitor) {
+    monitorSink.write(stdinMonitor.end(result.code === 0 ? 0 : 1, result.aborted, new Date().toISOString()), inputName);
+    monitorSink.flush();
+  }
+  if (monitors) {
+    // When the input ends, command monitors run on until they exit; a signal (or a failed run) stops them,
+    // and what they printed until then is still written.
+    if (result.aborted || result.code !== 0) monitors.stop();
+    await monitors.wait(io.signal);
+    if (io.signal?.aborted) result.aborted = true;
   }
   release();
   logger?.finish();
