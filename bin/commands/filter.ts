@@ -2,6 +2,7 @@
 import { homedir } from 'node:os';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { parseSessionDirs, runFilter, UsageError, type FilterOptions } from '../../lib/filter.js';
+import { monitorSpecs } from '../../lib/monitor/index.js';
 import { exitWhenDrained } from '../exit.js';
 
 export interface SessionArgs {
@@ -35,6 +36,13 @@ interface FilterArgs extends SessionArgs {
   from: string;
   prompt?: string;
   'max-line-bytes': number;
+  monitor?: string | string[];
+  'monitor-description'?: string | string[];
+}
+
+/** A flag given once or repeated, as a list. */
+function list(value: string | string[] | undefined): string[] {
+  return value === undefined ? [] : Array.isArray(value) ? value : [value];
 }
 
 export const filterCommand: CommandModule<object, FilterArgs> = {
@@ -46,7 +54,15 @@ export const filterCommand: CommandModule<object, FilterArgs> = {
     .option('strict', { type: 'boolean', default: false, describe: 'stop at the first bad line (exit 1)' })
     .option('from', { type: 'string', default: 'auto', requiresArg: true, describe: 'input format (auto: from the first line)' })
     .option('prompt', { type: 'string', requiresArg: true, describe: 'first user turn, for streams that do not echo their prompt' })
-    .option('max-line-bytes', { type: 'number', default: 64 * 1024 * 1024, requiresArg: true, describe: 'longest input line accepted' }) as unknown as Argv<FilterArgs>,
+    .option('max-line-bytes', { type: 'number', default: 64 * 1024 * 1024, requiresArg: true, describe: 'longest input line accepted' })
+    .option('monitor', {
+      type: 'string',
+      describe: 'run a command ($SHELL -c) and record each stdout line as a monitor event (repeatable); without a command, stdin is plain text and each line is one',
+    })
+    .option('monitor-description', {
+      type: 'string', requiresArg: true,
+      describe: 'description of the n-th --monitor (repeatable, paired by position; default: the command, or "stdin")',
+    }) as unknown as Argv<FilterArgs>,
   handler: async (argv: ArgumentsCamelCase<FilterArgs>) => {
     const controller = new AbortController();
     let signalCode = 0;
@@ -56,8 +72,12 @@ export const filterCommand: CommandModule<object, FilterArgs> = {
     };
     process.once('SIGINT', onSignal(130));
     process.once('SIGTERM', onSignal(143));
+    const monitors = monitorSpecs(list(argv.monitor), list(argv['monitor-description']));
+    // Monitors run in their own process groups, out of reach of a hangup: stop them ourselves.
+    if (typeof monitors !== 'string' && monitors.length > 0) process.once('SIGHUP', onSignal(129));
     let options: FilterOptions;
     try {
+      if (typeof monitors === 'string') throw new UsageError(monitors);
       options = {
         formats: argv['session-format'],
         sessionDirs: parseSessionDirs(argv['session-dir']),
@@ -67,6 +87,9 @@ export const filterCommand: CommandModule<object, FilterArgs> = {
         strict: argv.strict,
         from: argv.from,
         maxLineBytes: argv['max-line-bytes'],
+        ...(typeof monitors !== 'string' && monitors.length > 0
+          ? { monitors, shell: process.env.SHELL !== undefined && process.env.SHELL !== '' ? process.env.SHELL : '/bin/sh' }
+          : {}),
         env: process.env,
         homedir: homedir(),
         processCwd: process.cwd(),
