@@ -14,3 +14,5 @@ export type { Line, LineBatch } from './input/lines.js';
 export { INPUT_FORMATS, detectInputFormat, findInputFormat, inputFormatNames } from './input/index.js';
 export type { InputAdapter, InputFormat, SessionFacts } from './input/types.js';
 export { InputError } from './input/types.js';
+export { createAdapterStream } from './input/adapter-stream.js';
+export type { AdapterStream, AdapterStreamOptions } from './input/adapter-stream.js';

@@ -1,0 +1,22 @@
+// Small helpers every foreign-format adapter uses: shape checks on parsed JSON, and warnings that are
+// reported once per kind (a foreign stream repeats what it repeats; the user needs to hear it once).
+
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A string field, or undefined when absent or not a string. */
+export function text(obj: Record<string, unknown>, key: string): string | undefined {
+  const value = obj[key];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** Reports a message once per key. */
+export class WarnOnce {
+  private readonly seen = new Set<string>();
+  warn(key: string, message: string, warn: (message: string) => void): void {
+    if (this.seen.has(key)) return;
+    this.seen.add(key);
+    warn(message);
+  }
+}

@@ -1,0 +1,75 @@
+// Shared by the fixture capture scripts: load the TypeScript test support (through Vite's module runner,
+// so no build step is needed), make captured files machine-neutral and small, and write the golden
+// generic-event files from the built adapters (dist/; run `npx tsc -p tsconfig.json` first).
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { runnerImport } from 'vite';
+
+export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/** Import a TypeScript module of this repository. */
+export async function importTs(relative) {
+  const { module } = await runnerImport(join(ROOT, relative));
+  return module;
+}
+
+/**
+ * Replace this machine's paths (longest first) by neutral ones and shorten huge strings (system prompts,
+ * tool lists). Throws when a temp or home path survives, so no fixture ever carries one.
+ */
+export function sanitize(text, replacements, { maxString = 600 } = {}) {
+  let out = text;
+  for (const [from, to] of [...replacements].sort((a, b) => b[0].length - a[0].length)) out = out.split(from).join(to);
+  const lines = out.split('\n').map((line) => {
+    if (line.trim() === '') return line;
+    const value = JSON.parse(line);
+    return JSON.stringify(value, (_key, v) => {
+      if (typeof v === 'string' && v.length > maxString) return `${v.slice(0, 200)}…[trimmed]`;
+      if (Array.isArray(v) && v.length > 8 && v.every((x) => typeof x === 'string')) return [...v.slice(0, 4), '…[trimmed]'];
+      return v;
+    });
+  });
+  out = lines.join('\n');
+  const leak = /(?:\/tmp\/|\/work\/|\/root\/|\/private\/var\/)[^"\s]*/.exec(out);
+  if (leak) throw new Error(`a machine path survived sanitizing: ${leak[0]}`);
+  return out;
+}
+
+/** The timestamp given to events whose input line has none; golden files leave it out. */
+export const DEFAULT_NOW = '2000-01-01T00:00:00.000Z';
+
+/** Map a fixture through the built adapter: facts, located warnings, events (default timestamps left out). */
+export async function mapFixture(format, file) {
+  const { findInputFormat } = await import(join(ROOT, 'dist', 'lib', 'index.js'));
+  const adapter = findInputFormat(format).create();
+  const warnings = [];
+  const events = [];
+  readFileSync(file, 'utf8').split('\n').forEach((line, index) => {
+    if (line.trim() === '') return;
+    const warn = (message) => warnings.push(`line ${index + 1}: ${message}`);
+    try {
+      events.push(...adapter.map(JSON.parse(line), DEFAULT_NOW, warn));
+    } catch (error) {
+      warn(`rejected: ${error.message}`);
+    }
+  });
+  events.push(...adapter.end(DEFAULT_NOW, (message) => warnings.push(`end: ${message}`)));
+  const stripped = events.map((event) => (event.timestamp === DEFAULT_NOW ? { ...event, timestamp: undefined } : event))
+    .map((event) => JSON.parse(JSON.stringify(event)));
+  return { facts: adapter.facts(), warnings, events: stripped };
+}
+
+/** Write `<name>.events.json` beside a fixture: one event per line, so diffs stay readable. */
+export async function writeGolden(format, file) {
+  const { facts, warnings, events } = await mapFixture(format, file);
+  const body = [
+    '{',
+    `  "facts": ${JSON.stringify(facts)},`,
+    `  "warnings": [${warnings.map((w) => `\n    ${JSON.stringify(w)}`).join(',')}${warnings.length ? '\n  ' : ''}],`,
+    `  "events": [${events.map((e) => `\n    ${JSON.stringify(e)}`).join(',')}${events.length ? '\n  ' : ''}]`,
+    '}',
+    '',
+  ].join('\n');
+  writeFileSync(file.replace(/\.jsonl$/, '.events.json'), body);
+}
