@@ -26,7 +26,13 @@ interface Base {
 
 export interface UserEvent extends Base { type: 'user'; text: string; images?: ImageInput[] }
 export interface AssistantEvent extends Base { type: 'assistant'; text: string; model?: string; usage?: Usage }
-export interface ThinkingEvent extends Base { type: 'thinking'; text: string; signature?: string }
+export interface ThinkingEvent extends Base {
+  type: 'thinking';
+  text: string;
+  signature?: string;
+  /** The model that thought it: a signature is bound to its model, and Claude Code drops another model's thinking. */
+  model?: string;
+}
 export interface ToolCallEvent extends Base {
   type: 'tool_call';
   id: string;
@@ -237,6 +243,8 @@ function build(type: string, obj: Record<string, unknown>, now: string): Generic
       const event: ThinkingEvent = { type, text: str(obj, 'text', true), timestamp };
       const signature = str(obj, 'signature', false);
       if (signature !== undefined) event.signature = signature;
+      const model = str(obj, 'model', false);
+      if (model !== undefined) event.model = model;
       return event;
     }
     case 'tool_call': {

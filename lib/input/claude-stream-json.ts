@@ -1,6 +1,6 @@
 // Input adapter for `claude -p --output-format stream-json --verbose` (Claude Code 2.1.328): assistant and
-// user lines of the main conversation in, generic events out. Subagent lines, API errors and the final
-// result are not conversation turns: they are reported on stderr, never written as turns.
+// user lines in, generic events out. Subagent lines become events marked with their agent_id (harnesses
+// keep them out of the main conversation); API errors and the final result are reported, never turns.
 import type { ContentPart, GenericEvent, ImageInput } from '../events.js';
 import { resolveTimestamp } from '../events.js';
 import { WarnOnce, isObject, text } from './foreign.js';
@@ -25,7 +25,7 @@ function image(block: Record<string, unknown>): ImageInput | undefined {
 class ClaudeStreamJsonAdapter implements InputAdapter {
   readonly format = 'claude-stream-json';
   private cwd: string | undefined;
-  /** message.id values whose usage went out already: every block line of a response repeats it. */
+  /** The message.id whose usage went out last: every block line of a response repeats it. */
   private lastUsageMessage: string | undefined;
   private readonly once = new WarnOnce();
 
@@ -43,9 +43,9 @@ class ClaudeStreamJsonAdapter implements InputAdapter {
       case 'system':
         return this.system(value, warn);
       case 'assistant':
-        return this.subagent(value, warn) ? [] : this.assistant(value, timestamp, warn);
+        return this.subagent(value, this.assistant(value, timestamp, warn));
       case 'user':
-        return this.subagent(value, warn) ? [] : this.user(value, timestamp, warn);
+        return this.subagent(value, this.user(value, timestamp, warn));
       case 'result':
         this.result(value, warn);
         return [];
@@ -75,11 +75,16 @@ class ClaudeStreamJsonAdapter implements InputAdapter {
     return [];
   }
 
-  /** A subagent's line: its work reaches the main conversation as the Agent tool's result, not turn by turn. */
-  private subagent(line: Record<string, unknown>, warn: Warn): boolean {
-    if (line.parent_tool_use_id === undefined || line.parent_tool_use_id === null) return false;
-    this.once.warn('subagent', 'subagent lines (parent_tool_use_id set) are not written: the main conversation gets their hand-back as the tool result (further ones silently)', warn);
-    return true;
+  /**
+   * A subagent's line (parent_tool_use_id set) is marked with its agent id: it belongs to the subagent's own
+   * session, and the main conversation gets the subagent's work as the Agent tool's result.
+   */
+  private subagent(line: Record<string, unknown>, events: GenericEvent[]): GenericEvent[] {
+    const parent = text(line, 'parent_tool_use_id');
+    if (parent === undefined) return events;
+    const agentId = text(line, 'agent_id') ?? parent;
+    for (const event of events) event.agent_id = agentId;
+    return events;
   }
 
   private assistant(line: Record<string, unknown>, timestamp: string, warn: Warn): GenericEvent[] {
@@ -88,30 +93,31 @@ class ClaudeStreamJsonAdapter implements InputAdapter {
     const model = text(message, 'model');
     if (line.is_api_error_message === true) {
       const status = typeof line.api_error_status === 'number' ? ` ${line.api_error_status}` : '';
-      warn(`claude API error${status}: ${this.plainText(message.content)}`);
-      return [];
+      const said = this.plainText(message.content);
+      warn(`claude API error${status}: ${said}`);
+      return [{ type: 'context', kind: 'synthetic', subtype: 'api_error', text: said, timestamp }];
     }
     // Claude Code's own synthetic replies ("No response requested.") were never said by a model.
-    if (model === '<synthetic>') return [];
+    if (model === '<synthetic>') return [{ type: 'context', kind: 'synthetic', text: this.plainText(message.content), timestamp }];
     const messageId = text(message, 'id');
     const content = Array.isArray(message.content) ? message.content : [];
     const events: GenericEvent[] = [];
+    const withModel = model !== undefined ? { model } : {};
+    // Every block line of one response repeats its usage: it goes once, on the first text or tool call.
+    const usage = (): { usage?: Record<string, unknown> } => {
+      if (!isObject(message.usage) || (messageId !== undefined && messageId === this.lastUsageMessage)) return {};
+      this.lastUsageMessage = messageId;
+      return { usage: message.usage };
+    };
     for (const block of content) {
       if (!isObject(block)) continue;
       switch (block.type) {
-        case 'text': {
-          const event: GenericEvent = { type: 'assistant', text: text(block, 'text') ?? '', timestamp, ...(model !== undefined ? { model } : {}) };
-          // Every block line of one response repeats its usage: attach it once, to the first text.
-          if (isObject(message.usage) && (messageId === undefined || messageId !== this.lastUsageMessage)) {
-            event.usage = message.usage;
-            this.lastUsageMessage = messageId;
-          }
-          events.push(event);
+        case 'text':
+          events.push({ type: 'assistant', text: text(block, 'text') ?? '', timestamp, ...withModel, ...usage() });
           break;
-        }
         case 'thinking':
           events.push({
-            type: 'thinking', text: text(block, 'thinking') ?? '', timestamp,
+            type: 'thinking', text: text(block, 'thinking') ?? '', timestamp, ...withModel,
             ...(typeof block.signature === 'string' && block.signature !== '' ? { signature: block.signature } : {}),
           });
           break;
@@ -122,10 +128,7 @@ class ClaudeStreamJsonAdapter implements InputAdapter {
             warn('tool_use block without an id or name; dropped');
             break;
           }
-          events.push({
-            type: 'tool_call', id, name, arguments: isObject(block.input) ? block.input : {}, timestamp,
-            ...(model !== undefined ? { model } : {}),
-          });
+          events.push({ type: 'tool_call', id, name, arguments: isObject(block.input) ? block.input : {}, timestamp, ...withModel, ...usage() });
           break;
         }
         default:

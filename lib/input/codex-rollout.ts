@@ -1,6 +1,6 @@
 // Input adapter for Codex rollout files (`~/.codex/sessions/.../rollout-*.jsonl`, Codex CLI 0.171.0): the
 // conversation is read from `response_item` lines (what the model saw), turns and usage from `event_msg`
-// lines; harness context (developer/system messages, environment context) is left out.
+// lines; Codex's own context (developer messages, environment context) becomes `context` events.
 import type { ContentPart, GenericEvent, ImageInput } from '../events.js';
 import { resolveTimestamp } from '../events.js';
 import { CodexUsage, HeldAssistant, callAndResult, joinArgv, todos, toolId } from './codex-common.js';
@@ -81,7 +81,8 @@ class CodexRolloutAdapter implements InputAdapter {
         this.eventMsg(payload, warn, out);
         break;
       case 'compacted':
-        this.once.warn('compacted', 'Codex compacted this session here; everything before it is kept in full', warn);
+        // From here on Codex's model saw the summary instead of the history before it.
+        this.held.push(out, { type: 'compaction', summary: text(payload, 'message') ?? '', timestamp });
         break;
       case 'turn_context':
       case 'world_state':
@@ -196,24 +197,29 @@ class CodexRolloutAdapter implements InputAdapter {
       return;
     }
     // Developer and system messages are Codex's own instructions to its model, not part of the conversation.
-    if (item.role !== 'user') return;
+    if (item.role !== 'user') {
+      const said = content.filter(isObject).map((p) => text(p, 'text')).filter((t): t is string => t !== undefined);
+      push({ type: 'context', kind: 'instructions', subtype: String(item.role ?? 'unknown'), text: said.join('\n'), timestamp });
+      return;
+    }
     const meta = isObject(item.internal_chat_message_metadata_passthrough) ? item.internal_chat_message_metadata_passthrough : {};
     const kinds = Array.isArray(meta.content_item_kinds) ? meta.content_item_kinds : undefined;
     const texts: string[] = [];
+    const context: string[] = [];
     const images: ImageInput[] = [];
     content.forEach((part, index) => {
       if (!isObject(part)) return;
       const kind = kinds?.[index];
-      // Newer Codex labels each part (user.text vs environments.environment_context); older files need the text.
-      if (typeof kind === 'string' && !kind.startsWith('user.') && kind !== 'unknown') return;
       if (part.type === 'input_text' && typeof part.text === 'string') {
-        if (kind === undefined && CONTEXT_TEXT.test(part.text)) return;
-        texts.push(part.text);
+        // Newer Codex labels each part (user.text vs environments.environment_context); older files need the text.
+        const harness = typeof kind === 'string' ? !kind.startsWith('user.') && kind !== 'unknown' : CONTEXT_TEXT.test(part.text);
+        (harness ? context : texts).push(part.text);
       } else if (part.type === 'input_image') {
         const image = dataUrlImage(part.image_url);
         if (image) images.push(image);
       }
     });
+    if (context.length > 0) push({ type: 'context', kind: 'environment', text: context.join('\n'), timestamp });
     if (texts.length === 0 && images.length === 0) return;
     push({ type: 'user', text: texts.join('\n'), ...(images.length > 0 ? { images } : {}), timestamp });
   }

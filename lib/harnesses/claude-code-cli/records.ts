@@ -231,7 +231,7 @@ export class ClaudeRecordMapper {
       return { records: [], warnings };
     }
     const block = { type: 'thinking', thinking: event.text, signature: event.signature };
-    return { records: [this.assistantSide(block, undefined, undefined, null, event.timestamp)], warnings: [] };
+    return { records: [this.assistantSide(block, event.model, undefined, null, event.timestamp)], warnings: [] };
   }
 
   private toolCall(event: ToolCallEvent): Mapped {
