@@ -4,6 +4,7 @@
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { filterCommand } from './commands/filter.js';
+import { readCommand } from './commands/read.js';
 
 // A write over the file-size limit must fail with EFBIG (reported), not kill the process.
 process.on('SIGXFSZ', () => {});
@@ -12,6 +13,7 @@ await yargs(hideBin(process.argv))
   .scriptName('asyncai-log')
   .usage('$0 [options] < events.ndjson\n\nTurn agent events into a session transcript that the agent CLI can resume.')
   .command(filterCommand)
+  .command(readCommand)
   .strict()
   .help()
   .alias('h', 'help')

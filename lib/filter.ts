@@ -310,7 +310,7 @@ export async function runFilter(options: FilterOptions, io: FilterIO): Promise<F
       }
       throw error;
     }
-    if (!logger) open();
+    if (!logger && (events.length > 0 || !adapter.waitsForFacts?.())) open();
     for (const event of events) write(event, where);
   };
 

@@ -16,3 +16,4 @@ export type { InputAdapter, InputFormat, SessionFacts } from './input/types.js';
 export { InputError } from './input/types.js';
 export { createAdapterStream } from './input/adapter-stream.js';
 export type { AdapterStream, AdapterStreamOptions } from './input/adapter-stream.js';
+export * from './readers/claude-code-cli/index.js';

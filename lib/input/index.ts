@@ -1,13 +1,14 @@
 // The registry of input formats and auto-detection from the first non-blank line. Adding a format is one
 // adapter file under lib/input/ and one entry here. Detection order matters: the most specific first.
 import { claudeStreamJson } from './claude-stream-json.js';
+import { claudeTranscript } from './claude-transcript.js';
 import { codexExecJson } from './codex-exec-json.js';
 import { codexRollout } from './codex-rollout.js';
 import { genericEvents } from './generic-events.js';
 import type { InputFormat } from './types.js';
 
 /** `events` stays last: it accepts any object with a string `type`, so every foreign format goes before it. */
-export const INPUT_FORMATS: readonly InputFormat[] = [codexRollout, claudeStreamJson, codexExecJson, genericEvents];
+export const INPUT_FORMATS: readonly InputFormat[] = [codexRollout, claudeStreamJson, codexExecJson, claudeTranscript, genericEvents];
 
 /** Names accepted by `--from` (besides `auto`). */
 export function inputFormatNames(): string[] {

@@ -22,6 +22,11 @@ export interface InputAdapter {
   end(now: string, warn: (message: string) => void): GenericEvent[];
   /** What the stream has told about the session so far. */
   facts(): SessionFacts;
+  /**
+   * Optional: true while the session should not open yet because the facts (its cwd) are still to come;
+   * the filter opens it once this turns false, when the adapter emits events, or at the end of input.
+   */
+  waitsForFacts?(): boolean;
 }
 
 /** An input format: its name, how to recognise its first line, and a fresh adapter. */

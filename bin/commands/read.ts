@@ -1,0 +1,67 @@
+// `asyncai-log read <transcript | session-uuid>...`: parses the read command's flags and calls runRead.
+import { homedir } from 'node:os';
+import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
+import { parseSessionDirs, UsageError } from '../../lib/filter.js';
+import { runRead } from '../../lib/readers/claude-code-cli/run-read.js';
+import { exitWhenDrained } from '../exit.js';
+
+interface ReadArgs {
+  transcripts: string[];
+  usage: boolean;
+  tree: boolean;
+  events: boolean;
+  subagents: boolean;
+  branch?: string;
+  spills: boolean;
+  'session-dir': string[];
+  'max-record-bytes'?: number;
+}
+
+export const readCommand: CommandModule<object, ReadArgs> = {
+  command: 'read <transcripts..>',
+  describe: 'print Claude Code transcripts (paths or session uuids) as generic events',
+  builder: (y) => y
+    .positional('transcripts', { type: 'string', array: true, describe: 'transcript files or session uuids' })
+    .option('usage', { type: 'boolean', default: false, describe: 'print the session token totals (one JSON object per transcript)' })
+    .option('tree', { type: 'boolean', default: false, describe: 'print the branch structure (one JSON line per branch)' })
+    .option('events', { type: 'boolean', default: false, describe: 'also print context the model saw (system and attachment records)' })
+    .option('subagents', { type: 'boolean', default: false, describe: "also read the session's subagent transcripts" })
+    .option('branch', { type: 'string', requiresArg: true, describe: 'read the branch ending at this record uuid' })
+    .option('spills', { type: 'boolean', default: true, describe: 'inline spilled tool output (--no-spills: keep the pointer)' })
+    .option('session-dir', {
+      type: 'string', array: true, default: [], requiresArg: true,
+      describe: 'where session uuids are looked up, as claude-code-cli=<path>',
+    })
+    .option('max-record-bytes', { type: 'number', requiresArg: true, describe: 'longest record read (default 64 MiB)' }) as unknown as Argv<ReadArgs>,
+  handler: async (argv: ArgumentsCamelCase<ReadArgs>) => {
+    try {
+      if (argv.usage && argv.tree) throw new UsageError('--usage and --tree cannot be combined');
+      const maxRecordBytes = argv['max-record-bytes'];
+      if (maxRecordBytes !== undefined && (!Number.isInteger(maxRecordBytes) || maxRecordBytes <= 0)) {
+        throw new UsageError('--max-record-bytes wants a positive integer');
+      }
+      const code = await runRead({
+        inputs: argv.transcripts,
+        usage: argv.usage,
+        tree: argv.tree,
+        events: argv.events,
+        subagents: argv.subagents,
+        spills: argv.spills,
+        sessionDirs: parseSessionDirs(argv['session-dir']),
+        env: process.env,
+        homedir: homedir(),
+        processCwd: process.cwd(),
+        ...(argv.branch !== undefined ? { branch: argv.branch } : {}),
+        ...(maxRecordBytes !== undefined ? { maxRecordBytes } : {}),
+      }, { stdout: process.stdout, stderr: process.stderr });
+      exitWhenDrained(code);
+    } catch (error) {
+      if (error instanceof UsageError) {
+        process.stderr.write(`asyncai-log: ${error.message}\n`);
+        exitWhenDrained(2);
+        return;
+      }
+      throw error;
+    }
+  },
+};

@@ -1,0 +1,85 @@
+// A Claude Code transcript as filter input (`asyncai-log --from claude-transcript < old.jsonl`): the reader
+// of lib/readers/claude-code-cli/ behind the InputAdapter interface. The branch `claude --resume` would
+// continue is only known at the end of the file, so the turns are held until then (context records are
+// indexed, not held) and come out of `end()`. Spilled output is not resolved here (no file access).
+import type { GenericEvent } from '../events.js';
+import { BranchIndex, nodeKind } from '../readers/claude-code-cli/branch.js';
+import { RecordMapper } from '../readers/claude-code-cli/map-record.js';
+import {
+  classifyRecordType, CONTEXT_TYPES, CONVERSATION_TYPES, isObject, STATE_TYPES,
+} from '../readers/claude-code-cli/record-types.js';
+import { InputError, type InputAdapter, type InputFormat } from './types.js';
+
+/** Context records that still carry something the generic vocabulary has: compactions and Monitor notifications. */
+function worthHolding(record: Record<string, unknown>): boolean {
+  if (CONVERSATION_TYPES.has(String(record.type))) return true;
+  if (record.type === 'system') return record.subtype === 'compact_boundary';
+  if (record.type === 'attachment') {
+    const attachment = record.attachment;
+    return isObject(attachment) && attachment.type === 'queued_command' && attachment.commandMode === 'task-notification';
+  }
+  return false;
+}
+
+class ClaudeTranscriptAdapter implements InputAdapter {
+  readonly format = 'claude-transcript';
+  private readonly index = new BranchIndex();
+  private held: { record: Record<string, unknown>; n: number }[] = [];
+  private readonly unknownTypes = new Set<string>();
+  private records = 0;
+  private cwd: string | undefined;
+
+  map(value: unknown, _now: string, warn: (message: string) => void): GenericEvent[] {
+    if (!isObject(value)) throw new InputError('expected a Claude Code record (a JSON object)');
+    if (typeof value.type !== 'string') throw new InputError('a Claude Code record needs a string "type"');
+    const type = value.type;
+    if (classifyRecordType(type) === 'unknown' && !this.unknownTypes.has(type)) {
+      this.unknownTypes.add(type);
+      warn(`unknown record type ${JSON.stringify(type)} skipped (reported once per type)`);
+    }
+    if (this.cwd === undefined && typeof value.cwd === 'string' && value.cwd !== '') this.cwd = value.cwd;
+    this.records += 1;
+    this.index.add(value, this.records, (_line, message) => warn(message));
+    if (typeof value.uuid === 'string' && worthHolding(value)) this.held.push({ record: value, n: this.records });
+    return [];
+  }
+
+  end(now: string, warn: (message: string) => void): GenericEvent[] {
+    const selection = this.index.select(undefined, (_line, message) => warn(message));
+    const mapper = new RecordMapper({ now });
+    const events: GenericEvent[] = [];
+    for (const { record, n } of this.held) {
+      const uuid = record.uuid as string;
+      if (this.index.lineOf(uuid) !== n) continue;
+      const parent = typeof record.parentUuid === 'string' ? record.parentUuid : null;
+      if (selection.includes(uuid, parent, nodeKind(record))) events.push(...mapper.map(record, warn));
+    }
+    events.push(...mapper.end());
+    this.held = [];
+    return events;
+  }
+
+  /** The session opens in the transcript's own project: wait for the first record that names it. */
+  waitsForFacts(): boolean {
+    return this.cwd === undefined;
+  }
+
+  facts(): { cwd?: string } {
+    return this.cwd !== undefined ? { cwd: this.cwd } : {};
+  }
+}
+
+/**
+ * Claude Code transcripts, recognised from their first line: a state record type no other format uses, or a
+ * user/assistant/system/attachment record carrying Claude Code's chain fields (`parentUuid`, `sessionId`).
+ */
+export const claudeTranscript: InputFormat = {
+  name: 'claude-transcript',
+  detect(value) {
+    if (!isObject(value) || typeof value.type !== 'string') return false;
+    if (STATE_TYPES.has(value.type)) return true;
+    if (!CONVERSATION_TYPES.has(value.type) && !CONTEXT_TYPES.has(value.type)) return false;
+    return 'parentUuid' in value || (typeof value.sessionId === 'string' && typeof value.uuid === 'string');
+  },
+  create: () => new ClaudeTranscriptAdapter(),
+};

@@ -1,0 +1,12 @@
+// The Claude Code transcript reader's public surface (re-exported from lib/index.ts).
+export { ClaudeTranscriptReader, readClaudeTranscript, ReaderError } from './reader.js';
+export type { ReaderOptions, ReaderWarning, SubagentMeta } from './reader.js';
+export type { BranchInfo, TranscriptTree } from './branch.js';
+export type { UsageTotals } from './usage.js';
+export { findSessionTranscripts, isSessionUuid, SESSION_UUID } from './locate.js';
+export { recoverRecords, DEFAULT_MAX_RECORD_BYTES } from './scan.js';
+export { MAX_SPILL_BYTES, readSpillFile } from './spill.js';
+export { parseMonitorNotification } from './task-notification.js';
+export { STATE_TYPES, CONTEXT_TYPES, CONVERSATION_TYPES } from './record-types.js';
+export { runRead } from './run-read.js';
+export type { ReadCommandOptions } from './run-read.js';

@@ -1,0 +1,340 @@
+// Maps one Claude Code record to generic events: the inverse of the harness's records.ts. Pure apart from
+// an injected spill resolver; state is what spans records: which responses already gave their model and
+// usage, a compaction boundary waiting for its summary, and which warnings were already given.
+import {
+  resolveTimestamp, type CompactionEvent, type ContentPart, type ContextEvent, type GenericEvent, type ImageInput,
+  type ToolResultEvent, type Usage,
+} from '../../events.js';
+import { isObject, isPlaceholderUsage, SYNTHETIC_MODEL } from './record-types.js';
+import { SPILL, type SpillRead } from './spill.js';
+import { parseMonitorNotification } from './task-notification.js';
+
+export interface RecordMapperOptions {
+  /** Also emit `context` events (system and attachment records, meta user records, synthetic messages). */
+  includeEvents?: boolean;
+  /** Mark every event as a subagent's (`agent_id`). */
+  agentId?: string;
+  /** Resolve a spilled-output pointer; without it pointers are left as they are. */
+  resolveSpill?: (path: string) => SpillRead;
+  /** Timestamp for events whose record has none before any record had one. */
+  now?: string;
+}
+
+type Warn = (message: string) => void;
+
+/** How many response ids are remembered for "model and usage once per response" (bounded memory). */
+const MAX_RESPONSE_IDS = 10_000;
+
+interface PendingBoundary {
+  timestamp: string;
+  trigger?: string;
+  preTokens?: number;
+}
+
+function textBlocks(content: unknown): string | undefined {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return undefined;
+  const texts = content.filter((b) => isObject(b) && b.type === 'text' && typeof b.text === 'string').map((b) => (b as { text: string }).text);
+  return texts.length > 0 ? texts.join('\n') : undefined;
+}
+
+function imageOf(block: Record<string, unknown>): ImageInput | undefined {
+  const source = isObject(block.source) ? block.source : block;
+  if (typeof source.media_type !== 'string' || source.media_type === '' || typeof source.data !== 'string') return undefined;
+  return { media_type: source.media_type, data: source.data };
+}
+
+export class RecordMapper {
+  private lastTimestamp: string | undefined;
+  private readonly modelGiven = new Set<string>();
+  private readonly usageGiven = new Set<string>();
+  private boundary: PendingBoundary | undefined;
+  private readonly warned = new Set<string>();
+  private anonymous = 0;
+
+  constructor(private readonly options: RecordMapperOptions = {}) {}
+
+  /** The events of one record on the branch being read. */
+  map(record: Record<string, unknown>, warn: Warn): GenericEvent[] {
+    const timestamp = this.timestamp(record);
+    const out: GenericEvent[] = [];
+    if (record.type === 'system' && record.subtype === 'compact_boundary') {
+      this.flushBoundary(out);
+      const meta = isObject(record.compactMetadata) ? record.compactMetadata : {};
+      this.boundary = { timestamp };
+      if (typeof meta.trigger === 'string') this.boundary.trigger = meta.trigger;
+      if (typeof meta.preTokens === 'number' && Number.isInteger(meta.preTokens) && meta.preTokens >= 0) this.boundary.preTokens = meta.preTokens;
+      return this.mark(out);
+    }
+    if (record.type === 'user' && record.isCompactSummary === true) {
+      const message = isObject(record.message) ? record.message : {};
+      out.push(this.compaction(textBlocks(message.content) ?? '', this.boundary?.timestamp ?? timestamp));
+      this.boundary = undefined;
+      return this.mark(out);
+    }
+    this.flushBoundary(out);
+    switch (record.type) {
+      case 'user': this.user(record, timestamp, out, warn); break;
+      case 'assistant': this.assistant(record, timestamp, out, warn); break;
+      case 'system': this.context(out, 'system', timestamp, typeof record.subtype === 'string' ? record.subtype : undefined,
+        typeof record.content === 'string' ? record.content : undefined); break;
+      case 'attachment': this.attachment(record, timestamp, out); break;
+      default: break;
+    }
+    return this.mark(out);
+  }
+
+  /** Events still held when the branch ends (a boundary whose summary never came). */
+  end(): GenericEvent[] {
+    const out: GenericEvent[] = [];
+    this.flushBoundary(out);
+    return this.mark(out);
+  }
+
+  private mark(events: GenericEvent[]): GenericEvent[] {
+    if (this.options.agentId !== undefined) for (const event of events) event.agent_id = this.options.agentId;
+    return events;
+  }
+
+  private timestamp(record: Record<string, unknown>): string {
+    try {
+      if (typeof record.timestamp === 'string') {
+        this.lastTimestamp = resolveTimestamp(record.timestamp, '');
+        return this.lastTimestamp;
+      }
+    } catch {
+      // Not a usable time: the previous record's stands in.
+    }
+    return this.lastTimestamp ?? this.options.now ?? new Date().toISOString();
+  }
+
+  private warnOnce(key: string, message: string, warn: Warn): void {
+    if (this.warned.has(key)) return;
+    this.warned.add(key);
+    warn(`${message} (reported once)`);
+  }
+
+  private compaction(summary: string, timestamp: string): CompactionEvent {
+    const event: CompactionEvent = { type: 'compaction', summary, timestamp };
+    if (this.boundary?.trigger !== undefined) event.trigger = this.boundary.trigger;
+    if (this.boundary?.preTokens !== undefined) event.pre_tokens = this.boundary.preTokens;
+    return event;
+  }
+
+  private flushBoundary(out: GenericEvent[]): void {
+    if (this.boundary === undefined) return;
+    out.push(this.compaction('', this.boundary.timestamp));
+    this.boundary = undefined;
+  }
+
+  private context(out: GenericEvent[], kind: string, timestamp: string, subtype?: string, text?: string, data?: Record<string, unknown>): void {
+    if (!this.options.includeEvents) return;
+    const event: ContextEvent = { type: 'context', kind, timestamp };
+    if (subtype !== undefined) event.subtype = subtype;
+    if (text !== undefined) event.text = text;
+    if (data !== undefined) event.data = data;
+    out.push(event);
+  }
+
+  /** A Monitor notification (queued mid-turn as an attachment, or between turns as a user record). */
+  private monitor(xml: string, timestamp: string, out: GenericEvent[]): boolean {
+    const parsed = parseMonitorNotification(xml);
+    if (!parsed) return false;
+    if (parsed.kind === 'event') {
+      out.push({
+        type: 'monitor_event', event: parsed.event, description: parsed.description, task_id: parsed.taskId,
+        ...(parsed.note !== undefined ? { note: parsed.note } : {}), timestamp,
+      });
+    } else {
+      out.push({
+        type: 'monitor_end', exit_code: parsed.exitCode, description: parsed.description, task_id: parsed.taskId,
+        ...(parsed.stopped ? { stopped: true } : {}), timestamp,
+      });
+    }
+    return true;
+  }
+
+  private user(record: Record<string, unknown>, timestamp: string, out: GenericEvent[], warn: Warn): void {
+    const message = isObject(record.message) ? record.message : undefined;
+    const content = message?.content;
+    if (record.isMeta === true) {
+      this.context(out, 'meta', timestamp, undefined, textBlocks(content));
+      return;
+    }
+    if (typeof content === 'string') {
+      if (content.startsWith('<task-notification>') && this.monitor(content, timestamp, out)) return;
+      out.push({ type: 'user', text: content, timestamp });
+      return;
+    }
+    if (!Array.isArray(content)) {
+      this.warnOnce('user-content', 'a user record without message content was skipped', warn);
+      return;
+    }
+    let texts: string[] = [];
+    let images: ImageInput[] = [];
+    const flush = () => {
+      if (texts.length === 0 && images.length === 0) return;
+      out.push({ type: 'user', text: texts.join('\n'), ...(images.length > 0 ? { images } : {}), timestamp });
+      texts = [];
+      images = [];
+    };
+    for (const block of content) {
+      if (!isObject(block)) continue;
+      if (block.type === 'text' && typeof block.text === 'string') {
+        texts.push(block.text);
+      } else if (block.type === 'image') {
+        const image = imageOf(block);
+        if (image) images.push(image);
+        else this.warnOnce('user-image', 'an image without base64 data was skipped', warn);
+      } else if (block.type === 'tool_result') {
+        flush();
+        const result = this.toolResult(block, timestamp, warn);
+        if (result) out.push(result);
+      } else {
+        this.warnOnce(`user-part:${String(block.type)}`, `user content of type ${JSON.stringify(block.type)} has no generic event; skipped`, warn);
+      }
+    }
+    flush();
+  }
+
+  private toolResult(block: Record<string, unknown>, timestamp: string, warn: Warn): ToolResultEvent | undefined {
+    if (typeof block.tool_use_id !== 'string' || block.tool_use_id === '') {
+      this.warnOnce('result-id', 'a tool_result without tool_use_id was skipped', warn);
+      return undefined;
+    }
+    let content: string | ContentPart[];
+    if (typeof block.content === 'string') {
+      content = this.unspill(block.content, warn);
+    } else if (Array.isArray(block.content)) {
+      content = [];
+      for (const part of block.content) {
+        if (!isObject(part)) continue;
+        if (part.type === 'text' && typeof part.text === 'string') {
+          content.push({ type: 'text', text: this.unspill(part.text, warn) });
+        } else if (part.type === 'image') {
+          const image = imageOf(part);
+          if (image) content.push({ type: 'image', ...image });
+          else this.warnOnce('result-image', 'a tool_result image without base64 data was skipped', warn);
+        } else {
+          this.warnOnce(`result-part:${String(part.type)}`, `tool_result content of type ${JSON.stringify(part.type)} has no generic part; skipped`, warn);
+        }
+      }
+    } else {
+      content = '';
+    }
+    return { type: 'tool_result', id: block.tool_use_id, content, is_error: block.is_error === true, timestamp };
+  }
+
+  /** The spilled output a pointer names, or the pointer itself (with a warning) when it cannot be read. */
+  private unspill(text: string, warn: Warn): string {
+    const resolve = this.options.resolveSpill;
+    if (!resolve) return text;
+    const match = SPILL.exec(text);
+    if (!match) return text;
+    const path = match[1]!;
+    const read = resolve(path);
+    if (read.ok) return read.text;
+    warn(`spilled output ${path} is ${read.reason}; the pointer is kept`);
+    return text;
+  }
+
+  private assistant(record: Record<string, unknown>, timestamp: string, out: GenericEvent[], warn: Warn): void {
+    const message = isObject(record.message) ? record.message : undefined;
+    if (!message || !Array.isArray(message.content)) {
+      this.warnOnce('assistant-content', 'an assistant record without message content was skipped', warn);
+      return;
+    }
+    const model = typeof message.model === 'string' ? message.model : undefined;
+    if (model === SYNTHETIC_MODEL || record.isApiErrorMessage === true) {
+      // Claude Code's own words (API errors, "No response requested."), not the model's.
+      this.context(out, 'synthetic', timestamp, record.isApiErrorMessage === true ? 'api_error' : undefined, textBlocks(message.content));
+      return;
+    }
+    const id = typeof message.id === 'string' && message.id !== '' ? message.id : `\u0000${(this.anonymous += 1)}`;
+    for (const block of message.content) {
+      if (!isObject(block)) continue;
+      switch (block.type) {
+        case 'text': {
+          // Claude Code drops empty assistant text on load; model and usage go to the next block instead.
+          if (typeof block.text !== 'string' || block.text.trim() === '') break;
+          out.push(this.withResponse({ type: 'assistant', text: block.text, timestamp }, id, model, message.usage));
+          break;
+        }
+        case 'thinking': {
+          if (typeof block.thinking !== 'string') break;
+          out.push(this.withResponse({
+            type: 'thinking', text: block.thinking,
+            ...(typeof block.signature === 'string' && block.signature !== '' ? { signature: block.signature } : {}),
+            timestamp,
+          }, id, model, undefined));
+          break;
+        }
+        case 'tool_use': {
+          if (typeof block.id !== 'string' || block.id === '' || typeof block.name !== 'string' || block.name === '') {
+            this.warnOnce('tool-use', 'a tool_use without id or name was skipped', warn);
+            break;
+          }
+          if (!isObject(block.input) && block.input !== undefined) {
+            this.warnOnce('tool-input', 'a tool_use whose input is not an object is read with empty arguments', warn);
+          }
+          const args = isObject(block.input) ? block.input : {};
+          out.push(this.withResponse({ type: 'tool_call', id: block.id, name: block.name, arguments: args, timestamp }, id, model, message.usage));
+          break;
+        }
+        default:
+          this.warnOnce(`assistant-part:${String(block.type)}`, `assistant content of type ${JSON.stringify(block.type)} has no generic event; skipped`, warn);
+      }
+    }
+  }
+
+  /**
+   * Put a response's model on its first event (a thinking block's signature is bound to its model) and its
+   * usage on its first assistant or tool_call event: once per response, so a round trip does not double it.
+   */
+  private withResponse<E extends GenericEvent & { model?: string; usage?: Usage }>(event: E, id: string, model: string | undefined, usage: unknown): E {
+    const ordered = { ...event } as E & { model?: string; usage?: Usage };
+    const { timestamp } = ordered;
+    delete (ordered as { timestamp?: string }).timestamp;
+    if (model !== undefined && !this.modelGiven.has(id)) {
+      remember(this.modelGiven, id);
+      ordered.model = model;
+    }
+    if (event.type !== 'thinking' && isObject(usage) && !isPlaceholderUsage(usage) && !this.usageGiven.has(id)) {
+      remember(this.usageGiven, id);
+      ordered.usage = usage;
+    }
+    ordered.timestamp = timestamp;
+    return ordered;
+  }
+
+  /** A record whose attachment is a queued Monitor notification, or other context. */
+  private attachment(record: Record<string, unknown>, timestamp: string, out: GenericEvent[]): void {
+    const attachment = isObject(record.attachment) ? record.attachment : {};
+    if (attachment.type === 'queued_command' && attachment.commandMode === 'task-notification'
+      && typeof attachment.prompt === 'string' && this.monitor(attachment.prompt, timestamp, out)) {
+      return;
+    }
+    this.context(out, 'attachment', timestamp, typeof attachment.type === 'string' ? attachment.type : undefined, attachmentText(record, attachment));
+  }
+}
+
+/** What the model saw of an attachment: its rendered form when Claude Code kept it, else its main text field. */
+function attachmentText(record: Record<string, unknown>, attachment: Record<string, unknown>): string | undefined {
+  if (Array.isArray(record.rendered)) {
+    const parts = record.rendered.filter((r) => isObject(r) && typeof r.content === 'string').map((r) => (r as { content: string }).content);
+    if (parts.length > 0) return parts.join('\n');
+  }
+  for (const key of ['content', 'prompt', 'text', 'stdout']) {
+    const value = attachment[key];
+    if (typeof value === 'string' && value !== '') return value;
+  }
+  return undefined;
+}
+
+function remember(set: Set<string>, key: string): void {
+  if (set.size >= MAX_RESPONSE_IDS) {
+    const oldest = set.values().next().value;
+    if (oldest !== undefined) set.delete(oldest);
+  }
+  set.add(key);
+}

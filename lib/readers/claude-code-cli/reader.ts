@@ -1,0 +1,254 @@
+// The Claude Code transcript reader: a file in, generic events out (the writer's inverse). Two streaming
+// passes over the file: the first indexes the branch structure (a few fields per record), the second maps
+// the records on the chosen branch. Subagent transcripts beside the session are readers of their own.
+import { promises as fsp } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { resolveTimestamp, type ContextEvent, type GenericEvent } from '../../events.js';
+import { BranchIndex, nodeKind, type TranscriptTree } from './branch.js';
+import { RecordMapper } from './map-record.js';
+import { classifyRecordType, isObject } from './record-types.js';
+import { scanRecords, type ScannedRecord, type ScanSummary } from './scan.js';
+import { readSpillFile, spillResolver } from './spill.js';
+import { UsageCounter, type UsageTotals } from './usage.js';
+
+/** A problem in the transcript, located when it has a line. Reading goes on. */
+export interface ReaderWarning {
+  file: string;
+  line?: number;
+  message: string;
+}
+
+export interface ReaderOptions {
+  /** Also emit `context` events: system and attachment records, meta user records, synthetic messages. */
+  includeEvents?: boolean;
+  /** Read the branch ending at this record uuid instead of the one `claude --resume` continues. */
+  branch?: string;
+  /** Replace spilled-output pointers with the spilled file (default true). */
+  resolveSpills?: boolean;
+  /** Longest record accepted; longer lines are skipped with a warning (default 64 MiB). */
+  maxRecordBytes?: number;
+  /** Called for every warning as it happens (they are also kept in `warnings`). */
+  onWarning?: (warning: ReaderWarning) => void;
+}
+
+/** A failure that stops reading one transcript (its file cannot be read, `branch` is not in it). */
+export class ReaderError extends Error {}
+
+/** What Claude Code's `agent-<id>.meta.json` says about a subagent (agentType, description, toolUseId, ...). */
+export type SubagentMeta = Record<string, unknown>;
+
+interface SubagentOf {
+  agentId: string;
+  meta: SubagentMeta;
+  /** The parent session's project directory (where spills live). */
+  projectDir: string;
+}
+
+/** Warnings kept in `warnings` (later ones are still reported through onWarning). */
+const MAX_KEPT_WARNINGS = 1000;
+/** A subagent's meta file is small; anything bigger is not one. */
+const MAX_META_BYTES = 1024 * 1024;
+
+export class ClaudeTranscriptReader implements AsyncIterable<GenericEvent> {
+  /** Warnings so far (the first 1000). */
+  readonly warnings: ReaderWarning[] = [];
+  /** The file ends in a cut-off record: the session was being written, or the write was interrupted. */
+  partial = false;
+  /** The session uuid (the file's name). */
+  readonly sessionId: string;
+  private readonly reported = new Set<string>();
+  private readonly unknownTypes = new Set<string>();
+
+  /**
+   * @param path the transcript file
+   * @param options what to read and how
+   * @param subagent set when this is a subagent's transcript (see `subagents()`)
+   */
+  constructor(readonly path: string, private readonly options: ReaderOptions = {}, private readonly subagent?: SubagentOf) {
+    this.sessionId = basename(path, '.jsonl');
+  }
+
+  /** The subagent's id when this reader reads a subagent transcript. */
+  get agentId(): string | undefined {
+    return this.subagent?.agentId;
+  }
+
+  /** The subagent's meta file contents when this reader reads a subagent transcript. */
+  get agentMeta(): SubagentMeta | undefined {
+    return this.subagent?.meta;
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<GenericEvent> {
+    return this.events();
+  }
+
+  private warn = (line: number | undefined, message: string): void => {
+    const key = `${line ?? ''}\u0000${message}`;
+    if (this.reported.has(key)) return; // the second pass meets the first pass's problems again
+    if (this.reported.size < 100_000) this.reported.add(key);
+    const warning: ReaderWarning = { file: this.path, message, ...(line !== undefined ? { line } : {}) };
+    if (this.warnings.length < MAX_KEPT_WARNINGS) this.warnings.push(warning);
+    this.options.onWarning?.(warning);
+  };
+
+  /** Scan the file, reporting unknown record types once each. */
+  private async *records(bytes?: number): AsyncGenerator<ScannedRecord, ScanSummary> {
+    const scan = scanRecords(this.path, {
+      warn: this.warn,
+      ...(this.options.maxRecordBytes !== undefined ? { maxRecordBytes: this.options.maxRecordBytes } : {}),
+      ...(bytes !== undefined ? { bytes } : {}),
+    });
+    let step: IteratorResult<ScannedRecord, ScanSummary>;
+    try {
+      step = await scan.next();
+    } catch (error) {
+      throw new ReaderError(`cannot read ${this.path}: ${(error as Error).message}`);
+    }
+    while (!step.done) {
+      const { record, line } = step.value;
+      const type = record.type;
+      if (typeof type !== 'string') {
+        if (!this.unknownTypes.has('\u0000')) this.warn(line, 'a record without a "type" was skipped (reported once)');
+        this.unknownTypes.add('\u0000');
+      } else {
+        if (classifyRecordType(type) === 'unknown' && !this.unknownTypes.has(type)) {
+          this.unknownTypes.add(type);
+          this.warn(line, `unknown record type ${JSON.stringify(type)} skipped (reported once per type)`);
+        }
+        yield step.value;
+      }
+      step = await scan.next();
+    }
+    if (step.value.partial) this.partial = true;
+    return step.value;
+  }
+
+  /** First pass: the branch index, and how many bytes it covered. */
+  private async index(previews: boolean): Promise<{ index: BranchIndex; bytes: number; first: string | undefined }> {
+    const index = new BranchIndex({ previews });
+    let first: string | undefined;
+    const scan = this.records();
+    let step = await scan.next();
+    while (!step.done) {
+      const { record, line } = step.value;
+      index.add(record, line, this.warn);
+      if (first === undefined && typeof record.timestamp === 'string') first = validTimestamp(record.timestamp);
+      step = await scan.next();
+    }
+    return { index, bytes: step.value.bytes, first };
+  }
+
+  /**
+   * The conversation on the chosen branch as generic events, streamed. A subagent's events carry its
+   * `agent_id` and start with a `context` event of kind "subagent" naming it.
+   */
+  async *events(): AsyncGenerator<GenericEvent> {
+    const { index, bytes, first } = await this.index(false);
+    const branch = this.options.branch;
+    if (branch !== undefined && !index.has(branch)) throw new ReaderError(`no record with uuid ${JSON.stringify(branch)} in ${this.path}`);
+    const selection = index.select(branch, this.warn);
+    if (this.subagent) yield this.header(first);
+    if (selection.leaf === undefined) return;
+    const mapper = new RecordMapper({
+      ...(this.options.includeEvents ? { includeEvents: true } : {}),
+      ...(this.subagent ? { agentId: this.subagent.agentId } : {}),
+      ...(this.options.resolveSpills === false ? {} : {
+        resolveSpill: spillResolver(this.subagent?.projectDir ?? dirname(this.path)),
+      }),
+      ...(first !== undefined ? { now: first } : {}),
+    });
+    // With --events, context written after the leaf (a trailing system record, say) belongs to the branch too.
+    const trailing = new Set<string>([selection.leaf]);
+    const scan = this.records(bytes);
+    let step = await scan.next();
+    while (!step.done) {
+      const { record, line } = step.value;
+      step = await scan.next();
+      const uuid = record.uuid;
+      if (typeof uuid !== 'string' || uuid === '' || index.lineOf(uuid) !== line) continue;
+      const parent = typeof record.parentUuid === 'string' ? record.parentUuid : null;
+      const kind = nodeKind(record);
+      if (!selection.includes(uuid, parent, kind)) {
+        if (!this.options.includeEvents || kind !== 'context' || parent === null || !trailing.has(parent)) continue;
+        trailing.add(uuid);
+      }
+      yield* mapper.map(record, (message) => this.warn(line, message));
+    }
+    yield* mapper.end();
+  }
+
+  private header(first: string | undefined): ContextEvent {
+    const { meta, agentId } = this.subagent!;
+    return {
+      type: 'context',
+      kind: 'subagent',
+      ...(typeof meta.agentType === 'string' ? { subtype: meta.agentType } : {}),
+      ...(typeof meta.description === 'string' ? { text: meta.description } : {}),
+      data: meta,
+      timestamp: first ?? new Date().toISOString(),
+      agent_id: agentId,
+    };
+  }
+
+  /** Session token totals over every assistant record in the file (all branches: they were all billed). */
+  async usage(): Promise<UsageTotals> {
+    const counter = new UsageCounter();
+    for await (const { record } of this.records()) counter.add(record);
+    return counter.totals();
+  }
+
+  /** The branch structure: one entry per branch, the resumed one marked. */
+  async tree(): Promise<TranscriptTree> {
+    const { index } = await this.index(true);
+    return index.tree(this.warn);
+  }
+
+  /**
+   * The transcripts of the agents this session spawned (`<session>/subagents/agent-<id>.jsonl`), as readers
+   * of their own, in file-name order: a subagent's turns are not the parent's turns.
+   */
+  async subagents(): Promise<ClaudeTranscriptReader[]> {
+    const dir = join(dirname(this.path), this.sessionId, 'subagents');
+    let entries: import('node:fs').Dirent[];
+    try {
+      entries = await fsp.readdir(dir, { withFileTypes: true });
+    } catch {
+      return [];
+    }
+    const readers: ClaudeTranscriptReader[] = [];
+    for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+      const match = /^agent-(.+)\.jsonl$/.exec(entry.name);
+      if (!match || !entry.isFile()) continue;
+      const agentId = match[1]!;
+      const metaPath = join(dir, `agent-${agentId}.meta.json`);
+      let meta: SubagentMeta = {};
+      const read = readSpillFile(metaPath, MAX_META_BYTES);
+      if (read.ok) {
+        try {
+          const parsed: unknown = JSON.parse(read.text);
+          if (isObject(parsed)) meta = parsed;
+        } catch {
+          this.warn(undefined, `${metaPath} is not JSON; the subagent is read without it`);
+        }
+      }
+      const { branch: _branch, ...options } = this.options;
+      readers.push(new ClaudeTranscriptReader(join(dir, entry.name), options, {
+        agentId, meta, projectDir: this.subagent?.projectDir ?? dirname(this.path),
+      }));
+    }
+    return readers;
+  }
+}
+
+/** Read the Claude Code transcript at `path` (nothing is read until a method is called). */
+export function readClaudeTranscript(path: string, options: ReaderOptions = {}): ClaudeTranscriptReader {
+  return new ClaudeTranscriptReader(path, options);
+}
+
+function validTimestamp(value: string): string | undefined {
+  try {
+    return resolveTimestamp(value, '');
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,137 @@
+// `asyncai-log read`: transcripts (paths or session uuids) in, NDJSON out: generic events by default, one
+// usage object per transcript with `usage`, one line per branch with `tree`. Warnings go to stderr as
+// `asyncai-log: <file>:<line>: <what>`; a transcript that cannot be read is reported and the rest go on.
+import { resolve } from 'node:path';
+import { claudeCodeCli } from '../../harnesses/claude-code-cli/index.js';
+import { findSessionTranscripts, isSessionUuid } from './locate.js';
+import { ClaudeTranscriptReader, ReaderError, type ReaderOptions, type ReaderWarning } from './reader.js';
+
+export interface ReadCommandOptions {
+  /** Transcript paths or bare session uuids. */
+  inputs: string[];
+  usage: boolean;
+  tree: boolean;
+  /** Also read subagent transcripts. */
+  subagents: boolean;
+  /** Also emit context events. */
+  events: boolean;
+  branch?: string;
+  /** Resolve spilled output (default true). */
+  spills: boolean;
+  maxRecordBytes?: number;
+  /** `--session-dir` values, parsed (only `claude-code-cli` is used). */
+  sessionDirs: Record<string, string>;
+  env: Record<string, string | undefined>;
+  homedir: string;
+  processCwd: string;
+}
+
+export interface ReadIO {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+}
+
+/** NDJSON to stdout with backpressure; a closed stdout (EPIPE) ends the output quietly. */
+class Output {
+  closed = false;
+  constructor(private readonly stream: NodeJS.WritableStream) {
+    stream.on('error', () => {
+      this.closed = true;
+    });
+  }
+
+  async write(value: unknown): Promise<void> {
+    if (this.closed) return;
+    let ok: boolean;
+    try {
+      ok = this.stream.write(`${JSON.stringify(value)}\n`);
+    } catch {
+      this.closed = true;
+      return;
+    }
+    if (ok) return;
+    await new Promise<void>((done) => {
+      const finish = () => {
+        this.stream.off('drain', finish);
+        this.stream.off('error', finish);
+        done();
+      };
+      this.stream.on('drain', finish);
+      this.stream.on('error', finish);
+    });
+  }
+}
+
+/** Run the read command. Resolves with the exit code: 0, or 1 when any transcript could not be read. */
+export async function runRead(options: ReadCommandOptions, io: ReadIO): Promise<number> {
+  const out = new Output(io.stdout);
+  const report = (message: string) => {
+    io.stderr.write(`asyncai-log: ${message}\n`);
+  };
+  const onWarning = (w: ReaderWarning) => report(`${w.file}${w.line !== undefined ? `:${w.line}` : ''}: ${w.message}`);
+  const readerOptions: ReaderOptions = {
+    onWarning,
+    includeEvents: options.events,
+    resolveSpills: options.spills,
+    ...(options.branch !== undefined ? { branch: options.branch } : {}),
+    ...(options.maxRecordBytes !== undefined ? { maxRecordBytes: options.maxRecordBytes } : {}),
+  };
+  const root = resolve(options.processCwd,
+    options.sessionDirs['claude-code-cli'] ?? claudeCodeCli.defaultRoot(options.env, options.homedir));
+  let code = 0;
+  for (const input of options.inputs) {
+    if (out.closed) break;
+    let path: string;
+    if (isSessionUuid(input)) {
+      const found = await findSessionTranscripts(root, input);
+      if (found.length === 0) {
+        report(`${input}: no transcript of this session under ${resolve(root, 'projects')}`);
+        code = 1;
+        continue;
+      }
+      if (found.length > 1) report(`${input}: ${found.length} transcripts of this session; reading ${found[0]}`);
+      path = found[0]!;
+    } else {
+      path = resolve(options.processCwd, input);
+    }
+    const reader = new ClaudeTranscriptReader(path, readerOptions);
+    try {
+      await readOne(reader, options, out);
+    } catch (error) {
+      if (!(error instanceof ReaderError)) throw error;
+      report(error.message);
+      code = 1;
+    }
+  }
+  return code;
+}
+
+async function readOne(reader: ClaudeTranscriptReader, options: ReadCommandOptions, out: Output): Promise<void> {
+  const subagents = options.subagents ? await reader.subagents() : [];
+  if (options.usage) {
+    const totals = { session_id: reader.sessionId, ...(await reader.usage()) } as Record<string, unknown>;
+    if (options.subagents) {
+      const list: Record<string, unknown>[] = [];
+      for (const sub of subagents) list.push({ agent_id: sub.agentId, ...(await sub.usage()) });
+      totals.subagents = list;
+    }
+    await out.write(totals);
+    return;
+  }
+  if (options.tree) {
+    for (const sub of [reader, ...subagents]) {
+      const tree = await sub.tree();
+      for (const branch of tree.branches) {
+        if (out.closed) return;
+        await out.write({ session_id: reader.sessionId, ...(sub.agentId !== undefined ? { agent_id: sub.agentId } : {}), ...branch });
+      }
+    }
+    return;
+  }
+  for (const source of [reader, ...subagents]) {
+    for await (const event of source) {
+      if (out.closed) return;
+      await out.write(event);
+    }
+  }
+}

@@ -1,0 +1,213 @@
+// Streams the records of a Claude Code transcript file, line by line, without holding the file in memory.
+// Damage is survived, not fatal: records glued together on one line (`}{`) and records separated by the NUL
+// runs a crash leaves behind are recovered; an over-long line is skipped; a truncated last line marks the
+// session partial. Every problem is reported through `warn` with its line number.
+import { constants, createReadStream, promises as fsp } from 'node:fs';
+import { LineSplitter } from '../../input/lines.js';
+import { isObject } from './record-types.js';
+
+/** Longest record accepted (Claude Code itself loads 30 MB tool results). */
+export const DEFAULT_MAX_RECORD_BYTES = 64 * 1024 * 1024;
+
+/** One record and the 1-based line it came from. */
+export interface ScannedRecord {
+  record: Record<string, unknown>;
+  line: number;
+}
+
+export interface ScanOptions {
+  maxRecordBytes?: number;
+  /** Read only the first `bytes` bytes (the second pass reads exactly what the first one saw). */
+  bytes?: number;
+  warn: (line: number | undefined, message: string) => void;
+}
+
+/** What a scan saw, known when it ends. */
+export interface ScanSummary {
+  /** Bytes read. */
+  bytes: number;
+  /** The last line was cut off (no newline, not a complete record). */
+  partial: boolean;
+}
+
+/** What one damaged line held. */
+export interface Recovered {
+  records: unknown[];
+  /** Pieces that were not complete JSON values and were dropped. */
+  damaged: number;
+  /** The line ended inside a record (a cut-off write). */
+  truncated: boolean;
+  /** NUL bytes seen. */
+  nuls: number;
+}
+
+/** How many times one damaged piece is re-synchronised on a later `{"` before giving up (bounds the work). */
+const MAX_RESYNC = 1000;
+
+/**
+ * The index just past the object starting at `start` (a `{`), or -1 when the text ends inside it.
+ * Tracks strings and escapes so braces inside strings do not count.
+ */
+function objectEnd(text: string, start: number): number {
+  let depth = 0;
+  let inString = false;
+  for (let i = start; i < text.length; i += 1) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i += 1; // backslash: skip the escaped character
+      else if (c === 34) inString = false;
+    } else if (c === 34) {
+      inString = true;
+    } else if (c === 123 || c === 91) {
+      depth += 1;
+    } else if (c === 125 || c === 93) {
+      depth -= 1;
+      if (depth === 0) return i + 1;
+    }
+  }
+  return -1;
+}
+
+/**
+ * Split a line that is not one JSON value into the records it holds: values glued together (`}{`),
+ * values separated by NUL runs, and garbage between them. Pure; used for damaged lines only.
+ */
+export function recoverRecords(text: string): Recovered {
+  const out: Recovered = { records: [], damaged: 0, truncated: false, nuls: 0 };
+  const pieces = text.split(/\u0000+/);
+  out.nuls = text.length - pieces.reduce((n, p) => n + p.length, 0);
+  pieces.forEach((piece, index) => {
+    const last = index === pieces.length - 1;
+    let pos = 0;
+    let resyncs = 0;
+    // A run of failed attempts (a cut-off record, re-synchronised on each `{"` inside it) is one damaged piece.
+    let failing = false;
+    let unterminated = false;
+    const settle = () => {
+      if (failing) out.damaged += 1;
+      failing = false;
+    };
+    while (pos < piece.length) {
+      const start = piece.indexOf('{', pos);
+      if (start === -1) {
+        if (piece.slice(pos).trim() !== '') {
+          settle();
+          out.damaged += 1;
+        }
+        break;
+      }
+      if (!failing && piece.slice(pos, start).trim() !== '') out.damaged += 1;
+      const end = objectEnd(piece, start);
+      let value: unknown;
+      let parsed = false;
+      if (end !== -1) {
+        try {
+          value = JSON.parse(piece.slice(start, end));
+          parsed = true;
+        } catch {
+          // Not a complete value after all (a cut-off record glued to the next one): resync below.
+        }
+      }
+      if (parsed) {
+        settle();
+        out.records.push(value);
+        pos = end;
+        continue;
+      }
+      failing = true;
+      unterminated = end === -1;
+      const next = piece.indexOf('{"', start + 1);
+      if (next === -1 || (resyncs += 1) > MAX_RESYNC) break;
+      pos = next;
+    }
+    // A piece that ends inside a record is a cut-off write; only the line's last piece can be the interrupted one.
+    if (failing && unterminated && last) {
+      out.truncated = true;
+      failing = false;
+    }
+    settle();
+  });
+  return out;
+}
+
+/** Open a file for reading without blocking on a FIFO or device; refuse what is not a regular file. */
+export async function openRegularFile(path: string): Promise<{ handle: fsp.FileHandle; size: number }> {
+  const handle = await fsp.open(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const stat = await handle.stat();
+    if (!stat.isFile()) throw Object.assign(new Error('not a regular file'), { code: 'ENOTFILE' });
+    return { handle, size: stat.size };
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+}
+
+/**
+ * The records of the transcript at `path`, in file order. Rejects only when the file cannot be opened or
+ * read; everything wrong inside it is reported through `options.warn`. The generator's return value is the
+ * scan summary.
+ */
+export async function* scanRecords(path: string, options: ScanOptions): AsyncGenerator<ScannedRecord, ScanSummary> {
+  const max = options.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES;
+  const { handle } = await openRegularFile(path);
+  if (options.bytes === 0) {
+    await handle.close();
+    return { bytes: 0, partial: false };
+  }
+  const stream = createReadStream('', {
+    fd: handle,
+    autoClose: true,
+    highWaterMark: 64 * 1024,
+    ...(options.bytes !== undefined ? { end: options.bytes - 1 } : {}),
+  });
+  const splitter = new LineSplitter({ maxLineBytes: max });
+  const summary: ScanSummary = { bytes: 0, partial: false };
+  let warnedUtf8 = false;
+
+  function* parse(lineNo: number, text: string | undefined, bytes: number, invalidUtf8: boolean, last: boolean)
+    : Generator<ScannedRecord> {
+    if (text === undefined) {
+      options.warn(lineNo, `record of ${bytes} bytes is over the limit of ${max} bytes; skipped`);
+      return;
+    }
+    if (invalidUtf8 && !warnedUtf8) {
+      warnedUtf8 = true;
+      options.warn(lineNo, 'invalid UTF-8 replaced with U+FFFD (reported once)');
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      const recovered = recoverRecords(text);
+      if (last && recovered.truncated) {
+        summary.partial = true;
+        options.warn(lineNo, 'the last line is cut off (an interrupted write); the session is partial');
+      }
+      if (recovered.truncated && !last) {
+        options.warn(lineNo, 'a cut-off record (an interrupted write, the file was appended to later); dropped');
+      }
+      const damaged = recovered.damaged;
+      const notes: string[] = [];
+      if (recovered.records.length > 0) notes.push(`recovered ${recovered.records.length} record(s)`);
+      if (recovered.nuls > 0) notes.push(`skipped ${recovered.nuls} NUL byte(s)`);
+      if (damaged > 0) notes.push(`dropped ${damaged} damaged piece(s)`);
+      if (notes.length > 0) options.warn(lineNo, `damaged line: ${notes.join(', ')}`);
+      for (const record of recovered.records) {
+        if (isObject(record)) yield { record, line: lineNo };
+        else options.warn(lineNo, 'a recovered value is not a JSON object; skipped');
+      }
+      return;
+    }
+    if (isObject(value)) yield { record: value, line: lineNo };
+    else options.warn(lineNo, 'not a JSON object; skipped');
+  }
+
+  for await (const chunk of stream) {
+    const buf = chunk as Buffer;
+    summary.bytes += buf.length;
+    for (const line of splitter.push(buf)) yield* parse(line.no, line.text, line.bytes, line.invalidUtf8 === true, false);
+  }
+  for (const line of splitter.end()) yield* parse(line.no, line.text, line.bytes, line.invalidUtf8 === true, true);
+  return summary;
+}
