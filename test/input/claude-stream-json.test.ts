@@ -134,6 +134,16 @@ describe('claude stream-json on the command line', () => {
     expect(readFileSync(sessionOf(r).session_file, 'utf8')).toBe('');
   });
 
+  test('a subagent\'s lines stay out of the transcript, and its report arrives as the Agent tool\'s result', async () => {
+    const root = tempDir();
+    const r = await runBin(['--session-dir', `claude-code-cli=${root}`], { input: readFileSync(join(FIXTURES, 'claude-stream-json', 'input-subagent.jsonl')) });
+    expect(r.code).toBe(0);
+    const records = readFileSync(sessionOf(r).session_file, 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l));
+    expect(records.map((x) => x.message.content[0].type)).toEqual(['tool_use', 'tool_result', 'text']);
+    expect(JSON.stringify(records)).not.toContain('toolu_input_sub');
+    expect(r.stderr).toContain('agent_id');
+  });
+
   test('the stream\'s own cwd decides where the session goes', async () => {
     const root = tempDir();
     const r = await runBin(['--session-dir', `claude-code-cli=${root}`], { input: fixtureValues('claude-stream-json', 'input-tools').map((v) => JSON.stringify(v)).join('\n') });
