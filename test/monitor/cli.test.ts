@@ -1,68 +1,12 @@
 // End to end: the built bin with --monitor running real commands (several at once, one failing, one ended by
 // SIGTERM or SIGINT), stdin in monitor mode through a real pipe, and the order of stdin events and monitor
 // events in the transcript.
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { BIN, cleanEnv, run, runBin, sessionOf, tempDir } from '../support/run.js';
+import { args, ev, records, start, story, until } from './live-bin.js';
 import { settledGroup } from './process-group.js';
-
-const ev = (o: object) => `${JSON.stringify(o)}\n`;
-
-function records(file: string): any[] {
-  if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l));
-}
-
-/** The transcript as a list of short labels: `user:<text>`, `event:<text>`, `end:<status>`. */
-function story(file: string): string[] {
-  return records(file).flatMap((r) => {
-    if (r.type === 'user') return [`user:${r.message.content}`];
-    if (r.type === 'assistant') return [`assistant:${r.message.content[0].text}`];
-    if (r.type !== 'attachment') return [];
-    const xml: string = r.attachment.prompt;
-    const event = /<event>([\s\S]*)<\/event>/.exec(xml);
-    if (event) return [`event:${event[1]}`];
-    return [`end:${/<status>(.*)<\/status>/.exec(xml)![1]}:${/<summary>(.*)<\/summary>/.exec(xml)![1]}`];
-  });
-}
-
-function args(root: string, ...more: string[]): string[] {
-  return ['--session-dir', `claude-code-cli=${root}`, '--cwd', '/home/user/project', ...more];
-}
-
-interface Live {
-  child: ChildProcessWithoutNullStreams;
-  session: Promise<string>;
-  exit: Promise<{ code: number | null; stderr: string }>;
-}
-
-/** Start the bin with stdin left open, so a test can feed it and signal it. */
-function start(argv: string[], cwd: string): Live {
-  const child = spawn(process.execPath, [BIN, ...argv], { cwd, env: cleanEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
-  let out = '';
-  let err = '';
-  const session = new Promise<string>((resolve) => {
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString('utf8');
-      const nl = out.indexOf('\n');
-      if (nl !== -1) resolve(JSON.parse(out.slice(0, nl)).result.session_file);
-    });
-  });
-  child.stderr.on('data', (d: Buffer) => {
-    err += d.toString('utf8');
-  });
-  const exit = new Promise<{ code: number | null; stderr: string }>((resolve) => {
-    child.on('close', (code) => resolve({ code, stderr: err }));
-  });
-  return { child, session, exit };
-}
-
-/** Wait until `check` holds (polling; at most 20 s, then the caller's assertion reports what was there). */
-async function until(check: () => boolean): Promise<void> {
-  for (let i = 0; i < 400 && !check(); i += 1) await new Promise((resolve) => setTimeout(resolve, 50));
-}
 
 describe('--monitor with commands', () => {
   test('several monitors run at once; each line is an event, each end its notification, stdin events are logged too', async () => {
