@@ -43,6 +43,13 @@ const SCENARIOS = [
     replies: [[{ type: 'error', status: 400, error_type: 'invalid_request_error', message: 'prompt is too long' }]],
   },
   {
+    // Saved: the stdout of a second run that resumes the first (`claude -p --resume <id>`).
+    name: 'input-resumed',
+    prompt: 'Remember the word: kiwi.',
+    replies: [[{ type: 'text', text: 'Noted: kiwi.' }]],
+    resume: { prompt: 'Which word?', args: ['--allowedTools', 'Bash'], replies: [[{ type: 'tool_use', id: 'toolu_input_recall', name: 'Bash', input: { command: 'echo kiwi', description: 'Recall' } }], [{ type: 'text', text: 'The word was kiwi.' }]] },
+  },
+  {
     name: 'input-partial-messages',
     prompt: 'Say hello.',
     args: ['--include-partial-messages'],
@@ -62,13 +69,17 @@ async function capture() {
     const mock = await startMockAnthropic();
     mock.script(...scenario.replies);
     try {
-      const result = await run(claudeBinary(), ['-p', '--output-format', 'stream-json', '--verbose', ...(scenario.args ?? []), '--', scenario.prompt], {
-        cwd,
-        env: cleanEnv({
-          CLAUDE_CONFIG_DIR: config, ANTHROPIC_BASE_URL: mock.url, ANTHROPIC_API_KEY: 'sk-ant-test',
-          DISABLE_TELEMETRY: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_AUTOUPDATER: '1',
-        }),
+      const env = cleanEnv({
+        CLAUDE_CONFIG_DIR: config, ANTHROPIC_BASE_URL: mock.url, ANTHROPIC_API_KEY: 'sk-ant-test',
+        DISABLE_TELEMETRY: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_AUTOUPDATER: '1',
       });
+      const stream = (args, prompt) => run(claudeBinary(), ['-p', '--output-format', 'stream-json', '--verbose', ...(args ?? []), '--', prompt], { cwd, env });
+      let result = await stream(scenario.args, scenario.prompt);
+      if (scenario.resume) {
+        const session = JSON.parse(result.stdout.split('\n')[0]).session_id;
+        mock.script(...scenario.resume.replies);
+        result = await stream(['--resume', session, ...(scenario.resume.args ?? [])], scenario.resume.prompt);
+      }
       const uid = process.getuid?.() ?? 0;
       const replacements = [
         [cwd, '/home/user/project'], [config, '/home/user/.claude'], [base, '/home/user'],
