@@ -50,7 +50,7 @@ describe('--from on the command line', () => {
     const r = await runBin(['--session-dir', `claude-code-cli=${tempDir()}`], { input: '{"hello":"world"}\n' });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^asyncai-log: stdin:1: input matches no known format \(expected one of: /);
-    for (const name of [...FOREIGN, 'events']) expect(r.stderr).toContain(name);
+    for (const name of [...FOREIGN, 'claude-transcript', 'events']) expect(r.stderr).toContain(name);
   });
 
   test('an unknown --from exits 2 naming the known formats', async () => {
