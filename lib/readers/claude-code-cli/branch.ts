@@ -159,7 +159,7 @@ export class BranchIndex {
   /**
    * The leaf `claude --resume` continues (checked against the real CLI): the last user/assistant record in
    * file order, or, when a `last-prompt` record names a record in the file, the last one written at or below
-   * that record.
+   * that record (none below: the turn at or above it).
    */
   resumedLeaf(warn: Warn): string | undefined {
     const candidates = this.candidates();
@@ -170,7 +170,9 @@ export class BranchIndex {
         for (let i = candidates.length - 1; i >= 0; i -= 1) {
           if (this.descends(candidates[i]!, below)) return candidates[i];
         }
-        return checkpoint.uuid;
+        // The checkpoint names a context record after the last turn (Claude Code does): that turn is the leaf.
+        const node = this.nodes.get(checkpoint.uuid)!;
+        return isTurn(node.kind) ? checkpoint.uuid : this.turnAbove(node) ?? checkpoint.uuid;
       }
       warn(checkpoint.line, `last-prompt names ${checkpoint.uuid}, which is not in the file; following the last record written`);
     }

@@ -129,10 +129,14 @@ export class RecordMapper {
 
   private context(out: GenericEvent[], kind: string, timestamp: string, subtype?: string, text?: string, data?: Record<string, unknown>): void {
     if (!this.options.includeEvents) return;
-    const event: ContextEvent = { type: 'context', kind, timestamp };
-    if (subtype !== undefined) event.subtype = subtype;
-    if (text !== undefined) event.text = text;
-    if (data !== undefined) event.data = data;
+    const event: ContextEvent = {
+      type: 'context',
+      kind,
+      ...(subtype !== undefined ? { subtype } : {}),
+      ...(text !== undefined ? { text } : {}),
+      ...(data !== undefined ? { data } : {}),
+      timestamp,
+    };
     out.push(event);
   }
 
