@@ -20,6 +20,7 @@ export function eventText(line: string): string | undefined {
   return text;
 }
 
+/** One monitor's identity (description, task id) and the events it makes from lines of output. */
 export class MonitorSource {
   /** Events made so far (for diagnostics). */
   events = 0;

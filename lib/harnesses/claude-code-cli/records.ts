@@ -46,8 +46,6 @@ function randomAlnum(length: number): string {
   return out;
 }
 
-export { newTaskId };
-
 function imageBlock(image: ImageInput): ClaudeRecord {
   return { type: 'image', source: { type: 'base64', media_type: image.media_type, data: image.data } };
 }
