@@ -3,7 +3,7 @@
 // continue is only known at the end of the file, so the turns are held until then (context records are
 // indexed, not held) and come out of `end()`. Spilled output is not resolved here (no file access).
 import type { GenericEvent } from '../events.js';
-import { BranchIndex, nodeKind } from '../readers/claude-code-cli/branch.js';
+import { BranchIndex, branchFilter } from '../readers/claude-code-cli/branch.js';
 import { RecordMapper } from '../readers/claude-code-cli/map-record.js';
 import {
   classifyRecordType, CONTEXT_TYPES, CONVERSATION_TYPES, isObject, STATE_TYPES,
@@ -45,14 +45,11 @@ class ClaudeTranscriptAdapter implements InputAdapter {
   }
 
   end(now: string, warn: (message: string) => void): GenericEvent[] {
-    const selection = this.index.select(undefined, (_line, message) => warn(message));
+    const onBranch = branchFilter(this.index, this.index.select(undefined, (_line, message) => warn(message)));
     const mapper = new RecordMapper({ now });
     const events: GenericEvent[] = [];
     for (const { record, n } of this.held) {
-      const uuid = record.uuid as string;
-      if (this.index.lineOf(uuid) !== n) continue;
-      const parent = typeof record.parentUuid === 'string' ? record.parentUuid : null;
-      if (selection.includes(uuid, parent, nodeKind(record))) events.push(...mapper.map(record, warn));
+      if (onBranch(record, n)) events.push(...mapper.map(record, warn));
     }
     events.push(...mapper.end());
     this.held = [];

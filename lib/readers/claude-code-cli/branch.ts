@@ -95,6 +95,8 @@ export class BranchIndex {
   private lastPromptLeaf: { uuid: string; line: number } | undefined;
   private order = 0;
   private boundaries = 0;
+  /** The last uuid-bearing record: the leaf of a transcript without turns (only notifications, say). */
+  private lastUuid: string | undefined;
   private warnedDuplicate = false;
 
   constructor(private readonly options: { previews?: boolean } = {}) {}
@@ -141,6 +143,7 @@ export class BranchIndex {
       if (text !== undefined) node.preview = text;
     }
     this.nodes.set(uuid, node);
+    this.lastUuid = uuid;
     if (isTurn(kind)) this.turns.push(uuid);
     if (kind === 'boundary') this.boundaries += 1;
   }
@@ -176,7 +179,7 @@ export class BranchIndex {
       }
       warn(checkpoint.line, `last-prompt names ${checkpoint.uuid}, which is not in the file; following the last record written`);
     }
-    return candidates[candidates.length - 1];
+    return candidates[candidates.length - 1] ?? this.lastUuid;
   }
 
   /** Whether `uuid` is at or below the root `memo` was seeded with (memoised walk up). */
@@ -314,4 +317,23 @@ export class BranchIndex {
     }
     return undefined;
   }
+}
+
+/**
+ * The second pass's test, record by record in file order: whether a record is on the selected branch. Also
+ * takes context written after the leaf (Monitor notifications, a closing system record), which follows the
+ * leaf on its chain, and skips a uuid's later duplicates.
+ */
+export function branchFilter(index: BranchIndex, selection: BranchSelection): (record: Record<string, unknown>, line: number) => boolean {
+  const trailing = new Set<string>(selection.leaf !== undefined ? [selection.leaf] : []);
+  return (record, line) => {
+    const uuid = record.uuid;
+    if (selection.leaf === undefined || typeof uuid !== 'string' || uuid === '' || index.lineOf(uuid) !== line) return false;
+    const parent = typeof record.parentUuid === 'string' ? record.parentUuid : null;
+    const kind = nodeKind(record);
+    if (selection.includes(uuid, parent, kind)) return true;
+    if (kind !== 'context' || parent === null || !trailing.has(parent)) return false;
+    trailing.add(uuid);
+    return true;
+  };
 }

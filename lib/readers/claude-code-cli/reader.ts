@@ -4,7 +4,7 @@
 import { promises as fsp } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { resolveTimestamp, type ContextEvent, type GenericEvent } from '../../events.js';
-import { BranchIndex, nodeKind, type TranscriptTree } from './branch.js';
+import { BranchIndex, branchFilter, type TranscriptTree } from './branch.js';
 import { RecordMapper } from './map-record.js';
 import { classifyRecordType, isObject } from './record-types.js';
 import { scanRecords, type ScannedRecord, type ScanSummary } from './scan.js';
@@ -157,22 +157,13 @@ export class ClaudeTranscriptReader implements AsyncIterable<GenericEvent> {
       }),
       ...(first !== undefined ? { now: first } : {}),
     });
-    // With --events, context written after the leaf (a trailing system record, say) belongs to the branch too.
-    const trailing = new Set<string>([selection.leaf]);
+    const onBranch = branchFilter(index, selection);
     const scan = this.records(bytes);
     let step = await scan.next();
     while (!step.done) {
       const { record, line } = step.value;
       step = await scan.next();
-      const uuid = record.uuid;
-      if (typeof uuid !== 'string' || uuid === '' || index.lineOf(uuid) !== line) continue;
-      const parent = typeof record.parentUuid === 'string' ? record.parentUuid : null;
-      const kind = nodeKind(record);
-      if (!selection.includes(uuid, parent, kind)) {
-        if (!this.options.includeEvents || kind !== 'context' || parent === null || !trailing.has(parent)) continue;
-        trailing.add(uuid);
-      }
-      yield* mapper.map(record, (message) => this.warn(line, message));
+      if (onBranch(record, line)) yield* mapper.map(record, (message) => this.warn(line, message));
     }
     yield* mapper.end();
   }

@@ -41,6 +41,15 @@ export interface Recovered {
   nuls: number;
 }
 
+/**
+ * Whether a value found by resynchronising inside a cut-off record is a record of its own rather than an
+ * object nested in the cut-off one (a message, a content block): records carry a session or chain field.
+ */
+function looksLikeRecord(value: unknown): boolean {
+  return isObject(value) && typeof value.type === 'string'
+    && ['sessionId', 'uuid', 'parentUuid', 'leafUuid', 'messageId'].some((key) => key in value);
+}
+
 /** How many times one damaged piece is re-synchronised on a later `{"` before giving up (bounds the work). */
 const MAX_RESYNC = 1000;
 
@@ -103,7 +112,8 @@ export function recoverRecords(text: string): Recovered {
       if (end !== -1) {
         try {
           value = JSON.parse(piece.slice(start, end));
-          parsed = true;
+          // After a failure, a complete object may be one nested in the cut-off record: not a record.
+          parsed = !failing || looksLikeRecord(value);
         } catch {
           // Not a complete value after all (a cut-off record glued to the next one): resync below.
         }
@@ -114,8 +124,9 @@ export function recoverRecords(text: string): Recovered {
         pos = end;
         continue;
       }
+      // Whether the run's first record (the cut-off one) ran to the end of the piece.
+      if (!failing) unterminated = end === -1;
       failing = true;
-      unterminated = end === -1;
       const next = piece.indexOf('{"', start + 1);
       if (next === -1 || (resyncs += 1) > MAX_RESYNC) break;
       pos = next;
