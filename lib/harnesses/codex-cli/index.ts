@@ -1,0 +1,119 @@
+// The Codex CLI harness: `<root>/sessions/YYYY/MM/DD/rollout-...-<uuid>.jsonl`, rollouts that
+// `codex exec resume <uuid>` and `codex resume <uuid>` load. It notices lines a concurrent resume appended
+// (Codex appends its resumed turn to the same file) and carries Codex's token totals on from them.
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import type { GenericEvent } from '../../events.js';
+import { AppendFile } from '../../session/append-file.js';
+import { EventRejected, type HarnessFactory, type HarnessOptions, type SessionHarness } from '../types.js';
+import { CodexRecordMapper, lastTotalIn, type RolloutLine } from './records.js';
+import { rolloutDirParts, rolloutFileName } from './rollout-path.js';
+
+export const FORMAT = 'codex-cli';
+
+class CodexHarness implements SessionHarness {
+  readonly format = FORMAT;
+  private pending: string[] = [];
+  private foreign = false;
+
+  constructor(
+    readonly sessionId: string,
+    readonly cwd: string,
+    private readonly file: AppendFile,
+    private readonly mapper: CodexRecordMapper,
+    private readonly warn: (message: string) => void,
+  ) {}
+
+  get sessionFile(): string {
+    return this.file.path;
+  }
+
+  get resumeCommand(): string {
+    return `codex resume ${this.sessionId}`;
+  }
+
+  add(event: GenericEvent, where: string): void {
+    if (this.pending.length === 0) this.checkForeign();
+    const { lines, warnings } = this.mapper.map(event);
+    const text = lines.map(serialize).join('');
+    for (const warning of warnings) this.warn(`${where}: ${warning}`);
+    if (text !== '') this.pending.push(text);
+  }
+
+  flush(): void {
+    if (this.pending.length === 0) return;
+    const data = this.pending.join('');
+    this.pending = [];
+    this.file.write(data);
+  }
+
+  finish(): void {
+    try {
+      if (this.pending.length === 0) this.checkForeign();
+      // The open turn ends with the session, as Codex ends its own with task_complete.
+      for (const line of this.mapper.endTurn()) this.pending.push(serialize(line));
+      this.flush();
+    } finally {
+      this.file.close();
+    }
+  }
+
+  abandon(): void {
+    this.pending = [];
+    this.file.close();
+  }
+
+  /** Before the first line of a batch: did someone else (a resuming Codex) append? */
+  private checkForeign(): void {
+    const appended = this.file.foreignBytes();
+    if (!appended) return;
+    if (!this.foreign) {
+      this.foreign = true;
+      this.warn(`warn session.foreign_append: ${this.file.path} was appended to by another process (a concurrent resume?); `
+        + 'later lines follow what it wrote, so the next resume sees both');
+    }
+    // Codex's token totals run on through its resumed turn: continue from its last total, not from ours.
+    const total = lastTotalIn(appended.text);
+    if (total) this.mapper.adoptTotal(total);
+    if (appended.needsNewline) this.pending.push('\n');
+  }
+}
+
+function serialize(line: RolloutLine): string {
+  try {
+    return `${JSON.stringify(line)}\n`;
+  } catch (error) {
+    // Too deeply nested for JSON.stringify, or similar: the event is rejected, the harness goes on.
+    throw new EventRejected(`cannot be serialised: ${(error as Error).message}`);
+  }
+}
+
+export const codexCli: HarnessFactory = {
+  format: FORMAT,
+  defaultRoot(env, homedir) {
+    return env.CODEX_HOME && env.CODEX_HOME !== '' ? env.CODEX_HOME : join(homedir, '.codex');
+  },
+  create(options: HarnessOptions) {
+    const started = new Date();
+    const dir = join(options.root, 'sessions', ...rolloutDirParts(started));
+    let sessionId = '';
+    const { file } = AppendFile.createExclusive(dir, () => {
+      sessionId = randomUUID();
+      return rolloutFileName(started, sessionId);
+    });
+    const mapper = new CodexRecordMapper({
+      sessionId,
+      cwd: options.cwd,
+      startedAt: started.toISOString(),
+      ...(options.provenance !== undefined ? { provenance: options.provenance } : {}),
+    });
+    try {
+      // Written at once: the file is a valid (empty) session from the moment the session line names it.
+      file.write(serialize(mapper.sessionMeta()));
+    } catch (error) {
+      file.close();
+      throw error;
+    }
+    return new CodexHarness(sessionId, options.cwd, file, mapper, options.warn);
+  },
+};

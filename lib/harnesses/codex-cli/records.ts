@@ -1,0 +1,393 @@
+// Pure mapping from generic events to Codex CLI 0.171.0 rollout lines (`{timestamp, type, payload}`), the
+// records `codex exec resume <uuid>` loads. State is only what the format needs: the open turn, the tool
+// calls seen, the running token totals and task ids per monitor. No I/O: the harness writes what this returns.
+import { randomUUID } from 'node:crypto';
+import type {
+  AssistantEvent, CompactionEvent, ContentPart, GenericEvent, ImageInput, MonitorEndEvent, MonitorEvent,
+  ToolCallEvent, ToolResultEvent, Usage, UserEvent,
+} from '../../events.js';
+import { newTaskId } from '../../monitor/task-id.js';
+import { endNotification, eventNotification, PRE, type MonitorOutcome } from '../claude-code-cli/notification.js';
+import { EventRejected } from '../types.js';
+
+/** The Codex CLI version the records imitate (and were verified against). */
+export const CODEX_CLI_VERSION = '0.171.0';
+/** `session_meta.originator`: who wrote the session (Codex itself writes `codex_exec` or `codex_cli_rs`). */
+export const ORIGINATOR = 'asyncai-log';
+
+/** How many tool call ids (and monitor task ids) are remembered (bounded so memory stays flat). */
+const MAX_IDS = 100_000;
+
+/** One line of a rollout file. */
+export interface RolloutLine {
+  timestamp: string;
+  type: string;
+  payload: Record<string, unknown>;
+}
+
+/** Codex's token usage record (`token_count.info.*_token_usage`), in Codex's field order. */
+export interface TokenUsage {
+  input_tokens: number;
+  cached_input_tokens: number;
+  cache_write_input_tokens: number;
+  output_tokens: number;
+  reasoning_output_tokens: number;
+  total_tokens: number;
+}
+
+const TOKEN_KEYS = [
+  'input_tokens', 'cached_input_tokens', 'cache_write_input_tokens', 'output_tokens', 'reasoning_output_tokens', 'total_tokens',
+] as const;
+
+export interface CodexMapperOptions {
+  sessionId: string;
+  cwd: string;
+  /** When the session started (RFC 3339): `session_meta`'s timestamp, the same instant as the file name. */
+  startedAt: string;
+  /** Extra `session_meta` fields that say where a converted session came from. */
+  provenance?: Record<string, unknown>;
+  /** Injected for tests; defaults to crypto.randomUUID. */
+  newTurnId?: () => string;
+}
+
+/** What a mapped event produced: lines, and warnings for the caller to report. */
+export interface Mapped {
+  lines: RolloutLine[];
+  warnings: string[];
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function count(value: unknown): number {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : 0;
+}
+
+/**
+ * An event's usage in Codex's terms, or undefined when it holds no token count. Two shapes are understood:
+ * the Messages API's (`input_tokens` excludes `cache_read_input_tokens` and `cache_creation_input_tokens`)
+ * and OpenAI's (`input_tokens` includes the cached ones, given as `cached_input_tokens` or
+ * `input_tokens_details.cached_tokens`). Codex's `input_tokens` counts every input token.
+ */
+export function toCodexUsage(usage: Usage): TokenUsage | undefined {
+  const known = ['input_tokens', 'output_tokens', 'cache_read_input_tokens', 'cache_creation_input_tokens', 'cached_input_tokens', 'total_tokens'];
+  if (!known.some((key) => typeof usage[key] === 'number')) return undefined;
+  const inputDetails = isObject(usage.input_tokens_details) ? usage.input_tokens_details : undefined;
+  const outputDetails = isObject(usage.output_tokens_details) ? usage.output_tokens_details : undefined;
+  const openAi = usage.cached_input_tokens !== undefined || usage.reasoning_output_tokens !== undefined
+    || inputDetails !== undefined || outputDetails !== undefined;
+  let input: number;
+  let cached: number;
+  let cacheWrite: number;
+  let reasoning: number;
+  if (openAi) {
+    input = count(usage.input_tokens);
+    cached = count(usage.cached_input_tokens ?? inputDetails?.cached_tokens);
+    cacheWrite = count(usage.cache_write_input_tokens);
+    reasoning = count(usage.reasoning_output_tokens ?? outputDetails?.reasoning_tokens);
+  } else {
+    cached = count(usage.cache_read_input_tokens);
+    cacheWrite = count(usage.cache_creation_input_tokens);
+    input = count(usage.input_tokens) + cached + cacheWrite;
+    reasoning = 0;
+  }
+  const output = count(usage.output_tokens);
+  const total = openAi && typeof usage.total_tokens === 'number' ? count(usage.total_tokens) : input + output;
+  return {
+    input_tokens: input,
+    cached_input_tokens: cached,
+    cache_write_input_tokens: cacheWrite,
+    output_tokens: output,
+    reasoning_output_tokens: reasoning,
+    total_tokens: total,
+  };
+}
+
+function zeroUsage(): TokenUsage {
+  return { input_tokens: 0, cached_input_tokens: 0, cache_write_input_tokens: 0, output_tokens: 0, reasoning_output_tokens: 0, total_tokens: 0 };
+}
+
+/**
+ * The running total of the last complete `event_msg` `token_count` line in `text` (bytes another process,
+ * such as a resuming Codex, appended), or undefined when there is none.
+ */
+export function lastTotalIn(text: string): TokenUsage | undefined {
+  const lines = text.split('\n');
+  // The last piece is incomplete unless the text ended with a newline: never trust it.
+  for (let i = lines.length - 2; i >= 0; i -= 1) {
+    const line = lines[i]!;
+    if (!line.includes('"token_count"')) continue;
+    let record: unknown;
+    try {
+      record = JSON.parse(line);
+    } catch {
+      continue; // a damaged foreign line: look further back
+    }
+    if (!isObject(record) || record.type !== 'event_msg' || !isObject(record.payload)) continue;
+    const info = record.payload.info;
+    if (record.payload.type !== 'token_count' || !isObject(info) || !isObject(info.total_token_usage)) continue;
+    const total = zeroUsage();
+    for (const key of TOKEN_KEYS) total[key] = count(info.total_token_usage[key]);
+    return total;
+  }
+  return undefined;
+}
+
+/** An image as the data URL Codex keeps in `input_image.image_url`. */
+function dataUrl(image: ImageInput): string {
+  return `data:${image.media_type};base64,${image.data}`;
+}
+
+function inputParts(text: string, images: readonly ImageInput[]): Record<string, unknown>[] {
+  return [
+    ...(text === '' ? [] : [{ type: 'input_text', text }]),
+    ...images.map((image) => ({ type: 'input_image', image_url: dataUrl(image) })),
+  ];
+}
+
+/** A tool result as `function_call_output.output`: a string stays one, parts become Codex's content items. */
+function outputOf(content: string | ContentPart[]): string | Record<string, unknown>[] {
+  if (typeof content === 'string') return content;
+  if (content.length === 0) return '';
+  return content.map((part) => (part.type === 'text'
+    ? { type: 'input_text', text: part.text }
+    : { type: 'input_image', image_url: dataUrl(part) }));
+}
+
+function textOf(content: string | ContentPart[]): string {
+  if (typeof content === 'string') return content;
+  return content.filter((p): p is { type: 'text'; text: string } => p.type === 'text').map((p) => p.text).join('\n');
+}
+
+function epochSeconds(timestamp: string): number {
+  return Math.floor(Date.parse(timestamp) / 1000);
+}
+
+/** Add to a bounded Map or Set, forgetting the oldest entry when full. */
+function remember<K, V>(store: Map<K, V> | Set<K>, key: K, value?: V): void {
+  if (store.size >= MAX_IDS) {
+    const oldest = store.keys().next().value;
+    if (oldest !== undefined) store.delete(oldest);
+  }
+  if (store instanceof Map) store.set(key, value as V);
+  else store.add(key);
+}
+
+interface Turn {
+  id: string;
+  lastAgentMessage: string | null;
+  lastTimestamp: string;
+}
+
+/** Things said once per session on stderr. */
+type Once = 'thinking' | 'is_error' | 'subagent';
+
+const ONCE_TEXT: Record<Once, string> = {
+  thinking: 'thinking is not written to Codex rollouts (Codex reasoning items hold encrypted content only the API can make); further thinking is dropped silently',
+  is_error: 'a Codex rollout has no field for a failed tool result (is_error); the output is written as it is (further ones silently)',
+  subagent: 'events with "agent_id" belong to a subagent session and are not written to this rollout; further ones are dropped silently',
+};
+
+export class CodexRecordMapper {
+  private turn: Turn | undefined;
+  private total = zeroUsage();
+  private readonly toolIds = new Set<string>();
+  private readonly taskIds = new Map<string, string>();
+  /** Task ids that have had at least one event: their end says "stream ended", not "without output". */
+  private readonly tasksWithOutput = new Set<string>();
+  private readonly said = new Set<Once>();
+  private readonly newTurnId: () => string;
+
+  constructor(private readonly options: CodexMapperOptions) {
+    this.newTurnId = options.newTurnId ?? randomUUID;
+  }
+
+  /** The first line of the file: Codex refuses a rollout that does not start with it. */
+  sessionMeta(): RolloutLine {
+    const { sessionId, cwd, startedAt, provenance } = this.options;
+    return {
+      timestamp: startedAt,
+      type: 'session_meta',
+      // No `history_mode`: "paginated" would make an `ordinal` on every line mandatory.
+      payload: { id: sessionId, timestamp: startedAt, cwd, originator: ORIGINATOR, cli_version: CODEX_CLI_VERSION, ...(provenance ?? {}) },
+    };
+  }
+
+  map(event: GenericEvent): Mapped {
+    if (event.agent_id !== undefined) return this.once('subagent');
+    switch (event.type) {
+      case 'user': return this.user(event);
+      case 'assistant': return this.assistant(event);
+      // Codex's reasoning items carry encrypted_content made by the API; a readable text cannot become one.
+      case 'thinking': return this.once('thinking');
+      case 'tool_call': return this.toolCall(event);
+      case 'tool_result': return this.toolResult(event);
+      case 'monitor_event': return this.monitorEvent(event);
+      case 'monitor_end': return this.monitorEnd(event);
+      case 'compaction': return this.compaction(event);
+      // Context the model saw that nobody typed (another CLI's system records, Codex's own instructions):
+      // Codex regenerates its own on resume, so writing it would duplicate it; accepted and not written.
+      case 'context': return { lines: [], warnings: [] };
+    }
+  }
+
+  /** `task_complete` for the open turn, if any (the harness calls it when the session ends). */
+  endTurn(): RolloutLine[] {
+    const turn = this.turn;
+    if (!turn) return [];
+    this.turn = undefined;
+    return [this.line('event_msg', { type: 'task_complete', turn_id: turn.id, last_agent_message: turn.lastAgentMessage }, turn.lastTimestamp)];
+  }
+
+  /** Continue the running token totals from `total` (the last total a resuming Codex appended). */
+  adoptTotal(total: TokenUsage): void {
+    this.total = { ...total };
+  }
+
+  private line(type: string, payload: Record<string, unknown>, timestamp: string): RolloutLine {
+    if (this.turn) this.turn.lastTimestamp = timestamp;
+    return { timestamp, type, payload };
+  }
+
+  private item(payload: Record<string, unknown>, timestamp: string): RolloutLine {
+    return this.line('response_item', payload, timestamp);
+  }
+
+  private once(what: Once): Mapped {
+    if (this.said.has(what)) return { lines: [], warnings: [] };
+    this.said.add(what);
+    return { lines: [], warnings: [ONCE_TEXT[what]] };
+  }
+
+  /** A user turn starts a Codex turn (a task): the one before it is completed first. */
+  private startTurn(timestamp: string): RolloutLine[] {
+    const lines = this.endTurn();
+    this.turn = { id: this.newTurnId(), lastAgentMessage: null, lastTimestamp: timestamp };
+    lines.push(this.line('event_msg', { type: 'task_started', turn_id: this.turn.id, started_at: epochSeconds(timestamp) }, timestamp));
+    return lines;
+  }
+
+  /** Model output before any user turn still belongs to a turn. */
+  private ensureTurn(timestamp: string): RolloutLine[] {
+    return this.turn ? [] : this.startTurn(timestamp);
+  }
+
+  private tokenCount(usage: Usage | undefined, timestamp: string): RolloutLine[] {
+    const last = usage === undefined ? undefined : toCodexUsage(usage);
+    if (!last) return [];
+    for (const key of TOKEN_KEYS) this.total[key] += last[key];
+    // Codex keeps running totals: only the last token_count of a session counts.
+    return [this.line('event_msg', { type: 'token_count', info: { total_token_usage: { ...this.total }, last_token_usage: last } }, timestamp)];
+  }
+
+  private user(event: UserEvent): Mapped {
+    const images = event.images ?? [];
+    if (event.text.trim() === '' && images.length === 0) {
+      return { lines: [], warnings: ['user event with empty text not written (the API rejects empty turns)'] };
+    }
+    const lines = this.startTurn(event.timestamp);
+    lines.push(
+      this.item({ type: 'message', role: 'user', content: inputParts(event.text.trim() === '' ? '' : event.text, images) }, event.timestamp),
+      // What `codex exec resume --last` looks for, and what Codex's own history view shows.
+      this.line('event_msg', { type: 'user_message', message: event.text, images: [] }, event.timestamp),
+    );
+    return { lines, warnings: [] };
+  }
+
+  private assistant(event: AssistantEvent): Mapped {
+    const lines = this.ensureTurn(event.timestamp);
+    if (event.text.trim() !== '') {
+      lines.push(
+        this.line('event_msg', { type: 'agent_message', message: event.text }, event.timestamp),
+        this.item({ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: event.text }] }, event.timestamp),
+      );
+      this.turn!.lastAgentMessage = event.text;
+    }
+    lines.push(...this.tokenCount(event.usage, event.timestamp));
+    return { lines, warnings: [] };
+  }
+
+  private toolCall(event: ToolCallEvent): Mapped {
+    let args: string;
+    try {
+      args = JSON.stringify(event.arguments);
+    } catch (error) {
+      // Too deeply nested for JSON.stringify: the event is rejected before any state changes.
+      throw new EventRejected(`arguments cannot be serialised: ${(error as Error).message}`);
+    }
+    if (!this.toolIds.has(event.id)) remember(this.toolIds, event.id);
+    const lines = this.ensureTurn(event.timestamp);
+    lines.push(
+      this.item({ type: 'function_call', name: event.name, arguments: args, call_id: event.id }, event.timestamp),
+      ...this.tokenCount(event.usage, event.timestamp),
+    );
+    return { lines, warnings: [] };
+  }
+
+  private toolResult(event: ToolResultEvent): Mapped {
+    const lines = this.ensureTurn(event.timestamp);
+    if (!this.toolIds.has(event.id)) {
+      // Codex drops a function_call_output that answers no function_call on resume; keep it as user text.
+      const header = `[Tool result for call ${event.id}${event.is_error ? ' (error)' : ''}; no matching tool call was recorded]`;
+      const images = typeof event.content === 'string' ? [] : event.content.filter((p): p is { type: 'image' } & ImageInput => p.type === 'image');
+      lines.push(this.item({ type: 'message', role: 'user', content: inputParts(`${header}\n${textOf(event.content)}`, images) }, event.timestamp));
+      return { lines, warnings: [`tool_result ${JSON.stringify(event.id)} matches no earlier tool_call; kept as user text`] };
+    }
+    lines.push(this.item({ type: 'function_call_output', call_id: event.id, output: outputOf(event.content) }, event.timestamp));
+    const warnings = event.is_error ? this.once('is_error').warnings : [];
+    return { lines, warnings };
+  }
+
+  private taskId(description: string, given: string | undefined): string {
+    if (given !== undefined) return given;
+    let id = this.taskIds.get(description);
+    if (id === undefined) {
+      id = newTaskId();
+      remember(this.taskIds, description, id);
+    }
+    return id;
+  }
+
+  /**
+   * A monitor notification as the resuming model should see it: a developer message holding what Claude
+   * Code sends for the same event (the "not user input" preamble, then the task-notification XML). Codex
+   * sends developer messages in history to the model in place; they are no user turn.
+   */
+  private notification(xml: string, timestamp: string): Mapped {
+    const text = `${PRE}\n\n${xml}`;
+    return { lines: [this.item({ type: 'message', role: 'developer', content: [{ type: 'input_text', text }] }, timestamp)], warnings: [] };
+  }
+
+  private monitorEvent(event: MonitorEvent): Mapped {
+    const description = event.description ?? 'monitor';
+    const taskId = this.taskId(description, event.task_id);
+    if (!this.tasksWithOutput.has(taskId)) remember(this.tasksWithOutput, taskId);
+    return this.notification(eventNotification(taskId, description, event.event, event.note), event.timestamp);
+  }
+
+  private monitorEnd(event: MonitorEndEvent): Mapped {
+    const description = event.description ?? 'monitor';
+    const taskId = this.taskId(description, event.task_id);
+    const outcome: MonitorOutcome = event.stopped
+      ? { status: 'killed' }
+      : event.exit_code === 0
+        ? { status: 'completed', exitCode: 0, producedOutput: this.tasksWithOutput.has(taskId) }
+        : { status: 'failed', exitCode: event.exit_code };
+    return this.notification(endNotification(taskId, description, outcome), event.timestamp);
+  }
+
+  /**
+   * Codex's own compaction line. `replacement_history` is what the model sees of everything before it on
+   * resume: the summary as one user message (without it, Codex would also keep the earlier user messages).
+   */
+  private compaction(event: CompactionEvent): Mapped {
+    const replacement = event.summary.trim() === ''
+      ? []
+      : [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: event.summary }] }];
+    return {
+      lines: [this.line('compacted', { message: event.summary, replacement_history: replacement }, event.timestamp)],
+      warnings: [],
+    };
+  }
+}
