@@ -9,6 +9,8 @@ export type { HarnessFactory, HarnessOptions, SessionHarness } from './harnesses
 export { EventRejected } from './harnesses/types.js';
 export { encodeProjectDir } from './harnesses/claude-code-cli/project-dir.js';
 export { ClaudeRecordMapper } from './harnesses/claude-code-cli/records.js';
+export { CodexRecordMapper, toCodexUsage } from './harnesses/codex-cli/records.js';
+export type { RolloutLine, TokenUsage } from './harnesses/codex-cli/records.js';
 export { MonitorGroup, MonitorSource, startCommandMonitor, monitorSpecs, newTaskId } from './monitor/index.js';
 export type { CommandMonitor, CommandMonitorOptions, MonitorExit, MonitorSink, MonitorSpec } from './monitor/index.js';
 export { LineSplitter, createLineStream, DEFAULT_MAX_LINE_BYTES } from './input/lines.js';
