@@ -1,0 +1,79 @@
+// `asyncai-log convert <file | directory>...`: parses the convert command's flags (the session flags are
+// shared with the filter) and calls runConvert. Exit 0 when every input was converted or skipped, 1 when any
+// failed, 2 for usage errors, 130/143 after SIGINT/SIGTERM (a second signal stops at once).
+import { availableParallelism, homedir } from 'node:os';
+import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
+import { runConvert } from '../../lib/convert/index.js';
+import { parseSessionDirs, UsageError } from '../../lib/filter.js';
+import { exitWhenDrained } from '../exit.js';
+import { sessionFlags, type SessionArgs } from './filter.js';
+
+interface ConvertArgs extends SessionArgs {
+  inputs: string[];
+  from: string;
+  jobs: number;
+  force: boolean;
+  'dry-run': boolean;
+  progress?: boolean;
+  subagents: boolean;
+  'keep-usage': boolean;
+  'max-line-bytes': number;
+}
+
+export const convertCommand: CommandModule<object, ConvertArgs> = {
+  command: 'convert <inputs..>',
+  describe: 'convert log files and directories of them into sessions (only what is new or changed)',
+  builder: (y) => sessionFlags(y)
+    .positional('inputs', { type: 'string', array: true, describe: 'files, and directories to walk (.jsonl, .ndjson, .json)' })
+    .option('from', { type: 'string', default: 'auto', requiresArg: true, describe: 'input format of every file (auto: per file, from its first line)' })
+    .option('jobs', { type: 'number', default: availableParallelism(), requiresArg: true, describe: 'files converted at once (default: the number of cores)' })
+    .option('force', { type: 'boolean', default: false, describe: 'convert again what the manifest says is up to date' })
+    .option('dry-run', { type: 'boolean', default: false, describe: 'report what would be converted; write nothing' })
+    .option('progress', { type: 'boolean', describe: 'progress line on stderr (default: when stderr is a terminal)' })
+    .option('subagents', { type: 'boolean', default: false, describe: 'also convert subagent transcripts, each as a session of its own' })
+    .option('keep-usage', { type: 'boolean', default: false, describe: "keep the source's token counts in converted records" })
+    .option('max-line-bytes', { type: 'number', default: 64 * 1024 * 1024, requiresArg: true, describe: 'longest input line accepted' }) as unknown as Argv<ConvertArgs>,
+  handler: async (argv: ArgumentsCamelCase<ConvertArgs>) => {
+    const controller = new AbortController();
+    let signalCode = 0;
+    const onSignal = (code: number) => () => {
+      if (signalCode !== 0) process.exit(code); // the second signal: stop now, mid-file
+      signalCode = code;
+      process.stderr.write('asyncai-log: convert: finishing the files in progress (a second signal stops at once)\n');
+      controller.abort();
+    };
+    process.on('SIGINT', onSignal(130));
+    process.on('SIGTERM', onSignal(143));
+    try {
+      const maxLineBytes = argv['max-line-bytes'];
+      if (!Number.isInteger(maxLineBytes) || maxLineBytes <= 0) throw new UsageError('--max-line-bytes wants a positive integer');
+      const summary = await runConvert({
+        inputs: argv.inputs.map(String),
+        from: argv.from,
+        jobs: argv.jobs,
+        force: argv.force,
+        dryRun: argv['dry-run'],
+        subagents: argv.subagents,
+        keepUsage: argv['keep-usage'],
+        progress: argv.progress ?? process.stderr.isTTY === true,
+        maxLineBytes,
+        formats: argv['session-format'],
+        sessionDirs: parseSessionDirs(argv['session-dir']),
+        agentName: argv['agent-name'],
+        env: process.env,
+        homedir: homedir(),
+        processCwd: process.cwd(),
+        ...(argv.cwd !== undefined ? { cwd: argv.cwd } : {}),
+        ...(argv.model !== undefined ? { model: argv.model } : {}),
+      }, { stdout: process.stdout, stderr: process.stderr, signal: controller.signal });
+      exitWhenDrained(signalCode !== 0 ? signalCode : summary.code);
+    } catch (error) {
+      if (error instanceof UsageError) {
+        process.stderr.write(`asyncai-log: ${error.message}\n`);
+        exitWhenDrained(2);
+        return;
+      }
+      throw error;
+    }
+  },
+};

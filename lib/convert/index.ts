@@ -1,0 +1,362 @@
+// Batch conversion (`asyncai-log convert`): list the input files, decide from the manifest which are new or
+// changed, convert those inline or in worker threads, record each finished source in this run's manifest
+// file, and report one NDJSON line per input in input order (so the output is the same for any job count).
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { checkSessionOptions, UsageError, type SessionOptions } from '../filter.js';
+import { findHarness } from '../harnesses/index.js';
+import { findInputFormat, inputFormatNames } from '../input/index.js';
+import { discoverSources } from './discover.js';
+import { Manifest, ManifestWriter, type ManifestEntry } from './manifest.js';
+import { createInlineRunner, createWorkerRunner, type ConvertRunner } from './pool.js';
+import { ProgressLine } from './progress.js';
+import type { ConvertOutcome, ConvertReason, ConvertSettings, ConvertTarget, ConvertTask, SessionRef } from './types.js';
+
+export { discoverSources, isSubagentSidecar, LOG_EXTENSIONS } from './discover.js';
+export type { Discovered, Source } from './discover.js';
+export { Manifest, ManifestWriter, MANIFEST_DIR } from './manifest.js';
+export type { ManifestEntry } from './manifest.js';
+export { convertSource, isCodexSubagent, isConvertedRecord, provenanceFor, PROVENANCE_FIELD } from './convert-file.js';
+export { createInlineRunner, createWorkerRunner } from './pool.js';
+export type { ConvertRunner } from './pool.js';
+export type * from './types.js';
+
+export interface ConvertOptions extends Omit<SessionOptions, 'provenance'> {
+  /** Files and directories to convert (relative to `processCwd`). */
+  inputs: string[];
+  /** Input format for every file, or 'auto' (per file, from its first non-blank line). */
+  from: string;
+  /** Files converted at once; above 1, in worker threads (default 1). */
+  jobs?: number;
+  /** Convert again even what the manifest says is up to date. */
+  force?: boolean;
+  /** Report what would be converted; write no session and no manifest. */
+  dryRun?: boolean;
+  /** Convert subagent transcripts as sessions of their own (default: skipped). */
+  subagents?: boolean;
+  /** Keep the source's token counts in converted records (default: zeroed). */
+  keepUsage?: boolean;
+  /** Draw a progress line on stderr. */
+  progress?: boolean;
+  maxLineBytes?: number;
+}
+
+export interface ConvertIO {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  /** Aborting stops handing out files; the files being converted are finished and recorded. */
+  signal?: AbortSignal;
+}
+
+export interface ConvertSummary {
+  /** 0 when every input was converted or skipped, 1 when any failed. */
+  code: number;
+  converted: number;
+  skipped: number;
+  failed: number;
+  /** Dry run: files that would be converted. */
+  wouldConvert: number;
+  aborted: boolean;
+  /** The manifest files this run wrote. */
+  manifestFiles: string[];
+}
+
+/** One input's place in the output: its outcome once known, and the file to convert if any. */
+interface Slot {
+  path: string;
+  real?: string;
+  size: number;
+  task?: ConvertTask;
+  /** Formats already up to date (not in the task), reported as they are. */
+  fresh: SessionRef[];
+  /** The manifest entries known for the task's targets (refreshed when the bytes turn out unchanged). */
+  known: Map<string, ManifestEntry>;
+  outcome?: ConvertOutcome;
+}
+
+const done = (index: number, fields: Partial<ConvertOutcome>): ConvertOutcome => ({
+  index, status: 'skipped', harnesses: [], records: 0, events: 0, warnings: 0, messages: [], bytes: 0, ...fields,
+});
+
+/** The NDJSON line reported for one input. */
+export function outcomeLine(path: string, outcome: ConvertOutcome): string {
+  const line: Record<string, unknown> = { source: path, status: outcome.status };
+  if (outcome.reason !== undefined) line.reason = outcome.reason;
+  if (outcome.input_format !== undefined) line.input_format = outcome.input_format;
+  if (outcome.cwd !== undefined) line.cwd = outcome.cwd;
+  if (outcome.harnesses.length > 0) line.harnesses = outcome.harnesses;
+  line.records = outcome.records;
+  line.events = outcome.events;
+  line.warnings = outcome.warnings;
+  if (outcome.error !== undefined) line.error = outcome.error;
+  return JSON.stringify(line);
+}
+
+/**
+ * Convert every file behind `options.inputs`. Resolves with the summary; rejects only with UsageError
+ * (bad options: nothing is read or written then).
+ */
+export async function runConvert(options: ConvertOptions, io: ConvertIO): Promise<ConvertSummary> {
+  checkSessionOptions(options);
+  if (options.from !== 'auto' && !findInputFormat(options.from)) {
+    throw new UsageError(`unknown input format ${JSON.stringify(options.from)} (known: auto, ${inputFormatNames().join(', ')})`);
+  }
+  const jobs = options.jobs ?? 1;
+  if (!Number.isInteger(jobs) || jobs < 1) throw new UsageError('--jobs wants a positive integer');
+  if (options.inputs.length === 0) throw new UsageError('convert wants at least one file or directory');
+  const dryRun = options.dryRun ?? false;
+
+  const out = new Output(io);
+  const formats = [...new Set(options.formats)];
+  const roots = formats.map((format) => ({
+    format,
+    root: resolve(options.processCwd, options.sessionDirs[format] ?? findHarness(format)!.defaultRoot(options.env, options.homedir)),
+  }));
+  const manifests = new Map<string, Manifest>();
+  for (const { root } of roots) {
+    if (!manifests.has(root)) manifests.set(root, Manifest.read(root, (message) => out.diagnostic(message)));
+  }
+  const written = new Set<string>();
+  for (const manifest of manifests.values()) for (const file of manifest.sessionFiles) written.add(file);
+
+  const slots = plan(discoverSources(options.inputs, options.processCwd), roots, manifests, written, options);
+  const tasks = slots.filter((slot) => slot.task !== undefined);
+  const settings: ConvertSettings = {
+    from: options.from,
+    processCwd: options.processCwd,
+    keepUsage: options.keepUsage ?? false,
+    subagents: options.subagents ?? false,
+    dryRun,
+    env: options.env,
+    homedir: options.homedir,
+    ...(options.cwd !== undefined ? { cwd: resolve(options.processCwd, options.cwd) } : {}),
+    ...(options.model !== undefined ? { model: options.model } : {}),
+    ...(options.maxLineBytes !== undefined ? { maxLineBytes: options.maxLineBytes } : {}),
+  };
+
+  if (options.progress) {
+    out.progress = new ProgressLine(io.stderr, { files: slots.length, bytes: tasks.reduce((sum, slot) => sum + slot.size, 0) });
+  }
+  const writers = new Map<string, ManifestWriter>();
+  const summary: ConvertSummary = { code: 0, converted: 0, skipped: 0, failed: 0, wouldConvert: 0, aborted: false, manifestFiles: [] };
+  let emitted = 0;
+  const emit = () => {
+    while (emitted < slots.length && slots[emitted]!.outcome) {
+      const slot = slots[emitted]!;
+      const outcome = slot.outcome!;
+      if (outcome.status === 'converted') summary.converted += 1;
+      else if (outcome.status === 'skipped') summary.skipped += 1;
+      else if (outcome.status === 'failed') summary.failed += 1;
+      else summary.wouldConvert += 1;
+      out.report(slot.path, outcome);
+      emitted += 1;
+    }
+  };
+  for (const slot of slots) if (slot.outcome) out.progress?.fileDone();
+  emit();
+
+  const settle = (slot: Slot, outcome: ConvertOutcome, read: number) => {
+    outcome.harnesses = [...slot.fresh, ...outcome.harnesses];
+    outcome.harnesses.sort((a, b) => formats.indexOf(a.format) - formats.indexOf(b.format));
+    if (!dryRun) {
+      try {
+        record(slot, outcome, roots, writers);
+      } catch (error) {
+        outcome.status = 'failed';
+        outcome.error = `the sessions were written, but the manifest could not be: ${(error as Error).message}`;
+      }
+    }
+    slot.outcome = outcome;
+    emit();
+    out.progress?.fileDone(Math.max(0, slot.size - read));
+  };
+
+  const runner: ConvertRunner = jobs > 1 && tasks.length > 1
+    ? createWorkerRunner(Math.min(jobs, tasks.length), settings)
+    : createInlineRunner(settings);
+  try {
+    await new Promise<void>((finished) => {
+      let next = 0;
+      let inFlight = 0;
+      const pump = () => {
+        while (inFlight < jobs && next < tasks.length && !io.signal?.aborted) {
+          const slot = tasks[next]!;
+          next += 1;
+          inFlight += 1;
+          let read = 0;
+          void runner.run(slot.task!, (bytes) => {
+            // Progress counts a file's bytes once, even when it is read twice (hashed, then converted).
+            const counted = Math.max(0, Math.min(bytes, slot.size - read));
+            read += counted;
+            out.progress?.read(counted);
+          }).then((outcome) => {
+            inFlight -= 1;
+            settle(slot, outcome, read);
+            pump();
+          });
+        }
+        if (inFlight === 0) finished();
+      };
+      pump();
+    });
+  } finally {
+    await runner.close();
+    for (const writer of writers.values()) {
+      writer.close();
+      if (writer.file !== undefined) summary.manifestFiles.push(writer.file);
+    }
+  }
+  for (const slot of slots) {
+    if (slot.outcome) continue;
+    summary.aborted = true;
+    slot.outcome = done(slot.task?.index ?? 0, { reason: 'interrupted' });
+  }
+  emit();
+  if (out.progress) {
+    out.progress.end();
+    const parts = [`${summary.converted} converted`, `${summary.skipped} skipped`, `${summary.failed} failed`];
+    if (dryRun) parts.unshift(`${summary.wouldConvert} would be converted`);
+    io.stderr.write(`asyncai-log: convert: ${parts.join(', ')}\n`);
+  }
+  summary.code = summary.failed > 0 ? 1 : 0;
+  return summary;
+}
+
+/** Decide, per input, what is already known (skipped, failed at listing) and what must be read. */
+function plan(
+  discovered: ReturnType<typeof discoverSources>,
+  roots: { format: string; root: string }[],
+  manifests: Map<string, Manifest>,
+  written: Set<string>,
+  options: ConvertOptions,
+): Slot[] {
+  const seen = new Set<string>();
+  return discovered.map((item, index): Slot => {
+    if (item.kind === 'error') {
+      return { path: item.path, size: 0, fresh: [], known: new Map(), outcome: done(index, { status: 'failed', error: item.error }) };
+    }
+    const source = item.source;
+    const slot: Slot = { path: source.path, real: source.real, size: source.size, fresh: [], known: new Map() };
+    if (seen.has(source.id)) {
+      slot.outcome = done(index, { reason: 'duplicate' });
+      return slot;
+    }
+    seen.add(source.id);
+    if (written.has(source.real)) {
+      slot.outcome = done(index, { reason: 'converted-session' });
+      return slot;
+    }
+    if (source.sidecar && !options.subagents) {
+      slot.outcome = done(index, { reason: 'subagent' });
+      return slot;
+    }
+    const targets: ConvertTarget[] = [];
+    let reason: ConvertReason | undefined;
+    let upToDate: ManifestEntry | undefined;
+    for (const { format, root } of roots) {
+      const entry = manifests.get(root)!.get(source.real, format);
+      if (entry) slot.known.set(format, entry);
+      const known = entry && {
+        sha256: entry.sha256, session_id: entry.session_id, session_file: entry.session_file,
+        input_format: entry.input_format, cwd: entry.cwd,
+      };
+      if (options.force) {
+        targets.push({ format, root, rewrite: true, ...(known ? { known } : {}) });
+        reason ??= 'forced';
+      } else if (!known) {
+        targets.push({ format, root, rewrite: false });
+        reason ??= 'new';
+      } else if (!existsSync(known.session_file)) {
+        // The session was deleted since: write it again.
+        targets.push({ format, root, rewrite: true, known });
+        reason ??= 'missing';
+      } else if (entry.size === source.size && entry.mtime_ms === source.mtimeMs) {
+        slot.fresh.push({ format, session_id: entry.session_id, session_file: entry.session_file, unchanged: true });
+        upToDate ??= entry;
+      } else {
+        // Size or mtime moved: the converter hashes the file and writes a new session only if its bytes changed.
+        targets.push({ format, root, rewrite: false, known });
+        reason ??= 'changed';
+      }
+    }
+    if (targets.length === 0) {
+      slot.outcome = done(index, {
+        reason: 'unchanged', harnesses: slot.fresh, ...(upToDate ? { input_format: upToDate.input_format, cwd: upToDate.cwd } : {}),
+      });
+      return slot;
+    }
+    slot.task = { index, path: source.path, real: source.real, targets, reason: reason ?? 'new' };
+    return slot;
+  });
+}
+
+/** Append this source's entries to each root's manifest: new sessions, and known ones whose stat moved. */
+function record(slot: Slot, outcome: ConvertOutcome, roots: { format: string; root: string }[], writers: Map<string, ManifestWriter>): void {
+  const fingerprint = outcome.fingerprint;
+  if (!fingerprint || slot.real === undefined || (outcome.status !== 'converted' && outcome.reason !== 'unchanged')) return;
+  const at = new Date().toISOString();
+  const byRoot = new Map<string, ManifestEntry[]>();
+  for (const ref of outcome.harnesses) {
+    const root = roots.find((r) => r.format === ref.format)?.root;
+    if (root === undefined) continue;
+    const known = slot.known.get(ref.format);
+    let entry: ManifestEntry | undefined;
+    if (!ref.unchanged) {
+      entry = {
+        v: 1, source: slot.real, ...fingerprint, format: ref.format, session_id: ref.session_id, session_file: ref.session_file,
+        input_format: outcome.input_format ?? 'unknown', cwd: outcome.cwd ?? '', at,
+      };
+    } else if (known && (known.size !== fingerprint.size || known.mtime_ms !== fingerprint.mtime_ms)
+      && slot.task?.targets.some((t) => t.format === ref.format)) {
+      // Same bytes, new mtime (touched, copied back): remember the new stat so the next run need not hash.
+      entry = { ...known, size: fingerprint.size, mtime_ms: fingerprint.mtime_ms, at };
+    }
+    if (entry) byRoot.set(root, [...(byRoot.get(root) ?? []), entry]);
+  }
+  for (const [root, entries] of byRoot) {
+    let writer = writers.get(root);
+    if (!writer) {
+      writer = new ManifestWriter(root);
+      writers.set(root, writer);
+    }
+    writer.append(entries);
+  }
+}
+
+/** stdout (data, never failing the run: a closed stdout only stops the report) and stderr (diagnostics). */
+class Output {
+  progress: ProgressLine | undefined;
+  private stdoutClosed = false;
+
+  constructor(private readonly io: ConvertIO) {
+    io.stdout.on('error', () => {
+      this.stdoutClosed = true;
+    });
+  }
+
+  diagnostic(message: string): void {
+    this.progress?.clear();
+    this.io.stderr.write(`asyncai-log: ${message}\n`);
+    this.progress?.draw(true);
+  }
+
+  report(path: string, outcome: ConvertOutcome): void {
+    const lines = outcome.messages.map((message) => `asyncai-log: ${message}\n`);
+    if (outcome.warnings > outcome.messages.length) {
+      lines.push(`asyncai-log: ${path}: ${outcome.warnings - outcome.messages.length} more warnings not shown\n`);
+    }
+    if (outcome.status === 'failed' && outcome.error !== undefined) lines.push(`asyncai-log: ${path}: ${outcome.error}\n`);
+    if (lines.length > 0) {
+      this.progress?.clear();
+      this.io.stderr.write(lines.join(''));
+      this.progress?.draw(true);
+    }
+    if (!this.stdoutClosed) {
+      try {
+        this.io.stdout.write(`${outcomeLine(path, outcome)}\n`);
+      } catch {
+        this.stdoutClosed = true;
+      }
+    }
+  }
+}

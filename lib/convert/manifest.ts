@@ -1,0 +1,177 @@
+// The convert manifest: which sessions were written from which source, so a rerun converts only what is
+// new or changed. A directory under each harness root; every run appends to its own new file (created
+// O_EXCL, mode 0600, one fsync'd line per finished source) and reading takes the union, the newest entry per
+// source and format winning. No file is ever rewritten, so a crash or a concurrent run cannot tear another's.
+import { closeSync, constants, existsSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, writeSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+
+/** The manifest directory's name inside a harness root (`~/.claude/asyncai-log-convert/`). */
+export const MANIFEST_DIR = 'asyncai-log-convert';
+
+const RUN_FILE = /^run-[A-Za-z0-9-]+\.ndjson$/;
+
+/** One source converted into one session of one format. */
+export interface ManifestEntry {
+  v: 1;
+  /** Canonical absolute path of the source. */
+  source: string;
+  /** Bytes converted, the source's mtime before reading, and the SHA-256 of those bytes. */
+  size: number;
+  mtime_ms: number;
+  sha256: string;
+  /** The harness format and the session written. */
+  format: string;
+  session_id: string;
+  session_file: string;
+  /** The input format read, and the project directory the session belongs to. */
+  input_format: string;
+  cwd: string;
+  /** When the entry was written (RFC 3339 with milliseconds): the newest wins. */
+  at: string;
+}
+
+function isEntry(value: unknown): value is ManifestEntry {
+  if (typeof value !== 'object' || value === null) return false;
+  const v = value as Record<string, unknown>;
+  return v.v === 1 && typeof v.source === 'string' && typeof v.size === 'number' && typeof v.mtime_ms === 'number'
+    && typeof v.sha256 === 'string' && typeof v.format === 'string' && typeof v.session_id === 'string'
+    && typeof v.session_file === 'string' && typeof v.input_format === 'string' && typeof v.cwd === 'string'
+    && typeof v.at === 'string';
+}
+
+const key = (source: string, format: string) => `${format}\u0000${source}`;
+
+/** The union of every run file of one manifest directory. */
+export class Manifest {
+  private readonly latest = new Map<string, ManifestEntry>();
+  /** Every session file any entry names (also superseded ones): sessions this tool wrote. */
+  readonly sessionFiles = new Set<string>();
+
+  /** The newest entry for a source and format. */
+  get(source: string, format: string): ManifestEntry | undefined {
+    return this.latest.get(key(source, format));
+  }
+
+  /** Take one entry into the union (newer `at` wins; on a tie, the one added later). */
+  add(entry: ManifestEntry): void {
+    this.sessionFiles.add(entry.session_file);
+    const k = key(entry.source, entry.format);
+    const known = this.latest.get(k);
+    if (!known || entry.at >= known.at) this.latest.set(k, entry);
+  }
+
+  get size(): number {
+    return this.latest.size;
+  }
+
+  /**
+   * Read the manifest under `root` (an absent directory is an empty manifest). A line that does not parse
+   * is ignored: silently when it is a file's unterminated last line (a run that crashed mid-write), with a
+   * warning otherwise. Symlinks and other odd names in the directory are not read.
+   */
+  static read(root: string, warn: (message: string) => void): Manifest {
+    const manifest = new Manifest();
+    const dir = join(root, MANIFEST_DIR);
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') warn(`${dir}: cannot read the manifest: ${(error as Error).message}`);
+      return manifest;
+    }
+    for (const name of names.filter((n) => RUN_FILE.test(n)).sort()) {
+      const path = join(dir, name);
+      let text: string;
+      try {
+        if (!lstatSync(path).isFile()) continue;
+        text = readFileSync(path, 'utf8');
+      } catch (error) {
+        warn(`${path}: cannot read: ${(error as Error).message}`);
+        continue;
+      }
+      const lines = text.split('\n');
+      lines.forEach((line, index) => {
+        if (line.trim() === '') return;
+        const torn = index === lines.length - 1; // no newline after it: the write was cut short
+        let value: unknown;
+        try {
+          value = JSON.parse(line);
+        } catch {
+          if (!torn) warn(`${path}:${index + 1}: not a manifest entry; ignored`);
+          return;
+        }
+        if (isEntry(value)) manifest.add(value);
+        else if (!torn) warn(`${path}:${index + 1}: not a manifest entry; ignored`);
+      });
+    }
+    return manifest;
+  }
+}
+
+const CREATE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_APPEND | (constants.O_NOFOLLOW ?? 0);
+
+/**
+ * This run's manifest file under `root`, created on the first append (a run that converts nothing leaves
+ * no file). Each append is one write of whole lines followed by fsync.
+ */
+export class ManifestWriter {
+  private fd: number | undefined;
+  private path: string | undefined;
+
+  constructor(private readonly root: string, private readonly now: () => Date = () => new Date()) {}
+
+  /** The run file, once created. */
+  get file(): string | undefined {
+    return this.path;
+  }
+
+  append(entries: readonly ManifestEntry[]): void {
+    if (entries.length === 0) return;
+    const fd = this.fd ?? this.create();
+    const buf = Buffer.from(entries.map((entry) => `${JSON.stringify(entry)}\n`).join(''), 'utf8');
+    let offset = 0;
+    while (offset < buf.length) offset += writeSync(fd, buf, offset, buf.length - offset);
+    fsyncSync(fd);
+  }
+
+  close(): void {
+    if (this.fd === undefined) return;
+    closeSync(this.fd);
+    this.fd = undefined;
+  }
+
+  private create(): number {
+    const dir = join(this.root, MANIFEST_DIR);
+    const fresh = !existsSync(dir);
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const stamp = this.now().toISOString().replace(/[:.]/g, '-');
+    for (let attempt = 0; attempt < 16; attempt += 1) {
+      const path = join(dir, `run-${stamp}-${process.pid}-${randomBytes(4).toString('hex')}.ndjson`);
+      try {
+        this.fd = openSync(path, CREATE_FLAGS, 0o600);
+        this.path = path;
+        // The new name must survive a crash as well as the lines in it.
+        syncDir(dir);
+        if (fresh) syncDir(this.root);
+        return this.fd;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      }
+    }
+    throw new Error(`could not create a new manifest file in ${dir}`);
+  }
+}
+
+/** fsync a directory (where the platform allows it), so a new entry in it is durable. */
+function syncDir(dir: string): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(dir, constants.O_RDONLY);
+    fsyncSync(fd);
+  } catch {
+    // Not every platform lets a directory be synced; the file's own fsync still holds its lines.
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}

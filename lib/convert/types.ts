@@ -1,0 +1,93 @@
+// The shapes a batch conversion passes between the planner (main thread) and the file converters (inline or
+// in worker threads): plain data only, so they cross a worker boundary by structured clone.
+
+/** What the manifest already knows about one source for one harness format. */
+export interface KnownSession {
+  sha256: string;
+  session_id: string;
+  session_file: string;
+  input_format: string;
+  cwd: string;
+}
+
+/** One harness format a source is written to. */
+export interface ConvertTarget {
+  format: string;
+  /** The harness's storage root (absolute). */
+  root: string;
+  /** The manifest's session for this source: when the bytes still hash the same, nothing is written. */
+  known?: KnownSession;
+  /** Write a new session even when the bytes hash the same (`--force`, or the known session file is gone). */
+  rewrite: boolean;
+}
+
+/** Why a source is converted. */
+export type ConvertReason = 'new' | 'changed' | 'forced' | 'missing';
+
+/** One file for a converter. */
+export interface ConvertTask {
+  /** Position in the input order. */
+  index: number;
+  /** As the user spelled it (diagnostics and output). */
+  path: string;
+  /** Canonical absolute path (what is opened, and the manifest key). */
+  real: string;
+  targets: ConvertTarget[];
+  reason: ConvertReason;
+}
+
+/** Settings shared by every file of one run. */
+export interface ConvertSettings {
+  /** Input format name, or 'auto' (decided per file from its first non-blank line). */
+  from: string;
+  /** The project directory for every session (absolute); default: each file's own, else `processCwd`. */
+  cwd?: string;
+  processCwd: string;
+  model?: string;
+  /** Keep the source's token counts in the converted records (default: zeroed, see the README). */
+  keepUsage: boolean;
+  /** Convert subagent transcripts as sessions of their own (default: skipped). */
+  subagents: boolean;
+  /** Report what would be converted; write nothing. */
+  dryRun: boolean;
+  maxLineBytes?: number;
+  /** Environment and home, for harness defaults (roots are resolved before; kept for openSessions). */
+  env: Record<string, string | undefined>;
+  homedir: string;
+}
+
+/** A session named in a result. */
+export interface SessionRef {
+  format: string;
+  session_id: string;
+  session_file: string;
+  /** This format's session was already up to date; nothing was written for it. */
+  unchanged?: boolean;
+  /** The session converted from an earlier version of the same source (left as it was). */
+  previous_session_id?: string;
+}
+
+export type ConvertStatus = 'converted' | 'skipped' | 'failed' | 'would-convert';
+
+/** What converting one file came to. */
+export interface ConvertOutcome {
+  index: number;
+  status: ConvertStatus;
+  /** converted: new|changed|forced|missing; skipped: unchanged|empty|unrecognised|no-conversation|subagent|converted-session|duplicate|interrupted. */
+  reason?: string;
+  input_format?: string;
+  cwd?: string;
+  harnesses: SessionRef[];
+  /** Non-blank input lines read. */
+  records: number;
+  /** Generic events the input made. */
+  events: number;
+  warnings: number;
+  /** The diagnostics, already located (`<path>:<line>: ...`), at most MAX_MESSAGES of them. */
+  messages: string[];
+  error?: string;
+  /** Bytes read (for progress). */
+  bytes: number;
+  /** The bytes converted (or found unchanged): what the manifest records. */
+  fingerprint?: { size: number; mtime_ms: number; sha256: string };
+}
