@@ -332,7 +332,9 @@ export function branchFilter(index: BranchIndex, selection: BranchSelection): (r
     const parent = typeof record.parentUuid === 'string' ? record.parentUuid : null;
     const kind = nodeKind(record);
     if (selection.includes(uuid, parent, kind)) return true;
-    if (kind !== 'context' || parent === null || !trailing.has(parent)) return false;
+    // A compaction boundary at the very end (no summary) hangs on the leaf by its logical parent.
+    const above = parent ?? (typeof record.logicalParentUuid === 'string' ? record.logicalParentUuid : null);
+    if ((kind !== 'context' && kind !== 'boundary') || above === null || !trailing.has(above)) return false;
     trailing.add(uuid);
     return true;
   };
