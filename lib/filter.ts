@@ -9,6 +9,7 @@ import { findHarness, knownFormats } from './harnesses/index.js';
 import type { SessionHarness } from './harnesses/types.js';
 import { detectInputFormat, findInputFormat, inputFormatNames } from './input/index.js';
 import { createLineStream, type Line, type LineBatch } from './input/lines.js';
+import { jsonSourceOf, type JsonSource } from './input/raw-json.js';
 import { InputError, type InputAdapter } from './input/types.js';
 import { SessionLogger, sessionLine } from './session/logger.js';
 import { MonitorGroup, MonitorSource, STDIN_DESCRIPTION, type MonitorSink, type MonitorSpec } from './monitor/index.js';
@@ -205,10 +206,10 @@ export async function runFilter(options: FilterOptions, io: FilterIO): Promise<F
     }
   };
 
-  const write = (event: GenericEvent, where: string) => {
+  const write = (event: GenericEvent, where: string, source?: JsonSource) => {
     result.events += 1;
     if (!logger) return;
-    const rejected = logger.write(event, where);
+    const rejected = logger.write(event, where, source);
     if (rejected !== undefined) bad(where, rejected);
   };
 
@@ -311,7 +312,9 @@ export async function runFilter(options: FilterOptions, io: FilterIO): Promise<F
       throw error;
     }
     if (!logger && (events.length > 0 || !adapter.waitsForFacts?.())) open();
-    for (const event of events) write(event, where);
+    // Long lines: the harnesses may copy the line's long strings as they are instead of serialising them again.
+    const source = events.length > 0 ? jsonSourceOf(line, value) : undefined;
+    for (const event of events) write(event, where, source);
   };
 
   const sink = new Writable({

@@ -1,6 +1,7 @@
 // The one interface every transcript format implements (the seed's SessionHarness). A harness owns its
 // storage root and file; the logger hands it events and asks it to flush after each input chunk.
 import type { GenericEvent } from '../events.js';
+import type { JsonSource } from '../input/raw-json.js';
 
 /** What a harness needs to know about the session it writes. */
 export interface HarnessOptions {
@@ -29,8 +30,11 @@ export interface SessionHarness {
   readonly cwd: string;
   /** The shell command that resumes this session in its own CLI (shown to people, never run). */
   readonly resumeCommand: string;
-  /** Map one event to records and queue them. `where` locates the event in the input for warnings. */
-  add(event: GenericEvent, where: string): void;
+  /**
+   * Map one event to records and queue them. `where` locates the event in the input for warnings; `source`,
+   * when given, is the input line the event was parsed from (a harness may copy its long strings as they are).
+   */
+  add(event: GenericEvent, where: string, source?: JsonSource): void;
   /** Append every queued record in one write. Throws on an I/O failure. */
   flush(): void;
   /** Flush and close. */

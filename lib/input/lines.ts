@@ -16,6 +16,41 @@ export interface Line {
   invalidUtf8?: boolean;
 }
 
+/**
+ * The bytes a line was decoded from: `source[start, start + line.bytes)`, without BOM and line ending.
+ * Writers splice long strings from here instead of serialising them again (see lib/session/raw-json.ts).
+ */
+export interface LineBytes {
+  source: Buffer;
+  start: number;
+}
+
+/** A line as the splitter makes it: it also knows its bytes, in private fields so `Line` stays a plain value. */
+class SplitLine implements Line {
+  declare invalidUtf8?: boolean;
+  readonly #source: Buffer;
+  readonly #start: number;
+
+  constructor(public no: number, public text: string | undefined, public bytes: number, source: Buffer, start: number) {
+    this.#source = source;
+    this.#start = start;
+  }
+
+  static bytesOf(line: Line): LineBytes | undefined {
+    return #source in line && line.text !== undefined ? { source: line.#source, start: line.#start } : undefined;
+  }
+}
+
+/**
+ * The bytes `line` was decoded from, when a LineSplitter made it (undefined for over-long lines and lines
+ * made elsewhere). Valid while the line's batch is handled: the splitter keeps no reference to them.
+ */
+export function bytesOf(line: Line): LineBytes | undefined {
+  return SplitLine.bytesOf(line);
+}
+
+const EMPTY = Buffer.alloc(0);
+
 /** Default limit on one line: 64 MiB (Claude Code itself loads 30 MB tool results). */
 export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
 
@@ -25,7 +60,8 @@ export interface LineSplitterOptions {
 
 /**
  * Pure line splitter: feed chunks, get the complete lines of each chunk. Blank lines are dropped.
- * Used by the stream wrapper below and directly by batch readers.
+ * Used by the stream wrapper below and directly by batch readers. Chunks are kept, not copied, while a
+ * line spans them: as the stream contract says, a chunk must not be modified once it is pushed.
  */
 export class LineSplitter {
   private pending: Buffer[] = [];
@@ -42,9 +78,14 @@ export class LineSplitter {
   /** The lines completed by this chunk. */
   push(chunk: Buffer): Line[] {
     const lines: Line[] = [];
+    let nl = chunk.indexOf(10);
+    if (nl === -1) {
+      this.append(chunk, 0, chunk.length);
+      return lines;
+    }
+    // Validating the chunk once is much cheaper than validating each line (most chunks are valid).
     const chunkValid = isUtf8(chunk);
     let start = 0;
-    let nl = chunk.indexOf(10, start);
     while (nl !== -1) {
       this.lineNo += 1;
       if (this.pending.length === 0 && !this.overLong) {
@@ -74,24 +115,22 @@ export class LineSplitter {
   }
 
   private append(chunk: Buffer, start: number, end: number): void {
-    if (this.overLong) {
-      this.pendingBytes += end - start;
-      return;
-    }
     this.pendingBytes += end - start;
+    if (this.overLong) return;
     if (this.pendingBytes > this.max) {
       // Drop what we hold and only count from here on: memory stays bounded by the limit.
       this.overLong = true;
       this.pending = [];
       return;
     }
-    // Copy: the chunk's memory may be reused by the source after we return.
-    if (end > start) this.pending.push(Buffer.from(chunk.subarray(start, end)));
+    if (end > start) this.pending.push(start === 0 && end === chunk.length ? chunk : chunk.subarray(start, end));
   }
 
   private take(): Buffer | undefined {
     if (this.overLong) return undefined;
-    const joined = this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending, this.pendingBytes);
+    const joined = this.pending.length === 0
+      ? EMPTY
+      : this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending, this.pendingBytes);
     this.pending = [];
     this.pendingBytes = 0;
     return joined;
@@ -117,8 +156,10 @@ export class LineSplitter {
     }
     if (bytes === 0) return;
     const text = buf.toString('utf8', start, end);
-    if (text.trim() === '') return;
-    const line: Line = { no: this.lineNo, text, bytes };
+    // A line that starts with a visible ASCII character is not blank: skip the trim (it is the common case).
+    const head = buf[start]!;
+    if ((head <= 0x20 || head >= 0x7f) && text.trim() === '') return;
+    const line = new SplitLine(this.lineNo, text, bytes, buf, start);
     if (!knownValid && !isUtf8(buf.subarray(start, end))) line.invalidUtf8 = true;
     lines.push(line);
   }
@@ -132,12 +173,14 @@ export interface LineBatch {
 
 /**
  * A Transform from bytes to `LineBatch`es (object mode on the readable side), one batch per input chunk:
- * per chunk, not per line, so the cost of object mode is paid once per read.
+ * per chunk, not per line, so the cost of object mode is paid once per read. At most one batch waits on
+ * the readable side, so memory holds about one chunk's lines whatever the chunk size.
  */
 export function createLineStream(options: LineSplitterOptions = {}): Transform {
   const splitter = new LineSplitter(options);
   return new Transform({
     readableObjectMode: true,
+    readableHighWaterMark: 1,
     transform(chunk: Buffer | string, _encoding: BufferEncoding, callback: TransformCallback) {
       const buf = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
       const batch: LineBatch = { lines: splitter.push(buf), chunk: buf };

@@ -1,7 +1,7 @@
 // The append-only transcript file: created exclusively (never an existing path, never through a symlink),
 // mode 0600, written with O_APPEND, one synchronous write per batch of records. It counts its own bytes so a
 // harness can notice when another process (a concurrent `claude --resume`) appended to the same file.
-import { closeSync, constants, fstatSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, mkdirSync, openSync, readSync, writevSync } from 'node:fs';
 import { join } from 'node:path';
 
 const CREATE_FLAGS =
@@ -9,6 +9,11 @@ const CREATE_FLAGS =
 
 /** How many fresh names to try before giving up (a collision of random UUIDs means something is wrong). */
 const MAX_ATTEMPTS = 16;
+
+/** Text is encoded into blocks of this size (the first one is kept from write to write). */
+const BLOCK_BYTES = 1 << 20;
+/** Byte pieces at least this long are written from where they are, not copied into a block. */
+const COPY_MAX_BYTES = 16 * 1024;
 
 /** Bytes appended by someone else, read back from the file. */
 export interface ForeignBytes {
@@ -21,6 +26,7 @@ export class AppendFile {
   /** Size of the file after our last write, as far as we know. */
   private knownSize = 0;
   private closed = false;
+  private block: Buffer | undefined;
 
   private constructor(
     readonly path: string,
@@ -67,13 +73,64 @@ export class AppendFile {
     return { text: buf.toString('utf8', 0, got), needsNewline: got > 0 && buf[got - 1] !== 10 };
   }
 
-  /** Append `data` in full (one write unless the kernel takes less), then account for it. */
-  write(data: string): void {
+  /**
+   * Append `data` in full: text as UTF-8, byte pieces as they are, back to back, in one write (unless the
+   * kernel takes less), then account for it.
+   */
+  write(data: string | readonly (string | Uint8Array)[]): void {
     if (this.closed) throw new Error('transcript file is closed');
-    const buf = Buffer.from(data, 'utf8');
-    let offset = 0;
-    while (offset < buf.length) offset += writeSync(this.fd, buf, offset, buf.length - offset);
-    this.knownSize += buf.length;
+    const iov = this.encode(typeof data === 'string' ? [data] : data);
+    let first = 0;
+    while (first < iov.length) {
+      let written = writevSync(this.fd, first === 0 ? iov : iov.slice(first));
+      if (written === 0) throw new Error('the transcript file accepted no bytes');
+      this.knownSize += written;
+      while (first < iov.length && written >= iov[first]!.length) written -= iov[first++]!.length;
+      if (written > 0) iov[first] = iov[first]!.subarray(written);
+    }
+  }
+
+  /**
+   * The pieces as buffers to write: text encoded into blocks (writing into a reused buffer is several times
+   * faster than Buffer.from), short byte pieces copied beside it, long ones passed as they are.
+   */
+  private encode(pieces: readonly (string | Uint8Array)[]): Uint8Array[] {
+    const iov: Uint8Array[] = [];
+    let block = this.block ??= Buffer.allocUnsafeSlow(BLOCK_BYTES);
+    let start = 0;
+    let used = 0;
+    const seal = () => {
+      if (used > start) iov.push(block.subarray(start, used));
+      start = used;
+    };
+    for (const piece of pieces) {
+      if (typeof piece === 'string') {
+        // At most 3 UTF-8 bytes per UTF-16 unit: measure exactly only when that bound does not fit.
+        if (piece.length * 3 > block.length - used) {
+          const bytes = Buffer.byteLength(piece);
+          if (bytes > block.length - used) {
+            seal();
+            if (bytes > BLOCK_BYTES / 2) {
+              iov.push(Buffer.from(piece, 'utf8'));
+              continue;
+            }
+            // The full block is still referenced by `iov`: continue in a new one.
+            block = Buffer.allocUnsafeSlow(BLOCK_BYTES);
+            start = 0;
+            used = 0;
+          }
+        }
+        used += block.write(piece, used);
+      } else if (piece.length >= COPY_MAX_BYTES || piece.length > block.length - used) {
+        seal();
+        iov.push(piece);
+      } else {
+        block.set(piece, used);
+        used += piece.length;
+      }
+    }
+    seal();
+    return iov;
   }
 
   close(): void {

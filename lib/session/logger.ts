@@ -1,6 +1,7 @@
 // The session logger: one writer that fans every event out to every configured harness (the seed's
 // SessionLogger). A harness whose file cannot be written is reported once and dropped; the others go on.
 import type { GenericEvent } from '../events.js';
+import type { JsonSource } from '../input/raw-json.js';
 import { EventRejected, type SessionHarness } from '../harnesses/types.js';
 
 /** The first stdout line: which sessions this run writes (the seed's exact shape). */
@@ -37,13 +38,14 @@ export class SessionLogger {
 
   /**
    * Hand one event to every harness. Returns the reason when the event itself cannot be written
-   * (the same for every harness, so it is reported once by the caller).
+   * (the same for every harness, so it is reported once by the caller). `source` is the input line the
+   * event was parsed from, when there is one.
    */
-  write(event: GenericEvent, where: string): string | undefined {
+  write(event: GenericEvent, where: string, source?: JsonSource): string | undefined {
     let rejected: string | undefined;
     for (const harness of [...this.active]) {
       try {
-        harness.add(event, where);
+        harness.add(event, where, source);
       } catch (error) {
         if (error instanceof EventRejected) rejected ??= error.message;
         else this.drop(harness, error);

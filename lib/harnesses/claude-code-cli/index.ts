@@ -5,7 +5,9 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { GenericEvent } from '../../events.js';
+import type { JsonSource } from '../../input/raw-json.js';
 import { AppendFile } from '../../session/append-file.js';
+import { stringifySpliced, type JsonPieces } from '../../session/spliced-json.js';
 import { EventRejected, type HarnessFactory, type HarnessOptions, type SessionHarness } from '../types.js';
 import { encodeProjectDir } from './project-dir.js';
 import { ClaudeRecordMapper, type ClaudeRecord } from './records.js';
@@ -54,7 +56,8 @@ export function lastUuidIn(text: string): string | undefined {
 
 class ClaudeHarness implements SessionHarness {
   readonly format = FORMAT;
-  private pending: string[] = [];
+  /** Serialised records waiting for the next flush (text, and raw bytes spliced from the input). */
+  private pending: JsonPieces = [];
   private foreign = false;
   private readonly mapper: ClaudeRecordMapper;
   readonly cwd: string;
@@ -84,28 +87,28 @@ class ClaudeHarness implements SessionHarness {
     return `claude --resume ${this.sessionId}`;
   }
 
-  add(event: GenericEvent, where: string): void {
+  add(event: GenericEvent, where: string, source?: JsonSource): void {
     if (this.pending.length === 0) this.checkForeign();
     const parent = this.mapper.parentUuid;
     const { records, warnings } = this.mapper.map(event);
-    let lines: string[];
+    const start = this.pending.length;
     try {
-      lines = records.map(serialize);
+      for (const record of records) serialize(record, this.pending, source);
     } catch (error) {
+      this.pending.length = start;
       this.mapper.parentUuid = parent; // the chain continues from the last record actually written
       throw error;
     }
     for (const warning of warnings) this.warn(`${where}: ${warning}`);
-    this.pending.push(...lines);
   }
 
   flush(): void {
     if (this.pending.length === 0) return;
     if (this.foreign) {
       const checkpoint = this.mapper.lastPrompt();
-      if (checkpoint) this.pending.push(serialize(checkpoint));
+      if (checkpoint) serialize(checkpoint, this.pending);
     }
-    const data = this.pending.join('');
+    const data = this.pending;
     this.pending = [];
     this.file.write(data);
   }
@@ -138,9 +141,19 @@ class ClaudeHarness implements SessionHarness {
   }
 }
 
-function serialize(record: ClaudeRecord): string {
+/**
+ * Append one record's JSON line to `out`. Records of long input lines splice the line's long strings in as
+ * raw bytes (the same JSON value, without serialising them again).
+ */
+function serialize(record: ClaudeRecord, out: JsonPieces, source?: JsonSource): void {
   try {
-    return `${JSON.stringify(record)}\n`;
+    const json = source ? stringifySpliced(record, source) : JSON.stringify(record);
+    if (typeof json === 'string') {
+      out.push(`${json}\n`);
+    } else {
+      for (let i = 0; i < json.length - 1; i += 1) out.push(json[i]!);
+      out.push(`${json[json.length - 1] as string}\n`);
+    }
   } catch (error) {
     // Too deeply nested for JSON.stringify, or similar: the event is rejected, the harness goes on.
     throw new EventRejected(`cannot be serialised: ${(error as Error).message}`);
