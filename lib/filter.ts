@@ -213,9 +213,12 @@ export async function runFilter(options: FilterOptions, io: FilterIO): Promise<F
     if (rejected !== undefined) bad(where, rejected);
   };
 
+  // Set while a line that held invalid UTF-8 is handled: a skipped line still gets one diagnostic, saying so.
+  let invalidUtf8 = false;
   const bad = (where: string, message: string) => {
     result.badLines += 1;
-    report(`${where}: ${message}`);
+    report(`${where}: ${message}${invalidUtf8 ? ' (the line also held invalid UTF-8)' : ''}`);
+    invalidUtf8 = false;
     if (options.strict) throw new StrictStop(message);
   };
 
@@ -286,7 +289,7 @@ export async function runFilter(options: FilterOptions, io: FilterIO): Promise<F
       bad(where, `line of ${line.bytes} bytes is over the limit of ${options.maxLineBytes ?? 'the maximum'} bytes; skipped`);
       return;
     }
-    if (line.invalidUtf8) report(`${where}: invalid UTF-8 replaced with U+FFFD`);
+    invalidUtf8 = line.invalidUtf8 === true;
     let value: unknown;
     try {
       value = JSON.parse(line.text);
@@ -315,6 +318,9 @@ export async function runFilter(options: FilterOptions, io: FilterIO): Promise<F
     // Long lines: the harnesses may copy the line's long strings as they are instead of serialising them again.
     const source = events.length > 0 ? jsonSourceOf(line, value) : undefined;
     for (const event of events) write(event, where, source);
+    // Kept: the replacement is noted, once (a rejected event's diagnostic has said so already).
+    if (invalidUtf8) report(`${where}: invalid UTF-8 replaced with U+FFFD`);
+    invalidUtf8 = false;
   };
 
   const sink = new Writable({
