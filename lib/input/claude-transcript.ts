@@ -1,7 +1,8 @@
 // A Claude Code transcript as filter input (`asyncai-log --from claude-transcript < old.jsonl`): the reader
 // of lib/readers/claude-code-cli/ behind the InputAdapter interface. The branch `claude --resume` would
-// continue is only known at the end of the file, so the turns are held until then (context records are
-// indexed, not held) and come out of `end()`. Spilled output is not resolved here (no file access).
+// continue is only known at the end of the file, so the turns are held (only the fields the mapping reads;
+// context records are indexed, not held) and come out of `end()`: memory grows with the conversation,
+// unlike `asyncai-log read`, which reads the file twice. Spilled output is not resolved here.
 import type { GenericEvent } from '../events.js';
 import { BranchIndex, branchFilter } from '../readers/claude-code-cli/branch.js';
 import { RecordMapper } from '../readers/claude-code-cli/map-record.js';
@@ -9,6 +10,19 @@ import {
   classifyRecordType, CONTEXT_TYPES, CONVERSATION_TYPES, isObject, STATE_TYPES,
 } from '../readers/claude-code-cli/record-types.js';
 import { InputError, type InputAdapter, type InputFormat } from './types.js';
+
+/** The fields the record mapper reads; the rest (toolUseResult, a copy of every tool output, say) is not held. */
+const KEPT_FIELDS = [
+  'type', 'subtype', 'uuid', 'parentUuid', 'logicalParentUuid', 'isSidechain', 'timestamp', 'message', 'isMeta',
+  'isCompactSummary', 'compactMetadata', 'attachment', 'rendered', 'isApiErrorMessage',
+] as const;
+
+/** A held record without what the mapping does not read (the events share its strings, so it is not copied). */
+function slim(record: Record<string, unknown>): Record<string, unknown> {
+  const kept: Record<string, unknown> = {};
+  for (const key of KEPT_FIELDS) if (record[key] !== undefined) kept[key] = record[key];
+  return kept;
+}
 
 /** Context records that still carry something the generic vocabulary has: compactions and Monitor notifications. */
 function worthHolding(record: Record<string, unknown>): boolean {
@@ -40,7 +54,7 @@ class ClaudeTranscriptAdapter implements InputAdapter {
     if (this.cwd === undefined && typeof value.cwd === 'string' && value.cwd !== '') this.cwd = value.cwd;
     this.records += 1;
     this.index.add(value, this.records, (_line, message) => warn(message));
-    if (typeof value.uuid === 'string' && worthHolding(value)) this.held.push({ record: value, n: this.records });
+    if (typeof value.uuid === 'string' && worthHolding(value)) this.held.push({ record: slim(value), n: this.records });
     return [];
   }
 
