@@ -4,6 +4,7 @@
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { filterCommand } from './commands/filter.js';
+import { convertCommand } from './commands/convert.js';
 import { readCommand } from './commands/read.js';
 
 // A write over the file-size limit must fail with EFBIG (reported), not kill the process.
@@ -14,6 +15,7 @@ await yargs(hideBin(process.argv))
   .usage('$0 [options] < events.ndjson\n\nTurn agent events into a session transcript that the agent CLI can resume.')
   .command(filterCommand)
   .command(readCommand)
+  .command(convertCommand)
   .strict()
   .help()
   .alias('h', 'help')

@@ -21,3 +21,4 @@ export { InputError } from './input/types.js';
 export { createAdapterStream } from './input/adapter-stream.js';
 export type { AdapterStream, AdapterStreamOptions } from './input/adapter-stream.js';
 export * from './readers/claude-code-cli/index.js';
+export * from './convert/index.js';

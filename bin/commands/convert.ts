@@ -24,6 +24,9 @@ export const convertCommand: CommandModule<object, ConvertArgs> = {
   command: 'convert <inputs..>',
   describe: 'convert log files and directories of them into sessions (only what is new or changed)',
   builder: (y) => sessionFlags(y)
+    // One value per flag: a repeatable flag must not swallow the inputs that follow it.
+    .nargs('session-format', 1)
+    .nargs('session-dir', 1)
     .positional('inputs', { type: 'string', array: true, describe: 'files, and directories to walk (.jsonl, .ndjson, .json)' })
     .option('from', { type: 'string', default: 'auto', requiresArg: true, describe: 'input format of every file (auto: per file, from its first line)' })
     .option('jobs', { type: 'number', default: availableParallelism(), requiresArg: true, describe: 'files converted at once (default: the number of cores)' })
