@@ -9,6 +9,8 @@ import { readCommand } from './commands/read.js';
 
 // A write over the file-size limit must fail with EFBIG (reported), not kill the process.
 process.on('SIGXFSZ', () => {});
+// A stderr that cannot be written (closed pipe, full disk) loses the diagnostics, never the transcript.
+process.stderr.on('error', () => {});
 
 await yargs(hideBin(process.argv))
   .scriptName('asyncai-log')
