@@ -57,7 +57,7 @@ describe('the resumed branch', () => {
   });
 
   test('--branch naming no record fails the read', async () => {
-    await expect(readAll(writeTranscript(twoBranches()), { branch: 'missing' })).rejects.toThrow(/no record with uuid "missing"/);
+    await expect(readAll(writeTranscript(twoBranches()), { branch: 'missing' })).rejects.toThrow(/: no record with uuid "missing" \(--branch\)$/);
   });
 
   test('a parent that points nowhere ends the branch there, with a warning', async () => {

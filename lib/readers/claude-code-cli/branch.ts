@@ -88,6 +88,7 @@ function isTurn(kind: NodeKind): boolean {
   return kind === 'user' || kind === 'assistant' || kind === 'tool-results';
 }
 
+/** The branch structure of one transcript, fed record by record in file order (the first pass). */
 export class BranchIndex {
   private readonly nodes = new Map<string, BranchNode>();
   /** uuids of user/assistant records in file order. */

@@ -1,4 +1,5 @@
-// The Claude Code transcript reader's public surface (re-exported from lib/index.ts).
+// The Claude Code transcript reader's public surface (re-exported from lib/index.ts): the reader, session
+// lookup by uuid, the `read` command runner, and the pure pieces worth testing on their own.
 export { ClaudeTranscriptReader, readClaudeTranscript, ReaderError } from './reader.js';
 export type { ReaderOptions, ReaderWarning, SubagentMeta } from './reader.js';
 export type { BranchInfo, TranscriptTree } from './branch.js';

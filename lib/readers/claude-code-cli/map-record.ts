@@ -44,6 +44,7 @@ function imageOf(block: Record<string, unknown>): ImageInput | undefined {
   return { media_type: source.media_type, data: source.data };
 }
 
+/** Maps the records of one branch, in file order, to generic events (the second pass). */
 export class RecordMapper {
   private lastTimestamp: string | undefined;
   private readonly modelGiven = new Set<string>();

@@ -34,6 +34,16 @@ export interface ReaderOptions {
 /** A failure that stops reading one transcript (its file cannot be read, `branch` is not in it). */
 export class ReaderError extends Error {}
 
+function describeError(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  switch (code) {
+    case 'ENOENT': return 'no such file';
+    case 'EACCES': return 'permission denied';
+    case 'EISDIR': case 'ENOTFILE': return 'not a regular file';
+    default: return (error as Error).message;
+  }
+}
+
 /** What Claude Code's `agent-<id>.meta.json` says about a subagent (agentType, description, toolUseId, ...). */
 export type SubagentMeta = Record<string, unknown>;
 
@@ -49,6 +59,10 @@ const MAX_KEPT_WARNINGS = 1000;
 /** A subagent's meta file is small; anything bigger is not one. */
 const MAX_META_BYTES = 1024 * 1024;
 
+/**
+ * A reader of one Claude Code transcript. Nothing is read until it is iterated (the conversation as generic
+ * events) or asked for `usage()`, `tree()` or `subagents()`; each of those reads the file again.
+ */
 export class ClaudeTranscriptReader implements AsyncIterable<GenericEvent> {
   /** Warnings so far (the first 1000). */
   readonly warnings: ReaderWarning[] = [];
@@ -98,12 +112,14 @@ export class ClaudeTranscriptReader implements AsyncIterable<GenericEvent> {
       ...(this.options.maxRecordBytes !== undefined ? { maxRecordBytes: this.options.maxRecordBytes } : {}),
       ...(bytes !== undefined ? { bytes } : {}),
     });
-    let step: IteratorResult<ScannedRecord, ScanSummary>;
-    try {
-      step = await scan.next();
-    } catch (error) {
-      throw new ReaderError(`cannot read ${this.path}: ${(error as Error).message}`);
-    }
+    const next = async (): Promise<IteratorResult<ScannedRecord, ScanSummary>> => {
+      try {
+        return await scan.next();
+      } catch (error) {
+        throw new ReaderError(`${this.path}: cannot be read: ${describeError(error)}`);
+      }
+    };
+    let step = await next();
     while (!step.done) {
       const { record, line } = step.value;
       const type = record.type;
@@ -117,7 +133,7 @@ export class ClaudeTranscriptReader implements AsyncIterable<GenericEvent> {
         }
         yield step.value;
       }
-      step = await scan.next();
+      step = await next();
     }
     if (step.value.partial) this.partial = true;
     return step.value;
@@ -145,7 +161,7 @@ export class ClaudeTranscriptReader implements AsyncIterable<GenericEvent> {
   async *events(): AsyncGenerator<GenericEvent> {
     const { index, bytes, first } = await this.index(false);
     const branch = this.options.branch;
-    if (branch !== undefined && !index.has(branch)) throw new ReaderError(`no record with uuid ${JSON.stringify(branch)} in ${this.path}`);
+    if (branch !== undefined && !index.has(branch)) throw new ReaderError(`${this.path}: no record with uuid ${JSON.stringify(branch)} (--branch)`);
     const selection = index.select(branch, this.warn);
     if (this.subagent) yield this.header(first);
     if (selection.leaf === undefined) return;

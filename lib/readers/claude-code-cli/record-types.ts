@@ -25,6 +25,7 @@ export function classifyRecordType(type: string): RecordClass {
   return 'unknown';
 }
 
+/** A plain JSON object (not null, not an array). */
 export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
