@@ -125,9 +125,20 @@ export function startCommandMonitor(options: CommandMonitorOptions): CommandMoni
       const text = line.text ?? `[line of ${line.bytes} bytes over the limit; skipped]`;
       ok = options.stderr.write(`asyncai-log: ${label}: ${text}\n`) && ok;
     }
-    if (!ok && !stderr.isPaused()) {
+    // Wait for a slow stderr, never for a failed one (closed pipe, full disk): waiting there would block the
+    // command on its own stderr pipe for good. Its lines are then lost; its events and its end are not.
+    const target = options.stderr as NodeJS.WritableStream & { destroyed?: boolean; errored?: unknown };
+    if (!ok && !target.destroyed && !target.errored && !stderr.isPaused()) {
       stderr.pause();
-      options.stderr.once('drain', () => stderr.resume());
+      const resume = () => {
+        target.off('drain', resume);
+        target.off('error', resume);
+        target.off('close', resume);
+        stderr.resume();
+      };
+      target.on('drain', resume);
+      target.on('error', resume);
+      target.on('close', resume);
     }
   };
   stderr.on('data', (chunk: Buffer) => forward(err.push(chunk)));
