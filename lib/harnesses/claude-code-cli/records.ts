@@ -8,6 +8,7 @@ import type {
 } from '../../events.js';
 import { newTaskId } from '../../monitor/task-id.js';
 import { endNotification, eventNotification, PRE, PRE_HUMAN_TURN, renderReminder, type MonitorOutcome } from './notification.js';
+import { RecentMap, RecentSet } from './recent.js';
 
 /** The Claude Code version the records imitate (and were verified against). */
 export const CLAUDE_CODE_VERSION = '2.1.328';
@@ -39,10 +40,18 @@ export interface Mapped {
 
 const ALNUM = 'abcdefghijklmnopqrstuvwxyz0123456789';
 
+/** Random bytes drawn 4 KiB at a time: one randomBytes call per message id cost microseconds each. */
+let randomPool = Buffer.alloc(0);
+let randomAt = 0;
+
 function randomAlnum(length: number): string {
-  const bytes = randomBytes(length);
+  if (randomAt + length > randomPool.length) {
+    randomPool = randomBytes(Math.max(4096, length));
+    randomAt = 0;
+  }
   let out = '';
-  for (let i = 0; i < length; i += 1) out += ALNUM[bytes[i]! % ALNUM.length];
+  for (let i = 0; i < length; i += 1) out += ALNUM[randomPool[randomAt + i]! % ALNUM.length];
+  randomAt += length;
   return out;
 }
 
@@ -65,10 +74,10 @@ export class ClaudeRecordMapper {
   parentUuid: string | null = null;
   private messageId: string | undefined;
   private lastModel: string | undefined;
-  private readonly toolIds = new Set<string>();
-  private readonly taskIds = new Map<string, string>();
+  private readonly toolIds = new RecentSet<string>(MAX_TOOL_IDS);
+  private readonly taskIds = new RecentMap<string, string>(MAX_TASKS);
   /** Task ids that have had at least one event: their end says "stream ended", not "without output". */
-  private readonly tasksWithOutput = new Set<string>();
+  private readonly tasksWithOutput = new RecentSet<string>(MAX_TASKS);
   private warnedUnsigned = false;
   private readonly newUuid: () => string;
   private readonly common: ClaudeRecord;
@@ -233,10 +242,6 @@ export class ClaudeRecordMapper {
   }
 
   private toolCall(event: ToolCallEvent): Mapped {
-    if (this.toolIds.size >= MAX_TOOL_IDS) {
-      const oldest = this.toolIds.values().next().value;
-      if (oldest !== undefined) this.toolIds.delete(oldest);
-    }
     this.toolIds.add(event.id);
     const block = { type: 'tool_use', id: event.id, name: event.name, input: event.arguments };
     return { records: [this.assistantSide(block, event.model, event.usage, 'tool_use', event.timestamp)], warnings: [] };
@@ -270,7 +275,7 @@ export class ClaudeRecordMapper {
     let id = this.taskIds.get(description);
     if (id === undefined) {
       id = newTaskId();
-      remember(this.taskIds, description, id);
+      this.taskIds.set(description, id);
     }
     return id;
   }
@@ -316,7 +321,7 @@ export class ClaudeRecordMapper {
   private monitorEvent(event: MonitorEvent): Mapped {
     const description = event.description ?? 'monitor';
     const taskId = this.taskId(description, event.task_id);
-    if (!this.tasksWithOutput.has(taskId)) remember(this.tasksWithOutput, taskId);
+    if (!this.tasksWithOutput.has(taskId)) this.tasksWithOutput.add(taskId);
     const xml = eventNotification(taskId, description, event.event, event.note);
     return { records: this.notification(xml, event.timestamp), warnings: [] };
   }
@@ -332,14 +337,4 @@ export class ClaudeRecordMapper {
     const xml = endNotification(taskId, description, outcome);
     return { records: this.notification(xml, event.timestamp), warnings: [] };
   }
-}
-
-/** Add to a bounded Map or Set, forgetting the oldest entry when full (memory stays flat). */
-function remember<K, V>(store: Map<K, V> | Set<K>, key: K, value?: V): void {
-  if (store.size >= MAX_TASKS) {
-    const oldest = store.keys().next().value;
-    if (oldest !== undefined) store.delete(oldest);
-  }
-  if (store instanceof Map) store.set(key, value as V);
-  else store.add(key);
 }
