@@ -1,4 +1,5 @@
-// `asyncai-log read <transcript | session-uuid>...`: parses the read command's flags and calls runRead.
+// `asyncai-log read <transcript | session-uuid>...`: parses the read command's flags and calls runRead
+// (lib/readers/claude-code-cli/run-read.ts); exit 0, 1 when a transcript could not be read, 2 on a usage error.
 import { homedir } from 'node:os';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { parseSessionDirs, UsageError } from '../../lib/filter.js';
