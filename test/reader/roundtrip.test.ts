@@ -2,7 +2,7 @@
 // sequences from a seeded generator (no dependency). What may differ is documented in the README
 // ("Reading transcripts"): events the writer does not write, and fields it fills in (model, task ids,
 // a monitor description, a stopped monitor's exit code, a blank compaction summary).
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { Readable, Writable } from 'node:stream';
 import { describe, expect, test } from 'vitest';
 import { normalizeEvent, type GenericEvent } from '../../lib/events.js';
@@ -183,10 +183,14 @@ async function roundTrip(input: Ev[]): Promise<{ actual: GenericEvent[]; warning
     env: {}, homedir: root, processCwd: root, noSession: false, echo: false, strict: true, from: 'events',
   }, { stdin: Readable.from([input.map((e) => `${JSON.stringify(e)}\n`).join('')]), stdout: sink(), stderr: sink() });
   if (result.code !== 0) throw new Error(`the filter failed with ${result.code}`);
-  const reader = readClaudeTranscript(result.harnesses[0]!.sessionFile);
-  const actual: GenericEvent[] = [];
-  for await (const event of reader) actual.push(event);
-  return { actual, warnings: reader.warnings.map((w) => w.message) };
+  try {
+    const reader = readClaudeTranscript(result.harnesses[0]!.sessionFile);
+    const actual: GenericEvent[] = [];
+    for await (const event of reader) actual.push(event);
+    return { actual, warnings: reader.warnings.map((w) => w.message) };
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
 }
 
 describe('round trip: events -> transcript -> read', () => {
