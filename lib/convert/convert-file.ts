@@ -32,9 +32,14 @@ export function provenanceFor(inputFormat: string, source: string): Record<strin
   return { [PROVENANCE_FIELD]: { convertedFrom: inputFormat, source } };
 }
 
-/** A record of a session that `convert` wrote (it carries the provenance field). */
+/**
+ * A record of a session that `convert` wrote: it carries the provenance field (Claude Code records at top
+ * level, Codex rollouts in their `session_meta` payload).
+ */
 export function isConvertedRecord(value: unknown): boolean {
-  return isObject(value) && isObject(value[PROVENANCE_FIELD]) && typeof value[PROVENANCE_FIELD].convertedFrom === 'string';
+  const marked = (record: unknown) => isObject(record) && isObject(record[PROVENANCE_FIELD])
+    && typeof record[PROVENANCE_FIELD].convertedFrom === 'string';
+  return marked(value) || (isObject(value) && marked(value.payload));
 }
 
 /**

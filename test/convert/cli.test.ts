@@ -1,11 +1,13 @@
 // End to end: `asyncai-log convert` over a temp tree of logs in every input format. Statuses, where the
 // sessions go, the manifest, reruns (unchanged, changed, touched, --force), --dry-run, job counts, errors.
 import { describe, expect, test } from 'vitest';
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
   appendFileSync, existsSync, mkdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
+import { BIN, cleanEnv } from '../support/run.js';
 import {
   convert, filesUnder, lineOf, makeTree, manifestEntries, manifestFiles, records, report, statuses, TREE_FILES, writeHugeLog,
 } from './support.js';
@@ -337,6 +339,21 @@ describe('convert: the manifest and reruns', () => {
   });
 });
 
+describe('convert: other harnesses', () => {
+  test('--session-format codex-cli writes Codex sessions, and walking them again skips them as converted', async () => {
+    const tree = makeTree();
+    const codexRoot = join(tree.dir, 'codex-home');
+    const r = await convert(tree, [F.events, '--session-format', 'codex-cli', '--session-dir', `codex-cli=${codexRoot}`]);
+    const line = lineOf(r, F.events);
+    expect(line.status).toBe('converted');
+    expect(line.harnesses!.map((h) => h.format)).toEqual(['codex-cli']);
+    expect(line.harnesses![0]!.session_file.startsWith(join(codexRoot, 'sessions'))).toBe(true);
+    expect(manifestEntries(codexRoot)).toHaveLength(1);
+    const again = await convert(tree, ['codex-home/sessions']);
+    expect(report(again).map((l) => [l.status, l.reason])).toEqual([['skipped', 'converted-session']]);
+  });
+});
+
 describe('convert: job counts', () => {
   /** A report and the sessions it names, with generated ids and conversion times replaced by stable names. */
   function normalized(stdout: string, started: string): string {
@@ -380,4 +397,38 @@ describe('convert: progress', () => {
     expect(r.stderr).toContain('asyncai-log: convert: 6 converted, 2 skipped, 0 failed\n');
     expect(report(r)).toHaveLength(8);
   });
+});
+
+describe('convert: signals', () => {
+  test('SIGINT finishes the file in progress, reports the rest as interrupted, exits 130, and a rerun converts the rest', async () => {
+    const tree = makeTree();
+    for (let i = 0; i < 8; i += 1) writeHugeLog(join(tree.dir, 'big', `log-${i}.ndjson`), 3);
+    const child = spawn(process.execPath, [BIN, 'convert', 'big', '--jobs', '1', '--session-dir', `claude-code-cli=${tree.root}`], {
+      cwd: tree.dir, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
+    await new Promise<void>((resolve) => {
+      child.stdout.on('data', (d: Buffer) => {
+        stdout += d.toString();
+        if (stdout.includes('\n')) resolve();
+      });
+    });
+    child.kill('SIGINT');
+    const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
+    child.stdout.removeAllListeners('data');
+    expect(code).toBe(130);
+    expect(stderr).toContain('finishing the files in progress');
+    const lines = stdout.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l));
+    expect(lines).toHaveLength(8);
+    const converted = lines.filter((l) => l.status === 'converted');
+    const interrupted = lines.filter((l) => l.status === 'skipped' && l.reason === 'interrupted');
+    expect(converted.length + interrupted.length).toBe(8);
+    expect(interrupted.length).toBeGreaterThan(0);
+    // Whatever was converted is whole and recorded; the rerun converts exactly what was interrupted.
+    expect(manifestEntries(tree.root).map((e) => e.session_id).sort()).toEqual(converted.map((l) => l.harnesses[0].session_id).sort());
+    const rerun = await convert(tree, ['big']);
+    expect(report(rerun).filter((l) => l.status === 'converted').map((l) => l.source)).toEqual(interrupted.map((l) => l.source));
+  }, 120_000);
 });
