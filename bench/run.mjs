@@ -5,7 +5,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import {
   closeSync, existsSync, fstatSync, linkSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, readSync,
-  rmSync, statSync, symlinkSync, writeFileSync,
+  rmSync, statSync, symlinkSync, writeFileSync, writeSync,
 } from 'node:fs';
 import { cpus, freemem, platform, release, tmpdir, totalmem } from 'node:os';
 import { join, relative, resolve } from 'node:path';
@@ -26,10 +26,13 @@ const USAGE = `usage: node bench/run.mjs [options]
   --bin PATH          the asyncai-log bin to measure (default dist/bin/asyncai-log.js)
   --corpus-dir DIR    where corpora are generated and kept (default bench/out)
   --out-dir DIR       where performance.md and performance.json go (default docs)
-  --tools LIST        which tools: cat,node-parse,jq,filter,read,convert (default all)`;
+  --tools LIST        which tools: cat,node-parse,jq,filter,read,convert (default all of these),
+                      convert-tree-j1,convert-tree-j2 (convert a many-file tree, --jobs 1 and 2; only when named)`;
 
 /** The tools, in table order. `ratioBase` is the one every ratio is taken against. */
-const TOOLS = ['cat', 'node-parse', 'jq', 'filter', 'read', 'convert'];
+const TOOLS = ['cat', 'node-parse', 'jq', 'filter', 'read', 'convert', 'convert-tree-j1', 'convert-tree-j2'];
+/** Run only when named in --tools: they write a ~1 GB tree of the full corpus and convert it twice per rep. */
+const OPT_IN_TOOLS = ['convert-tree-j1', 'convert-tree-j2'];
 const RATIO_BASE = 'node-parse';
 
 function options() {
@@ -44,7 +47,7 @@ function options() {
       bin: { type: 'string', default: join(ROOT, 'dist', 'bin', 'asyncai-log.js') },
       'corpus-dir': { type: 'string', default: join(ROOT, 'bench', 'out') },
       'out-dir': { type: 'string', default: join(ROOT, 'docs') },
-      tools: { type: 'string', default: TOOLS.join(',') },
+      tools: { type: 'string', default: TOOLS.filter((t) => !OPT_IN_TOOLS.includes(t)).join(',') },
       help: { type: 'boolean', default: false },
     },
   });
@@ -197,6 +200,54 @@ function countLines(path) {
   return lines;
 }
 
+/**
+ * A many-file tree for `convert --jobs N`, as ~/.codex/sessions is: the corpus cut into files of 2,000 lines,
+ * written twice over (two directories), so the full corpus makes about 1 GB. Made once per corpus and run.
+ */
+function manyFileTree(corpus, work) {
+  const dir = join(work, `convert-many-${corpus.name}`);
+  const summaryFile = `${dir}.json`;
+  if (existsSync(summaryFile)) return JSON.parse(readFileSync(summaryFile, 'utf8'));
+  const LINES_PER_FILE = 2000;
+  const copies = ['a', 'b'].map((copy) => join(dir, copy));
+  for (const copy of copies) mkdirSync(copy, { recursive: true });
+  const fd = openSync(corpus.file, 'r');
+  const buf = Buffer.allocUnsafe(1 << 20);
+  let files = 0;
+  let lines = 0;
+  let inFile = 0;
+  let out = [];
+  const next = () => {
+    for (const o of out) closeSync(o);
+    files += 1;
+    out = copies.map((copy) => openSync(join(copy, `log-${String(files).padStart(5, '0')}.ndjson`), 'w'));
+    inFile = 0;
+  };
+  try {
+    next();
+    for (let position = 0; ;) {
+      const n = readSync(fd, buf, 0, buf.length, position);
+      if (n === 0) break;
+      position += n;
+      let start = 0;
+      for (let at = buf.indexOf(10, start); at !== -1 && at < n; at = buf.indexOf(10, start)) {
+        for (const o of out) writeSync(o, buf, start, at + 1 - start);
+        start = at + 1;
+        lines += 1;
+        inFile += 1;
+        if (inFile === LINES_PER_FILE) next();
+      }
+      for (const o of out) writeSync(o, buf, start, n - start);
+    }
+  } finally {
+    closeSync(fd);
+    for (const o of out) closeSync(o);
+  }
+  const summary = { dir, files: files * copies.length, lines: lines * copies.length, bytes: statSync(corpus.file).size * copies.length };
+  writeFileSync(summaryFile, JSON.stringify(summary));
+  return summary;
+}
+
 /** Runs of one tool on one corpus: the median figures, or why there are none. */
 async function runTool(tool, corpus, context) {
   const { opts, commands, gnuTime, work } = context;
@@ -272,6 +323,25 @@ async function runTool(tool, corpus, context) {
         const root = join(work, `convert-out-${corpus.name}-${Math.random().toString(36).slice(2)}`);
         context.cleanup.push(root);
         return [opts.bin, 'convert', tree, '--session-dir', `claude-code-cli=${root}`, '--cwd', '/bench', '--jobs', '1'];
+      };
+      break;
+    }
+    case 'convert-tree-j1':
+    case 'convert-tree-j2': {
+      if (!commands.convert) return { ...row, status: 'not available', note: 'this build has no convert command' };
+      const tree = manyFileTree(corpus, work);
+      if (tree.files < 4) return { ...row, status: 'not available', note: 'the corpus makes fewer than 4 files' };
+      const jobs = tool === 'convert-tree-j2' ? '2' : '1';
+      command = process.execPath;
+      row.command = `asyncai-log convert <tree> --session-dir claude-code-cli=<tmp> --cwd /bench --jobs ${jobs}`;
+      row.input = `a tree of ${tree.files} files`;
+      input = undefined;
+      inputBytes = tree.bytes;
+      inputEvents = tree.lines;
+      perRun = () => {
+        const root = join(work, `convert-out-${corpus.name}-${Math.random().toString(36).slice(2)}`);
+        context.cleanup.push(root);
+        return [opts.bin, 'convert', tree.dir, '--session-dir', `claude-code-cli=${root}`, '--cwd', '/bench', '--jobs', jobs];
       };
       break;
     }
@@ -385,6 +455,11 @@ function targets(rows, lat) {
     const row = get(corpus, 'filter');
     if (row?.peak_rss_mib) list.push({ target: `filter peak RSS < 200 MiB (${corpus} corpus)`, value: row.peak_rss_mib, pass: row.peak_rss_mib < 200 });
   }
+  const j1 = get('full', 'convert-tree-j1');
+  const j2 = get('full', 'convert-tree-j2');
+  if (j1 && j2) {
+    list.push({ target: 'convert --jobs 2 >= 1.6x --jobs 1 (many-file tree of the full corpus)', value: round(j1.wall_s / j2.wall_s, 2), pass: j1.wall_s / j2.wall_s >= 1.6 });
+  }
   if (lat) {
     list.push({ target: 'live latency median < 2 ms', value: lat.median_ms, pass: lat.median_ms < 2 });
     list.push({ target: 'live latency p99 < 20 ms', value: lat.p99_ms, pass: lat.p99_ms < 20 });
@@ -429,7 +504,9 @@ function markdown(report) {
   out.push('Tools: `cat` is `cat > /dev/null`; `node-parse` is bench/parse-floor.mjs; `jq` is `jq -c .`; `filter` is');
   out.push('`asyncai-log --session-dir claude-code-cli=<tmp> --cwd /bench` writing a Claude Code transcript (about twice');
   out.push('the input: every record carries its envelope); `read` is `asyncai-log read` of that transcript (rates are');
-  out.push('per transcript record and byte); `convert` is `asyncai-log convert` of a directory holding the corpus.', '');
+  out.push('per transcript record and byte); `convert` is `asyncai-log convert` of a directory holding the corpus;');
+  out.push('`convert-tree-j1`/`-j2` convert a tree of the corpus cut into files of 2,000 lines, twice over (about 1 GB');
+  out.push('for the full corpus), with `--jobs 1` and `--jobs 2`.', '');
   if (report.latency) {
     const l = report.latency;
     out.push('## Live latency', '');
