@@ -113,6 +113,10 @@ export function startCommandMonitor(options: CommandMonitorOptions): CommandMoni
   stdout.on('data', (chunk: Buffer) => {
     writeLines(out.push(chunk), new Date().toISOString());
     options.sink.flush();
+    // Let the rest of the loop run before the next chunk: libuv reads a busy pipe up to 32 times in a row,
+    // and a flooding command would otherwise hold back stdin events (and signals) for seconds.
+    stdout.pause();
+    setImmediate(() => stdout.resume());
   });
   stdout.on('end', () => {
     writeLines(out.end(), new Date().toISOString());
