@@ -96,7 +96,7 @@ class ClaudeHarness implements SessionHarness {
       for (const record of records) serialize(record, this.pending, source);
     } catch (error) {
       this.pending.length = start;
-      this.mapper.parentUuid = parent; // the chain continues from the last record actually written
+      this.mapper.undo(parent); // the chain continues from the last record actually written
       throw error;
     }
     for (const warning of warnings) this.warn(`${where}: ${warning}`);

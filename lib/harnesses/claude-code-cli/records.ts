@@ -100,7 +100,22 @@ export class ClaudeRecordMapper {
     return this.parentUuid;
   }
 
+  /** The tool call id the last `map` made known (see `undo`). */
+  private addedToolId: string | undefined;
+
+  /**
+   * Undo the last `map` when its records could not be written: the chain goes on from `parentUuid`, and a
+   * tool call that never reached the file is forgotten, so its result is kept as text rather than written as
+   * a tool_result that Claude Code would drop together with its output.
+   */
+  undo(parentUuid: string | null): void {
+    this.parentUuid = parentUuid;
+    if (this.addedToolId !== undefined) this.toolIds.delete(this.addedToolId);
+    this.addedToolId = undefined;
+  }
+
   map(event: GenericEvent): Mapped {
+    this.addedToolId = undefined;
     if (event.agent_id !== undefined) return this.subagentEvent();
     switch (event.type) {
       case 'user': return this.user(event);
@@ -242,6 +257,7 @@ export class ClaudeRecordMapper {
   }
 
   private toolCall(event: ToolCallEvent): Mapped {
+    if (!this.toolIds.has(event.id)) this.addedToolId = event.id;
     this.toolIds.add(event.id);
     const block = { type: 'tool_use', id: event.id, name: event.name, input: event.arguments };
     return { records: [this.assistantSide(block, event.model, event.usage, 'tool_use', event.timestamp)], warnings: [] };
