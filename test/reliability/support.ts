@@ -1,0 +1,232 @@
+// Shared helpers for the reliability tests: a seeded random generator (the seed is printed when a property
+// fails, and FUZZ_SEED=<n> replays it), the bin spawned with its peak RSS sampled from /proc, and transcript
+// readers that tell complete lines from a partial last one.
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { BIN, cleanEnv } from '../support/run.js';
+
+/** A small, fast, seeded PRNG (mulberry32): the same seed gives the same inputs on every machine. */
+export class Rng {
+  private state: number;
+  constructor(readonly seed: number) {
+    this.state = seed >>> 0;
+  }
+  /** A float in [0, 1). */
+  next(): number {
+    this.state = (this.state + 0x6d2b79f5) >>> 0;
+    let t = this.state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  }
+  /** An integer in [0, n). */
+  int(n: number): number {
+    return Math.floor(this.next() * n);
+  }
+  /** An integer in [lo, hi]. */
+  between(lo: number, hi: number): number {
+    return lo + this.int(hi - lo + 1);
+  }
+  chance(p: number): boolean {
+    return this.next() < p;
+  }
+  pick<T>(items: readonly T[]): T {
+    return items[this.int(items.length)]!;
+  }
+  bytes(n: number): Buffer {
+    const buf = Buffer.alloc(n);
+    for (let i = 0; i < n; i += 1) buf[i] = this.int(256);
+    return buf;
+  }
+}
+
+/** The seed for this run: FUZZ_SEED when given (to replay a failure), else a fresh one. */
+export function fuzzSeed(): number {
+  const given = process.env.FUZZ_SEED;
+  if (given !== undefined && given !== '') return Number(given) >>> 0;
+  return Math.floor(Math.random() * 2 ** 32) >>> 0;
+}
+
+/** Run a property with a seed; a failure names the seed so it can be replayed with FUZZ_SEED=<seed>. */
+export async function withSeed(name: string, body: (rng: Rng) => Promise<void> | void): Promise<void> {
+  const seed = fuzzSeed();
+  try {
+    await body(new Rng(seed));
+  } catch (error) {
+    const err = error as Error;
+    err.message = `[${name}: seed ${seed}, replay with FUZZ_SEED=${seed}] ${err.message}`;
+    console.error(`fuzz failure in ${name}: seed ${seed} (replay with FUZZ_SEED=${seed})`);
+    throw err;
+  }
+}
+
+export interface Exited {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: Buffer;
+  stderr: string;
+  /** Peak RSS seen in /proc (0 unless sampled). */
+  peakRssKiB: number;
+  /** The process was still running after the hang limit and was killed (a hang: always a failure). */
+  hung: boolean;
+}
+
+export interface Spawned {
+  child: ChildProcessWithoutNullStreams;
+  /** Settles when the process has exited and its pipes are closed. */
+  exit: Promise<Exited>;
+}
+
+/** How long a run may take before it counts as hung (far above any run here, so never a timing assertion). */
+export const HANG_LIMIT_MS = 45_000;
+
+/** Peak resident set size of a live process in KiB (VmHWM), or 0 once it is gone. */
+function vmHwm(pid: number): number {
+  try {
+    const match = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Spawn the built bin with stdin left open. `sampleRss` polls /proc/<pid>/status for VmHWM (the kernel's
+ * own peak, so a sample taken any time after the peak sees it) until the process exits.
+ */
+export function spawnBin(args: string[], options: { env?: Record<string, string>; cwd?: string; sampleRss?: boolean } = {}): Spawned {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    env: options.env ?? cleanEnv(),
+    ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  const out: Buffer[] = [];
+  let err = '';
+  let peak = 0;
+  child.stdout.on('data', (d: Buffer) => out.push(d));
+  child.stderr.on('data', (d: Buffer) => {
+    err += d.toString('utf8');
+  });
+  child.stdin.on('error', () => {});
+  const timer = options.sampleRss && child.pid !== undefined
+    ? setInterval(() => {
+      peak = Math.max(peak, vmHwm(child.pid!));
+    }, 5)
+    : undefined;
+  let hung = false;
+  const limit = setTimeout(() => {
+    hung = true;
+    child.kill('SIGKILL');
+  }, HANG_LIMIT_MS);
+  const exit = new Promise<Exited>((resolve) => {
+    child.on('close', (code, signal) => {
+      if (timer) clearInterval(timer);
+      clearTimeout(limit);
+      resolve({ code, signal, stdout: Buffer.concat(out), stderr: err, peakRssKiB: peak, hung });
+    });
+  });
+  return { child, exit };
+}
+
+/**
+ * Write `data` to a child's stdin in pieces, honouring backpressure, then end it. Stops early (without
+ * hanging) when the child closes its stdin or exits.
+ */
+export async function feed(child: ChildProcessWithoutNullStreams, data: Buffer, pieces: number[] = []): Promise<void> {
+  let gone = child.exitCode !== null || child.signalCode !== null;
+  const stop = new Promise<void>((resolve) => {
+    const done = () => {
+      gone = true;
+      resolve();
+    };
+    child.once('exit', done);
+    child.stdin.once('error', done);
+    child.stdin.once('close', done);
+  });
+  const write = async (part: Buffer) => {
+    if (gone) return;
+    if (!child.stdin.write(part)) await Promise.race([new Promise((resolve) => child.stdin.once('drain', resolve)), stop]);
+  };
+  let offset = 0;
+  for (const size of pieces) {
+    if (offset >= data.length || gone) break;
+    const part = data.subarray(offset, offset + size);
+    offset += part.length;
+    await write(part);
+  }
+  if (offset < data.length) await write(data.subarray(offset));
+  if (!gone) child.stdin.end();
+}
+
+/** A transcript split into its complete lines (each parsed) and the partial last line, if any. */
+export interface TranscriptState {
+  records: any[];
+  /** Complete lines that are not valid JSON (must be none). */
+  damaged: string[];
+  /** The text after the last newline, when the file does not end with one. */
+  partial: string | undefined;
+}
+
+export function transcriptState(file: string): TranscriptState {
+  const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  const pieces = text.split('\n');
+  const tail = pieces.pop()!;
+  const records: any[] = [];
+  const damaged: string[] = [];
+  for (const line of pieces) {
+    if (line === '') continue;
+    try {
+      records.push(JSON.parse(line));
+    } catch {
+      damaged.push(line.length > 200 ? `${line.slice(0, 200)}...` : line);
+    }
+  }
+  return { records, damaged, partial: tail === '' ? undefined : tail };
+}
+
+/** Every file under `dir`, as paths relative to it (symlinks listed, not followed). */
+export function listTree(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  const out: string[] = [];
+  const walk = (rel: string) => {
+    for (const entry of readdirSync(join(dir, rel), { withFileTypes: true })) {
+      const path = rel === '' ? entry.name : `${rel}/${entry.name}`;
+      if (entry.isDirectory()) {
+        out.push(`${path}/`);
+        walk(path);
+      } else {
+        out.push(path);
+      }
+    }
+  };
+  walk('');
+  return out.sort();
+}
+
+/** File mode bits (permissions only). */
+export function modeOf(path: string): number {
+  return statSync(path).mode & 0o777;
+}
+
+/** The session line of a run's stdout. */
+export function sessionFromStdout(stdout: Buffer | string): { session_id: string; session_file: string } {
+  const text = typeof stdout === 'string' ? stdout : stdout.toString('utf8');
+  return JSON.parse(text.slice(0, text.indexOf('\n'))).result;
+}
+
+/** Poll until `check` holds, at most `limitMs` (then the caller's assertion says what was there). */
+export async function until(check: () => boolean, limitMs = 20_000): Promise<void> {
+  const end = Date.now() + limitMs;
+  while (!check() && Date.now() < end) await new Promise((resolve) => setTimeout(resolve, 10));
+}
+
+/** One generic event as an NDJSON line. */
+export const ev = (o: object): string => `${JSON.stringify(o)}\n`;
+
+/** The run's result, failing the test when the process hung (it was killed at the hang limit). */
+export async function finished(run: Spawned): Promise<Exited> {
+  const result = await run.exit;
+  if (result.hung) throw new Error(`the process hung and was killed after ${HANG_LIMIT_MS} ms; stderr: ${result.stderr.slice(0, 2000)}`);
+  return result;
+}
