@@ -3,7 +3,7 @@
 // chunk as the filter does. The session opens at the first conversation event, so a file without one leaves
 // no empty session behind. Used inline and from worker threads alike; it never throws.
 import { createHash } from 'node:crypto';
-import { closeSync, constants, fsyncSync, openSync } from 'node:fs';
+import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import type { GenericEvent } from '../events.js';
 import { openSessions } from '../filter.js';
@@ -78,13 +78,16 @@ async function* chunks(file: FileHandle): AsyncGenerator<Buffer> {
   }
 }
 
-/** fsync a file we wrote, so a manifest entry never names a session that a crash could lose. */
-function syncFile(path: string): void {
-  const fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+/**
+ * fsync a file this run wrote, so a manifest entry never names a session a crash could lose. Asynchronous
+ * (the thread pool waits for the disk): the caller syncs a finished file while the next one is converted.
+ */
+export async function syncFile(path: string): Promise<void> {
+  const file = await open(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
   try {
-    fsyncSync(fd);
+    await file.sync();
   } finally {
-    closeSync(fd);
+    await file.close();
   }
 }
 
@@ -251,13 +254,6 @@ class FileConversion {
     if (!this.logger) {
       o.status = 'skipped';
       o.reason = o.records === 0 ? 'empty' : this.adapter ? 'no-conversation' : 'unrecognised';
-      return;
-    }
-    try {
-      for (const harness of this.harnesses) syncFile(harness.sessionFile);
-    } catch (error) {
-      o.status = 'failed';
-      o.error = `cannot sync the session: ${describe(error)}`;
       return;
     }
     o.status = 'converted';

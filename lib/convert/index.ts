@@ -6,6 +6,7 @@ import { resolve } from 'node:path';
 import { checkSessionOptions, UsageError, type SessionOptions } from '../filter.js';
 import { findHarness } from '../harnesses/index.js';
 import { findInputFormat, inputFormatNames } from '../input/index.js';
+import { syncFile } from './convert-file.js';
 import { discoverSources } from './discover.js';
 import { Manifest, ManifestWriter, type ManifestEntry } from './manifest.js';
 import { createInlineRunner, createWorkerRunner, type ConvertRunner } from './pool.js';
@@ -155,12 +156,22 @@ export async function runConvert(options: ConvertOptions, io: ConvertIO): Promis
   for (const slot of slots) if (slot.outcome) out.progress?.fileDone();
   emit();
 
-  const settle = (slot: Slot, outcome: ConvertOutcome, read: number) => {
+  // A finished file is made durable here, off the converting thread: its sessions are fsync'd, then its
+  // manifest lines written and fsync'd, while the next files are converted. Only then is it reported.
+  const settle = async (slot: Slot, outcome: ConvertOutcome, read: number): Promise<void> => {
     outcome.harnesses = [...slot.fresh, ...outcome.harnesses];
     outcome.harnesses.sort((a, b) => formats.indexOf(a.format) - formats.indexOf(b.format));
+    if (!dryRun && outcome.status === 'converted') {
+      try {
+        await Promise.all(outcome.harnesses.filter((h) => !h.unchanged).map((h) => syncFile(h.session_file)));
+      } catch (error) {
+        outcome.status = 'failed';
+        outcome.error = `cannot sync the session: ${(error as Error).message}`;
+      }
+    }
     if (!dryRun) {
       try {
-        record(slot, outcome, roots, writers);
+        await record(slot, outcome, roots, writers);
       } catch (error) {
         outcome.status = 'failed';
         outcome.error = `the sessions were written, but the manifest could not be: ${(error as Error).message}`;
@@ -170,6 +181,7 @@ export async function runConvert(options: ConvertOptions, io: ConvertIO): Promis
     emit();
     out.progress?.fileDone(Math.max(0, slot.size - read));
   };
+  const settling: Promise<void>[] = [];
 
   const runner: ConvertRunner = jobs > 1 && tasks.length > 1
     ? createWorkerRunner(Math.min(jobs, tasks.length), settings)
@@ -191,7 +203,7 @@ export async function runConvert(options: ConvertOptions, io: ConvertIO): Promis
             out.progress?.read(counted);
           }).then((outcome) => {
             inFlight -= 1;
-            settle(slot, outcome, read);
+            settling.push(settle(slot, outcome, read));
             pump();
           });
         }
@@ -199,11 +211,12 @@ export async function runConvert(options: ConvertOptions, io: ConvertIO): Promis
       };
       pump();
     });
+    await Promise.all(settling);
   } finally {
     await runner.close();
     for (const writer of writers.values()) {
-      writer.close();
-      if (writer.file !== undefined) summary.manifestFiles.push(writer.file);
+      await writer.close();
+      if (writer.runFile !== undefined) summary.manifestFiles.push(writer.runFile);
     }
   }
   for (const slot of slots) {
@@ -291,7 +304,9 @@ function plan(
 }
 
 /** Append this source's entries to each root's manifest: new sessions, and known ones whose stat moved. */
-function record(slot: Slot, outcome: ConvertOutcome, roots: { format: string; root: string }[], writers: Map<string, ManifestWriter>): void {
+async function record(
+  slot: Slot, outcome: ConvertOutcome, roots: { format: string; root: string }[], writers: Map<string, ManifestWriter>,
+): Promise<void> {
   const fingerprint = outcome.fingerprint;
   if (!fingerprint || slot.real === undefined || (outcome.status !== 'converted' && outcome.reason !== 'unchanged')) return;
   const at = new Date().toISOString();
@@ -313,14 +328,14 @@ function record(slot: Slot, outcome: ConvertOutcome, roots: { format: string; ro
     }
     if (entry) byRoot.set(root, [...(byRoot.get(root) ?? []), entry]);
   }
-  for (const [root, entries] of byRoot) {
+  await Promise.all([...byRoot].map(([root, entries]) => {
     let writer = writers.get(root);
     if (!writer) {
       writer = new ManifestWriter(root);
       writers.set(root, writer);
     }
-    writer.append(entries);
-  }
+    return writer.append(entries);
+  }));
 }
 
 /** stdout (data, never failing the run: a closed stdout only stops the report) and stderr (diagnostics). */

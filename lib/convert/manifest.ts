@@ -2,7 +2,8 @@
 // new or changed. A directory under each harness root; every run appends to its own new file (created
 // O_EXCL, mode 0600, one fsync'd line per finished source) and reading takes the union, the newest entry per
 // source and format winning. No file is ever rewritten, so a crash or a concurrent run cannot tear another's.
-import { closeSync, constants, existsSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, writeSync } from 'node:fs';
+import { constants, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 
@@ -111,37 +112,64 @@ export class Manifest {
 
 const CREATE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_APPEND | (constants.O_NOFOLLOW ?? 0);
 
+interface Pending {
+  text: string;
+  done: (error?: Error) => void;
+}
+
 /**
  * This run's manifest file under `root`, created on the first append (a run that converts nothing leaves
- * no file). Each append is one write of whole lines followed by fsync.
+ * no file). `append` resolves once its lines are written and fsync'd. Appends that arrive while a sync is
+ * under way are written together and share the next sync (group commit), in the order they were made.
  */
 export class ManifestWriter {
-  private fd: number | undefined;
+  private file: FileHandle | undefined;
   private path: string | undefined;
+  private queue: Pending[] = [];
+  private draining: Promise<void> | undefined;
 
   constructor(private readonly root: string, private readonly now: () => Date = () => new Date()) {}
 
   /** The run file, once created. */
-  get file(): string | undefined {
+  get runFile(): string | undefined {
     return this.path;
   }
 
-  append(entries: readonly ManifestEntry[]): void {
-    if (entries.length === 0) return;
-    const fd = this.fd ?? this.create();
-    const buf = Buffer.from(entries.map((entry) => `${JSON.stringify(entry)}\n`).join(''), 'utf8');
-    let offset = 0;
-    while (offset < buf.length) offset += writeSync(fd, buf, offset, buf.length - offset);
-    fsyncSync(fd);
+  append(entries: readonly ManifestEntry[]): Promise<void> {
+    if (entries.length === 0) return Promise.resolve();
+    const text = entries.map((entry) => `${JSON.stringify(entry)}\n`).join('');
+    return new Promise((resolve, reject) => {
+      this.queue.push({ text, done: (error) => (error ? reject(error) : resolve()) });
+      this.draining ??= this.drain();
+    });
   }
 
-  close(): void {
-    if (this.fd === undefined) return;
-    closeSync(this.fd);
-    this.fd = undefined;
+  /** Wait for what is queued, then close the file. */
+  async close(): Promise<void> {
+    await this.draining;
+    const file = this.file;
+    this.file = undefined;
+    await file?.close();
   }
 
-  private create(): number {
+  private async drain(): Promise<void> {
+    while (this.queue.length > 0) {
+      const batch = this.queue.splice(0);
+      try {
+        const file = this.file ?? await this.create();
+        const buf = Buffer.from(batch.map((p) => p.text).join(''), 'utf8');
+        let offset = 0;
+        while (offset < buf.length) offset += (await file.write(buf, offset, buf.length - offset, null)).bytesWritten;
+        await file.sync();
+        for (const p of batch) p.done();
+      } catch (error) {
+        for (const p of batch) p.done(error as Error);
+      }
+    }
+    this.draining = undefined;
+  }
+
+  private async create(): Promise<FileHandle> {
     const dir = join(this.root, MANIFEST_DIR);
     const fresh = !existsSync(dir);
     mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -149,12 +177,12 @@ export class ManifestWriter {
     for (let attempt = 0; attempt < 16; attempt += 1) {
       const path = join(dir, `run-${stamp}-${process.pid}-${randomBytes(4).toString('hex')}.ndjson`);
       try {
-        this.fd = openSync(path, CREATE_FLAGS, 0o600);
+        this.file = await open(path, CREATE_FLAGS, 0o600);
         this.path = path;
         // The new name must survive a crash as well as the lines in it.
-        syncDir(dir);
-        if (fresh) syncDir(this.root);
-        return this.fd;
+        await syncDir(dir);
+        if (fresh) await syncDir(this.root);
+        return this.file;
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       }
@@ -164,14 +192,14 @@ export class ManifestWriter {
 }
 
 /** fsync a directory (where the platform allows it), so a new entry in it is durable. */
-function syncDir(dir: string): void {
-  let fd: number | undefined;
+async function syncDir(dir: string): Promise<void> {
+  let handle: FileHandle | undefined;
   try {
-    fd = openSync(dir, constants.O_RDONLY);
-    fsyncSync(fd);
+    handle = await open(dir, constants.O_RDONLY);
+    await handle.sync();
   } catch {
     // Not every platform lets a directory be synced; the file's own fsync still holds its lines.
   } finally {
-    if (fd !== undefined) closeSync(fd);
+    await handle?.close();
   }
 }

@@ -16,41 +16,48 @@ function entry(fields: Partial<ManifestEntry>): ManifestEntry {
 }
 
 describe('manifest', () => {
-  test('reading takes the union of every run file, and the newest entry per source wins', () => {
+  test('reading takes the union of every run file, and the newest entry per source wins', async () => {
     const root = tempDir();
     const older = new ManifestWriter(root);
     const newer = new ManifestWriter(root);
-    newer.append([entry({ session_id: 's2', at: '2026-02-01T00:00:00.000Z' })]);
-    older.append([entry({ session_id: 's1', at: '2026-01-01T00:00:00.000Z' }), entry({ source: '/logs/b.jsonl', session_id: 'b1' })]);
-    older.close();
-    newer.close();
+    await newer.append([entry({ session_id: 's2', at: '2026-02-01T00:00:00.000Z' })]);
+    await older.append([entry({ session_id: 's1', at: '2026-01-01T00:00:00.000Z' }), entry({ source: '/logs/b.jsonl', session_id: 'b1' })]);
+    await older.close();
+    await newer.close();
     const manifest = Manifest.read(root, () => {});
     expect(manifest.get('/logs/a.jsonl', 'claude-code-cli')?.session_id).toBe('s2');
     expect(manifest.get('/logs/b.jsonl', 'claude-code-cli')?.session_id).toBe('b1');
     expect(manifest.size).toBe(2);
   });
 
-  test('two writers on one root write two files, neither touching the other', () => {
+  test('two writers on one root write two files, neither touching the other', async () => {
     const root = tempDir();
     const a = new ManifestWriter(root);
     const b = new ManifestWriter(root);
-    a.append([entry({ source: '/a' })]);
-    b.append([entry({ source: '/b' })]);
-    a.append([entry({ source: '/a2' })]);
-    a.close();
-    b.close();
-    expect(a.file).not.toBe(b.file);
-    expect(readFileSync(a.file!, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l).source)).toEqual(['/a', '/a2']);
-    expect(readFileSync(b.file!, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l).source)).toEqual(['/b']);
-    expect(statSync(a.file!).mode & 0o777).toBe(0o600);
+    await Promise.all([a.append([entry({ source: '/a' })]), b.append([entry({ source: '/b' })]), a.append([entry({ source: '/a2' })])]);
+    await a.close();
+    await b.close();
+    expect(a.runFile).not.toBe(b.runFile);
+    expect(readFileSync(a.runFile!, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l).source)).toEqual(['/a', '/a2']);
+    expect(readFileSync(b.runFile!, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l).source)).toEqual(['/b']);
+    expect(statSync(a.runFile!).mode & 0o777).toBe(0o600);
   });
 
-  test('a writer that appends nothing creates no file', () => {
+  test('appends made while a sync is under way keep their order and all land whole', async () => {
     const root = tempDir();
     const writer = new ManifestWriter(root);
-    writer.append([]);
-    writer.close();
-    expect(writer.file).toBeUndefined();
+    const sources = Array.from({ length: 50 }, (_, i) => `/s${i}`);
+    await Promise.all(sources.map((source) => writer.append([entry({ source })])));
+    await writer.close();
+    expect(readFileSync(writer.runFile!, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l).source)).toEqual(sources);
+  });
+
+  test('a writer that appends nothing creates no file', async () => {
+    const root = tempDir();
+    const writer = new ManifestWriter(root);
+    await writer.append([]);
+    await writer.close();
+    expect(writer.runFile).toBeUndefined();
     expect(() => readdirSync(join(root, MANIFEST_DIR))).toThrow();
   });
 
