@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
+import { sep } from 'node:path';
 import type { GenericEvent } from '../events.js';
 import { openSessions } from '../filter.js';
 import type { SessionHarness } from '../harnesses/types.js';
@@ -51,6 +52,9 @@ export function isCodexSubagent(value: unknown): boolean {
   const payload = value.payload;
   return payload.thread_source === 'subagent' || (isObject(payload.source) && 'subagent' in payload.source);
 }
+
+/** Input formats that are a harness's own session files: such a file inside that harness's root is a session already. */
+const NATIVE_FORMAT: Record<string, string> = { 'claude-transcript': 'claude-code-cli', 'codex-rollout': 'codex-cli' };
 
 /** Hooks the caller may give: bytes read so far (for progress), reported per chunk. */
 export interface ConvertHooks {
@@ -172,7 +176,7 @@ class FileConversion {
   constructor(
     private readonly task: ConvertTask,
     private readonly settings: ConvertSettings,
-    private readonly targets: ConvertTarget[],
+    private targets: ConvertTarget[],
     private readonly outcome: ConvertOutcome,
   ) {
     if (settings.from !== 'auto') {
@@ -322,6 +326,17 @@ class FileConversion {
       }
       this.adapter = format.create();
       this.inputFormat = format.name;
+    }
+    // A Claude Code session under the Claude Code root it would be written to (say, `convert ~/.claude/projects
+    // ~/.codex/sessions` with the default format) is a session there already: writing it again only doubles it.
+    const native = NATIVE_FORMAT[this.inputFormat!];
+    const inPlace = (t: ConvertTarget) => t.format === native && this.task.real.startsWith(`${t.root}${sep}`);
+    if (this.targets.some(inPlace)) {
+      this.targets = this.targets.filter((t) => !inPlace(t));
+      if (this.targets.length === 0) {
+        this.stop = { status: 'skipped', reason: 'already-a-session' };
+        return false;
+      }
     }
     return true;
   }

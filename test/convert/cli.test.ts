@@ -7,7 +7,7 @@ import {
   appendFileSync, existsSync, mkdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import { BIN, cleanEnv } from '../support/run.js';
+import { BIN, cleanEnv, FIXTURES } from '../support/run.js';
 import {
   convert, filesUnder, lineOf, makeTree, manifestEntries, manifestFiles, records, report, statuses, TREE_FILES, writeHugeLog,
 } from './support.js';
@@ -163,6 +163,24 @@ describe('convert: one run over a tree', () => {
     expect(statuses(walked)).toEqual([]);
     const named = await convert(tree, ['links/linked.ndjson']);
     expect(statuses(named)).toEqual([['links/linked.ndjson', 'converted', 'new']]);
+  });
+
+  test('a Claude Code session already under the root it would be written to is not written again', async () => {
+    const tree = makeTree();
+    const transcript = join(tree.root, 'projects', '-home-user-project', '0b9a1c52-6f0e-4d1a-9a55-3c1f2a000001.jsonl');
+    mkdirSync(join(transcript, '..'), { recursive: true });
+    writeFileSync(transcript, readFileSync(join(FIXTURES, 'claude-code-cli', 'parallel-bash', '0b9a1c52-6f0e-4d1a-9a55-3c1f2a000001.jsonl')));
+    const r = await convert(tree, ['sessions/projects', F.rolloutActions]);
+    expect(statuses(r)).toEqual([
+      ['sessions/projects/-home-user-project/0b9a1c52-6f0e-4d1a-9a55-3c1f2a000001.jsonl', 'skipped', 'already-a-session'],
+      [F.rolloutActions, 'converted', 'new'],
+    ]);
+    const codex = await convert(tree, ['sessions/projects', '--session-format', 'codex-cli', '--session-dir', `codex-cli=${join(tree.dir, 'codex-home')}`]);
+    // (Both files are in one directory, listed by name: a random session id may sort either way.)
+    expect(statuses(codex).sort()).toEqual([
+      ['sessions/projects/-home-user-project/0b9a1c52-6f0e-4d1a-9a55-3c1f2a000001.jsonl', 'converted', 'new'],
+      [`sessions/projects/-home-user-project/${lineOf(r, F.rolloutActions).harnesses![0]!.session_id}.jsonl`, 'skipped', 'converted-session'],
+    ].sort());
   });
 
   test('the same file named twice is converted once', async () => {
