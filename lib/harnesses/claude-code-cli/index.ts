@@ -9,6 +9,7 @@ import type { JsonSource } from '../../input/raw-json.js';
 import { AppendFile } from '../../session/append-file.js';
 import { stringifySpliced, type JsonPieces } from '../../session/spliced-json.js';
 import { EventRejected, type HarnessFactory, type HarnessOptions, type SessionHarness } from '../types.js';
+import { copyChain, readRecords, RecentChain } from './fork.js';
 import { encodeProjectDir } from './project-dir.js';
 import { ClaudeRecordMapper, type ClaudeRecord } from './records.js';
 
@@ -59,6 +60,11 @@ class ClaudeHarness implements SessionHarness {
   /** Serialised records waiting for the next flush (text, and raw bytes spliced from the input). */
   private pending: JsonPieces = [];
   private foreign = false;
+  /** Our last chain records, to copy forward when a concurrent writer forks from before them (see fork.ts). */
+  private readonly recent = new RecentChain();
+  /** The start of a line another process was still writing when we last looked. */
+  private foreignTail = '';
+  private warnedFork = false;
   private readonly mapper: ClaudeRecordMapper;
   readonly cwd: string;
 
@@ -99,6 +105,7 @@ class ClaudeHarness implements SessionHarness {
       this.mapper.undo(parent); // the chain continues from the last record actually written
       throw error;
     }
+    for (const record of records) if (typeof record.uuid === 'string') this.recent.own(record.uuid);
     for (const warning of warnings) this.warn(`${where}: ${warning}`);
   }
 
@@ -135,11 +142,41 @@ class ClaudeHarness implements SessionHarness {
       this.warn(`warn session.foreign_append: ${this.file.path} was appended to by another process (a concurrent resume?); `
         + 'later records are chained onto its last record so the next resume sees them');
     }
-    const uuid = lastUuidIn(appended.text);
-    if (uuid !== undefined) this.mapper.parentUuid = uuid;
     if (appended.needsNewline) this.pending.push('\n');
+    // Only complete lines are read; a line still being written is read with the next append.
+    const text = this.foreignTail + appended.text;
+    const cut = text.lastIndexOf('\n') + 1;
+    this.foreignTail = text.length - cut > MAX_FOREIGN_TAIL ? '' : text.slice(cut);
+    const complete = text.slice(0, cut);
+    const uuid = lastUuidIn(complete);
+    if (uuid === undefined) return;
+    // The other writer continued from an older record (the leaf it loaded): what we wrote since is off its
+    // branch. Copies of it follow the other writer's last record, so the next resume sees both.
+    const skipped = this.recent.skippedBy(complete);
+    this.mapper.parentUuid = uuid;
+    this.recent.anchor(uuid);
+    if (skipped !== undefined && skipped.length === 0) return;
+    const records = skipped === undefined ? undefined : readRecords(this.file.path, skipped);
+    if (!this.warnedFork) {
+      this.warnedFork = true;
+      this.warn(records === undefined
+        ? 'warn session.concurrent_fork: another process continued the session from a record older than the ones kept for copying; records written meanwhile may be missing from the next resume'
+        : 'warn session.concurrent_fork: another process continued the session from an earlier record; records written meanwhile are appended again after its records so the next resume sees them');
+    }
+    if (records === undefined) return;
+    const { copies, messageIds } = copyChain(records, uuid, randomUUID);
+    for (const copy of copies) {
+      serialize(copy, this.pending);
+      this.recent.own(copy.uuid as string);
+      this.mapper.parentUuid = copy.uuid as string;
+    }
+    // A turn still going on continues under its copy's message id.
+    for (const [from, to] of messageIds) this.mapper.renameMessage(from, to);
   }
 }
+
+/** The longest unfinished foreign line carried to the next look (longer ones are not needed: no uuid there). */
+const MAX_FOREIGN_TAIL = 1024 * 1024;
 
 /**
  * Append one record's JSON line to `out`. Records of long input lines splice the line's long strings in as

@@ -114,6 +114,11 @@ export class ClaudeRecordMapper {
     this.addedToolId = undefined;
   }
 
+  /** The turn under way continues as message `to` (its records were copied under that id; see fork.ts). */
+  renameMessage(from: string, to: string): void {
+    if (this.messageId === from) this.messageId = to;
+  }
+
   map(event: GenericEvent): Mapped {
     this.addedToolId = undefined;
     if (event.agent_id !== undefined) return this.subagentEvent();
