@@ -1,8 +1,8 @@
 // The append-only transcript file: created exclusively (never an existing path, never through a symlink),
 // mode 0600, written with O_APPEND, one synchronous write per batch of records. It counts its own bytes so a
 // harness can notice when another process (a concurrent `claude --resume`) appended to the same file.
-import { closeSync, constants, fstatSync, mkdirSync, openSync, readSync, writevSync } from 'node:fs';
-import { join } from 'node:path';
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readSync, writevSync } from 'node:fs';
+import { isAbsolute, join, relative, sep } from 'node:path';
 
 const CREATE_FLAGS =
   constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_APPEND | (constants.O_NOFOLLOW ?? 0);
@@ -22,6 +22,29 @@ export interface ForeignBytes {
   needsNewline: boolean;
 }
 
+/**
+ * `mkdir -p dir` where `dir` is below `root`: the root is made as given (following symlinks), each directory
+ * below it is made or must already be a real directory. Throws (with the path) on a symlink or a file.
+ */
+function makeDirsBelow(root: string, dir: string): void {
+  const below = relative(root, dir);
+  if (below === '' || below.startsWith('..') || isAbsolute(below)) throw new Error(`${dir} is not below ${root}`);
+  mkdirSync(root, { recursive: true, mode: 0o700 });
+  let path = root;
+  for (const part of below.split(sep)) {
+    path = join(path, part);
+    try {
+      mkdirSync(path, { mode: 0o700 });
+      continue;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    const stat = lstatSync(path);
+    if (stat.isSymbolicLink()) throw new Error(`${path} is a symbolic link; a session is not written through one below the storage root`);
+    if (!stat.isDirectory()) throw new Error(`${path} exists and is not a directory`);
+  }
+}
+
 export class AppendFile {
   /** Size of the file after our last write, as far as we know. */
   private knownSize = 0;
@@ -35,10 +58,13 @@ export class AppendFile {
 
   /**
    * Create `dir` (mkdir -p) and a new file in it named by `name()`; on an existing path draw a new name.
-   * `name` returns the file name for one attempt and is called again after each collision.
+   * `name` returns the file name for one attempt and is called again after each collision. With `root`
+   * (a directory above `dir`), the directories below `root` must be real directories: a symlink planted
+   * there is not followed (the root itself may be one: it is the user's choice, as `~/.claude` is).
    */
-  static createExclusive(dir: string, name: () => string): { file: AppendFile; attempt: string } {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
+  static createExclusive(dir: string, name: () => string, root?: string): { file: AppendFile; attempt: string } {
+    if (root !== undefined) makeDirsBelow(root, dir);
+    else mkdirSync(dir, { recursive: true, mode: 0o700 });
     for (let i = 0; i < MAX_ATTEMPTS; i += 1) {
       const attempt = name();
       const path = join(dir, attempt);

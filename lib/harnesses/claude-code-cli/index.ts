@@ -208,7 +208,7 @@ export const claudeCodeCli: HarnessFactory = {
     const { file } = AppendFile.createExclusive(dir, () => {
       sessionId = randomUUID();
       return `${sessionId}.jsonl`;
-    });
+    }, options.root);
     return new ClaudeHarness(sessionId, file, options, options.warn);
   },
 };

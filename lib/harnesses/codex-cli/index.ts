@@ -100,7 +100,7 @@ export const codexCli: HarnessFactory = {
     const { file } = AppendFile.createExclusive(dir, () => {
       sessionId = randomUUID();
       return rolloutFileName(started, sessionId);
-    });
+    }, options.root);
     const mapper = new CodexRecordMapper({
       sessionId,
       cwd: options.cwd,
