@@ -12,6 +12,7 @@ import type { SessionHarness } from '../harnesses/types.js';
 import { isObject } from '../input/foreign.js';
 import { detectInputFormat, findInputFormat } from '../input/index.js';
 import { LineSplitter, type Line } from '../input/lines.js';
+import { jsonSourceOf, type JsonSource } from '../input/raw-json.js';
 import { InputError, type InputAdapter } from '../input/types.js';
 import { SessionLogger } from '../session/logger.js';
 import type { ConvertOutcome, ConvertSettings, ConvertTarget, ConvertTask, SessionRef } from './types.js';
@@ -297,8 +298,10 @@ class FileConversion {
       this.warn(`${where}: ${error.message}`);
       return;
     }
+    // Long lines: the harnesses may copy the line's long strings as they are instead of serialising them again.
+    const source = events.length > 0 ? jsonSourceOf(line, value) : undefined;
     for (const event of events) {
-      this.emit(event, where);
+      this.emit(event, where, source);
       if (this.stop) return;
     }
     // A dry run reads only until it knows where the session would go.
@@ -341,7 +344,7 @@ class FileConversion {
     return true;
   }
 
-  private emit(event: GenericEvent, where: string): void {
+  private emit(event: GenericEvent, where: string, source?: JsonSource): void {
     this.outcome.events += 1;
     if (this.settings.dryRun) return;
     if (!this.settings.keepUsage && 'usage' in event && event.usage !== undefined) {
@@ -352,12 +355,13 @@ class FileConversion {
       if (event.agent_id === undefined && event.type !== 'context') this.open();
       else if (this.held.length >= MAX_HELD_EVENTS) this.open();
       else {
+        // Held past this line's batch: its bytes are not kept, so the event is serialised as usual later.
         this.held.push({ event, where });
         return;
       }
       if (!this.logger) return;
     }
-    const rejected = this.logger.write(event, where);
+    const rejected = this.logger.write(event, where, source);
     if (rejected !== undefined) this.warn(`${where}: ${rejected}`);
   }
 

@@ -26,6 +26,7 @@ export function formatDuration(seconds: number): string {
 
 const REDRAW_MS = 200;
 
+/** The progress line of one run: fed bytes read and files finished, drawn in place on a terminal. */
 export class ProgressLine {
   private files = 0;
   private bytes = 0;
