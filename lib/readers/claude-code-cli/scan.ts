@@ -182,9 +182,11 @@ export async function* scanRecords(path: string, options: ScanOptions): AsyncGen
       options.warn(lineNo, `record of ${bytes} bytes is over the limit of ${max} bytes; skipped`);
       return;
     }
+    // One diagnostic per line: everything wrong with it, together.
+    const notes: string[] = [];
     if (invalidUtf8 && !warnedUtf8) {
       warnedUtf8 = true;
-      options.warn(lineNo, 'invalid UTF-8 replaced with U+FFFD (reported once)');
+      notes.push('invalid UTF-8 replaced with U+FFFD (reported once)');
     }
     let value: unknown;
     try {
@@ -193,25 +195,28 @@ export async function* scanRecords(path: string, options: ScanOptions): AsyncGen
       const recovered = recoverRecords(text);
       if (last && recovered.truncated) {
         summary.partial = true;
-        options.warn(lineNo, 'the last line is cut off (an interrupted write); the session is partial');
+        notes.push('the last line is cut off (an interrupted write); the session is partial');
       }
       if (recovered.truncated && !last) {
-        options.warn(lineNo, 'a cut-off record (an interrupted write, the file was appended to later); dropped');
+        notes.push('a cut-off record (an interrupted write, the file was appended to later); dropped');
       }
       const damaged = recovered.damaged;
-      const notes: string[] = [];
-      if (recovered.records.length > 0) notes.push(`recovered ${recovered.records.length} record(s)`);
-      if (recovered.nuls > 0) notes.push(`skipped ${recovered.nuls} NUL byte(s)`);
-      if (damaged > 0) notes.push(`dropped ${damaged} damaged piece(s)`);
-      if (notes.length > 0) options.warn(lineNo, `damaged line: ${notes.join(', ')}`);
-      for (const record of recovered.records) {
-        if (isObject(record)) yield { record, line: lineNo };
-        else options.warn(lineNo, 'a recovered value is not a JSON object; skipped');
+      const damage: string[] = [];
+      if (recovered.records.length > 0) damage.push(`recovered ${recovered.records.length} record(s)`);
+      if (recovered.nuls > 0) damage.push(`skipped ${recovered.nuls} NUL byte(s)`);
+      if (damaged > 0) damage.push(`dropped ${damaged} damaged piece(s)`);
+      if (damage.length > 0) notes.push(`damaged line: ${damage.join(', ')}`);
+      const objects = recovered.records.filter(isObject);
+      if (objects.length < recovered.records.length) {
+        notes.push(`${recovered.records.length - objects.length} recovered value(s) not a JSON object; skipped`);
       }
+      if (notes.length > 0) options.warn(lineNo, notes.join('; '));
+      for (const record of objects) yield { record, line: lineNo };
       return;
     }
+    if (!isObject(value)) notes.push('not a JSON object; skipped');
+    if (notes.length > 0) options.warn(lineNo, notes.join('; '));
     if (isObject(value)) yield { record: value, line: lineNo };
-    else options.warn(lineNo, 'not a JSON object; skipped');
   }
 
   for await (const chunk of stream) {
