@@ -34,7 +34,9 @@ export interface ReadIO {
 /** NDJSON to stdout with backpressure; a closed stdout (EPIPE) ends the output quietly. */
 class Output {
   closed = false;
-  constructor(private readonly stream: NodeJS.WritableStream) {
+  /** The transcript being written out, for the report of a value that cannot be serialised. */
+  source = '';
+  constructor(private readonly stream: NodeJS.WritableStream, private readonly report: (message: string) => void) {
     stream.on('error', () => {
       this.closed = true;
     });
@@ -42,9 +44,18 @@ class Output {
 
   async write(value: unknown): Promise<void> {
     if (this.closed) return;
+    let line: string;
+    try {
+      line = `${JSON.stringify(value)}\n`;
+    } catch (error) {
+      // Nested too deeply for JSON.stringify: this value is skipped and reported; the output goes on.
+      const type = (value as { type?: unknown }).type;
+      this.report(`${this.source}: ${typeof type === 'string' ? `a ${type} event` : 'a value'} cannot be written as JSON (${(error as Error).message}); skipped`);
+      return;
+    }
     let ok: boolean;
     try {
-      ok = this.stream.write(`${JSON.stringify(value)}\n`);
+      ok = this.stream.write(line);
     } catch {
       this.closed = true;
       return;
@@ -64,10 +75,10 @@ class Output {
 
 /** Run the read command. Resolves with the exit code: 0, or 1 when any transcript could not be read. */
 export async function runRead(options: ReadCommandOptions, io: ReadIO): Promise<number> {
-  const out = new Output(io.stdout);
   const report = (message: string) => {
     io.stderr.write(`asyncai-log: ${message}\n`);
   };
+  const out = new Output(io.stdout, report);
   const onWarning = (w: ReaderWarning) => report(`${w.file}${w.line !== undefined ? `:${w.line}` : ''}: ${w.message}`);
   const readerOptions: ReaderOptions = {
     onWarning,
@@ -95,6 +106,7 @@ export async function runRead(options: ReadCommandOptions, io: ReadIO): Promise<
       path = resolve(options.processCwd, input);
     }
     const reader = new ClaudeTranscriptReader(path, readerOptions);
+    out.source = path;
     try {
       await readOne(reader, options, out);
     } catch (error) {
