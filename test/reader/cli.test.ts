@@ -1,7 +1,7 @@
 // `asyncai-log read` end to end: the built bin with a fixed environment; stdout, stderr and exit codes.
 import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { BIN, cleanEnv, FIXTURES, runBin, tempDir } from '../support/run.js';
 import { assistant, SID, text, toolResult, toolUse, user, writeTranscript } from './support.js';
@@ -128,7 +128,8 @@ describe('asyncai-log read', () => {
   });
 
   test('--no-spills keeps spilled-output pointers', async () => {
-    const file = join(tempDir(), 'out.txt');
+    const file = join(tempDir(), SID, 'tool-results', 'out.txt');
+    mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, 'full');
     const path = writeTranscript([user('r1', null, [toolResult('c1', `Full output saved to: ${file}`)])]);
     expect(lines((await runBin(['read', path])).stdout)[0].content).toBe('full');

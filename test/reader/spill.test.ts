@@ -10,13 +10,20 @@ import { readAll, SID, text, toolResult, user, writeTranscript } from './support
 
 const pointer = (path: string) => `<persisted-output>\nOutput too large (45.0KB). Full output saved to: ${path}\n\nPreview (first 2KB):\n1\n2\n</persisted-output>`;
 
+/** A path where Claude Code keeps spilled output: `<dir>/<session-uuid>/tool-results/<name>` (only such are read). */
+function spillPath(name: string): string {
+  const dir = join(tempDir(), SID, 'tool-results');
+  mkdirSync(dir, { recursive: true });
+  return join(dir, name);
+}
+
 function spilled(path: string, content: unknown = pointer(path)) {
   return writeTranscript([user('r1', null, [toolResult('c1', content)])]);
 }
 
 describe('spilled output', () => {
   test('a pointer is replaced by the spilled file', async () => {
-    const file = join(tempDir(), 'out.txt');
+    const file = spillPath('out.txt');
     writeFileSync(file, 'the whole output\n');
     const { events, warnings } = await readAll(spilled(file));
     expect(events[0]).toMatchObject({ type: 'tool_result', content: 'the whole output\n' });
@@ -24,14 +31,14 @@ describe('spilled output', () => {
   });
 
   test('a pointer inside a text part is replaced in that part', async () => {
-    const file = join(tempDir(), 'out.txt');
+    const file = spillPath('out.txt');
     writeFileSync(file, 'full');
     const { events } = await readAll(spilled(file, [text('before'), text(pointer(file))]));
     expect(events[0]).toMatchObject({ content: [{ type: 'text', text: 'before' }, { type: 'text', text: 'full' }] });
   });
 
   test('a missing file leaves the pointer, with a warning', async () => {
-    const file = join(tempDir(), 'gone.txt');
+    const file = spillPath('gone.txt');
     const { events, warnings } = await readAll(spilled(file));
     expect(events[0]).toMatchObject({ content: pointer(file) });
     expect(warnings.map((w) => w.message)).toEqual([`spilled output ${file} is missing; the pointer is kept`]);

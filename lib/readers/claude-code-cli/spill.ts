@@ -1,7 +1,8 @@
 // Spilled tool output: Claude Code writes output too large to inline to a file and leaves a sentence in the
 // tool result ("Full output saved to: <path>"). The path comes from the transcript, so it is treated as
-// untrusted: only an absolute path, only a regular file (opened without following a symlink or blocking on a
-// FIFO or device), at most MAX_SPILL_BYTES, read and never written.
+// untrusted: only a path inside a `<session-uuid>/tool-results/` directory, only an absolute path, only a
+// regular file (opened without following a symlink or blocking on a FIFO or device), at most MAX_SPILL_BYTES,
+// read and never written.
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { basename, isAbsolute, join } from 'node:path';
 
@@ -61,12 +62,15 @@ export function rebasedSpillPath(recorded: string, projectDir: string): string |
 
 /**
  * A resolver for one transcript: the spilled text for a pointer path, trying the copy beside the transcript
- * first and then the recorded path.
+ * first and then the recorded path. Only a path of Claude Code's shape (`.../<session-uuid>/tool-results/
+ * <file>`) is read: the pointer comes from the transcript, and a transcript from someone else must not make
+ * `read` print an arbitrary file of yours.
  */
 export function spillResolver(projectDir: string, maxBytes = MAX_SPILL_BYTES): (recorded: string) => SpillRead {
   return (recorded) => {
     const beside = rebasedSpillPath(recorded, projectDir);
-    if (beside !== undefined && beside !== recorded) {
+    if (beside === undefined) return { ok: false, reason: 'not in a Claude Code tool-results directory' };
+    if (beside !== recorded) {
       const read = readSpillFile(beside, maxBytes);
       if (read.ok || read.reason !== 'missing') return read;
     }
