@@ -3,8 +3,8 @@
 // chunk as the filter does. The session opens at the first conversation event, so a file without one leaves
 // no empty session behind. Used inline and from worker threads alike; it never throws.
 import { createHash } from 'node:crypto';
-import { constants } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { sep } from 'node:path';
 import type { GenericEvent } from '../events.js';
 import { openSessions } from '../filter.js';
@@ -71,15 +71,21 @@ function emptyOutcome(index: number): ConvertOutcome {
   return { index, status: 'failed', harnesses: [], records: 0, events: 0, warnings: 0, messages: [], bytes: 0 };
 }
 
-async function* chunks(file: FileHandle): AsyncGenerator<Buffer> {
+/**
+ * The file in fresh 1 MiB buffers (the line splitter keeps chunks while a line spans them). Reads are
+ * synchronous, off the thread pool: the pool is busy with the fsyncs of finished files, and a read queued
+ * behind them would stall the converter. The event loop turns between chunks (signals, progress, the
+ * durability of finished files).
+ */
+async function* chunks(fd: number): AsyncGenerator<Buffer> {
   let position = 0;
   for (;;) {
-    // A fresh buffer per read: the line splitter keeps chunks while a line spans them.
     const buf = Buffer.allocUnsafe(CHUNK_BYTES);
-    const { bytesRead } = await file.read(buf, 0, CHUNK_BYTES, position);
+    const bytesRead = readSync(fd, buf, 0, CHUNK_BYTES, position);
     if (bytesRead === 0) return;
     position += bytesRead;
     yield bytesRead === CHUNK_BYTES ? buf : buf.subarray(0, bytesRead);
+    await new Promise<void>((resolve) => setImmediate(resolve));
   }
 }
 
@@ -103,15 +109,15 @@ export async function syncFile(path: string): Promise<void> {
  */
 export async function convertSource(task: ConvertTask, settings: ConvertSettings, hooks: ConvertHooks = {}): Promise<ConvertOutcome> {
   const outcome = emptyOutcome(task.index);
-  let file: FileHandle;
+  let file: number;
   try {
-    file = await open(task.real, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+    file = openSync(task.real, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
   } catch (error) {
     outcome.error = `cannot read: ${describe(error)}`;
     return outcome;
   }
   try {
-    const st = await file.stat();
+    const st = fstatSync(file);
     if (!st.isFile()) {
       outcome.error = 'not a regular file';
       return outcome;
@@ -155,7 +161,7 @@ export async function convertSource(task: ConvertTask, settings: ConvertSettings
     outcome.error = `cannot read: ${describe(error)}`;
     return outcome;
   } finally {
-    await file.close().catch(() => {});
+    closeSync(file);
   }
 }
 
@@ -194,7 +200,7 @@ class FileConversion {
     if (this.outcome.messages.length < MAX_MESSAGES) this.outcome.messages.push(message);
   };
 
-  async read(file: FileHandle, mtimeMs: number, hooks: ConvertHooks): Promise<void> {
+  async read(file: number, mtimeMs: number, hooks: ConvertHooks): Promise<void> {
     const hash = createHash('sha256');
     let size = 0;
     const splitter = new LineSplitter(this.settings.maxLineBytes !== undefined ? { maxLineBytes: this.settings.maxLineBytes } : {});
@@ -221,7 +227,9 @@ class FileConversion {
         }
       }
     } catch (error) {
-      this.stop ??= { status: 'failed', error: `cannot read: ${describe(error)}` };
+      // An fs error is the file's; anything else is a fault in mapping it (reported, never thrown on).
+      const code = (error as NodeJS.ErrnoException).code;
+      this.stop ??= { status: 'failed', error: `${code !== undefined ? 'cannot read' : 'cannot convert'}: ${describe(error)}` };
     }
     this.logger?.finish();
     if (this.logger?.failed) this.stop ??= { status: 'failed', error: this.loggerError ?? 'cannot write the session' };
