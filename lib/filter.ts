@@ -8,8 +8,8 @@ import type { GenericEvent } from './events.js';
 import { findHarness, knownFormats } from './harnesses/index.js';
 import type { SessionHarness } from './harnesses/types.js';
 import { detectInputFormat, findInputFormat, inputFormatNames } from './input/index.js';
-import { createLineStream, type Line, type LineBatch } from './input/lines.js';
-import { jsonSourceOf, type JsonSource } from './input/raw-json.js';
+import { createLineStream, isOverLong, type Line, type LineBatch } from './input/lines.js';
+import { jsonSourceOf, parseLine, type JsonSource } from './input/raw-json.js';
 import { InputError, type InputAdapter } from './input/types.js';
 import { SessionLogger, sessionLine } from './session/logger.js';
 import { MonitorGroup, MonitorSource, STDIN_DESCRIPTION, type MonitorSink, type MonitorSpec } from './monitor/index.js';
@@ -285,22 +285,23 @@ export async function runFilter(options: FilterOptions, io: FilterIO): Promise<F
       if (event) monitorSink.write(event, where);
       return;
     }
-    if (line.text === undefined) {
+    if (isOverLong(line)) {
       bad(where, `line of ${line.bytes} bytes is over the limit of ${options.maxLineBytes ?? 'the maximum'} bytes; skipped`);
       return;
     }
     invalidUtf8 = line.invalidUtf8 === true;
     let value: unknown;
     try {
-      value = JSON.parse(line.text);
+      // A huge line is parsed from its bytes, never held whole as a string (see parseLine).
+      value = parseLine(line);
     } catch (error) {
-      bad(where, `invalid JSON: ${(error as Error).message}: ${preview(line.text)}`);
+      bad(where, `invalid JSON: ${(error as Error).message}: ${preview(line.text ?? '')}`);
       return;
     }
     if (!adapter) {
       const format = detectInputFormat(value);
       if (!format) {
-        throw new DetectFailed(`${where}: input matches no known format (expected one of: ${inputFormatNames().join(', ')}): ${preview(line.text)}`);
+        throw new DetectFailed(`${where}: input matches no known format (expected one of: ${inputFormatNames().join(', ')}): ${preview(line.text ?? '')}`);
       }
       adapter = format.create();
     }

@@ -25,19 +25,46 @@ export interface LineBytes {
   start: number;
 }
 
+/**
+ * Lines this long (valid UTF-8) are decoded only when their `text` is read: a reader that can parse them
+ * from their bytes (lib/input/raw-json.ts) never holds the whole line as a string.
+ */
+export const LAZY_TEXT_BYTES = 1024 * 1024;
+
 /** A line as the splitter makes it: it also knows its bytes, in private fields so `Line` stays a plain value. */
 class SplitLine implements Line {
   declare invalidUtf8?: boolean;
+  declare text: string | undefined;
   readonly #source: Buffer;
   readonly #start: number;
+  readonly #lazy: boolean;
 
-  constructor(public no: number, public text: string | undefined, public bytes: number, source: Buffer, start: number) {
+  constructor(public no: number, text: string | undefined, public bytes: number, source: Buffer, start: number) {
     this.#source = source;
     this.#start = start;
+    this.#lazy = text === undefined;
+    if (text !== undefined) {
+      this.text = text;
+    } else {
+      // An own, enumerable property like any other line's text, decoded (once) when first read.
+      Object.defineProperty(this, 'text', {
+        enumerable: true,
+        configurable: true,
+        get: () => {
+          const decoded = source.toString('utf8', start, start + bytes);
+          Object.defineProperty(this, 'text', { value: decoded, enumerable: true, configurable: true, writable: true });
+          return decoded;
+        },
+      });
+    }
   }
 
   static bytesOf(line: Line): LineBytes | undefined {
-    return #source in line && line.text !== undefined ? { source: line.#source, start: line.#start } : undefined;
+    return #source in line ? { source: line.#source, start: line.#start } : undefined;
+  }
+
+  static isLazy(line: Line): boolean {
+    return #lazy in line && line.#lazy && Object.getOwnPropertyDescriptor(line, 'text')?.get !== undefined;
   }
 }
 
@@ -46,10 +73,23 @@ class SplitLine implements Line {
  * made elsewhere). Valid while the line's batch is handled: the splitter keeps no reference to them.
  */
 export function bytesOf(line: Line): LineBytes | undefined {
-  return SplitLine.bytesOf(line);
+  return isOverLong(line) ? undefined : SplitLine.bytesOf(line);
+}
+
+/** The line was over the limit (its bytes were dropped); unlike reading `text`, never decodes a lazy line. */
+export function isOverLong(line: Line): boolean {
+  return !SplitLine.isLazy(line) && line.text === undefined;
+}
+
+/** The line's text has not been decoded yet (a long line: see LAZY_TEXT_BYTES); its bytes are valid UTF-8. */
+export function isLazyLine(line: Line): boolean {
+  return SplitLine.isLazy(line);
 }
 
 const EMPTY = Buffer.alloc(0);
+
+/** A pending line this long is gathered in one growing buffer (see LineSplitter.append). */
+const GROW_FROM_BYTES = 1024 * 1024;
 
 /** Default limit on one line: 64 MiB (Claude Code itself loads 30 MB tool results). */
 export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
@@ -66,6 +106,8 @@ export interface LineSplitterOptions {
 export class LineSplitter {
   private pending: Buffer[] = [];
   private pendingBytes = 0;
+  /** A long pending line is copied into one buffer that grows, instead of chunks joined at the end. */
+  private grown: Buffer | undefined;
   private overLong = false;
   private lineNo = 0;
   private first = true;
@@ -88,7 +130,7 @@ export class LineSplitter {
     let start = 0;
     while (nl !== -1) {
       this.lineNo += 1;
-      if (this.pending.length === 0 && !this.overLong) {
+      if (this.pending.length === 0 && !this.grown && !this.overLong) {
         this.emit(lines, chunk, start, nl, chunkValid);
       } else {
         this.append(chunk, start, nl);
@@ -105,7 +147,7 @@ export class LineSplitter {
 
   /** The last line when the input did not end with a newline. */
   end(): Line[] {
-    if (this.pending.length === 0 && !this.overLong) return [];
+    if (this.pending.length === 0 && !this.grown && !this.overLong) return [];
     this.lineNo += 1;
     const lines: Line[] = [];
     const joined = this.take();
@@ -121,13 +163,39 @@ export class LineSplitter {
       // Drop what we hold and only count from here on: memory stays bounded by the limit.
       this.overLong = true;
       this.pending = [];
+      this.grown = undefined;
       return;
     }
-    if (end > start) this.pending.push(start === 0 && end === chunk.length ? chunk : chunk.subarray(start, end));
+    if (end <= start) return;
+    const piece = start === 0 && end === chunk.length ? chunk : chunk.subarray(start, end);
+    if (this.grown) {
+      const used = this.pendingBytes - piece.length;
+      if (this.pendingBytes > this.grown.length) {
+        const bigger = Buffer.allocUnsafeSlow(Math.max(this.pendingBytes, Math.floor(this.grown.length * 1.5)));
+        this.grown.copy(bigger, 0, 0, used);
+        this.grown = bigger;
+      }
+      piece.copy(this.grown, used);
+      return;
+    }
+    this.pending.push(piece);
+    if (this.pendingBytes >= GROW_FROM_BYTES) {
+      // Past this size the chunks would be joined into a copy of the whole line: copy them once, now.
+      this.grown = Buffer.allocUnsafeSlow(this.pendingBytes * 2);
+      let at = 0;
+      for (const held of this.pending) at += held.copy(this.grown, at);
+      this.pending = [];
+    }
   }
 
   private take(): Buffer | undefined {
     if (this.overLong) return undefined;
+    if (this.grown) {
+      const line = this.grown.subarray(0, this.pendingBytes);
+      this.grown = undefined;
+      this.pendingBytes = 0;
+      return line;
+    }
     const joined = this.pending.length === 0
       ? EMPTY
       : this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending, this.pendingBytes);
@@ -139,6 +207,7 @@ export class LineSplitter {
   private emitOverLong(lines: Line[]): void {
     lines.push({ no: this.lineNo, text: undefined, bytes: this.pendingBytes });
     this.pending = [];
+    this.grown = undefined;
     this.pendingBytes = 0;
     this.overLong = false;
   }
@@ -155,12 +224,18 @@ export class LineSplitter {
       return;
     }
     if (bytes === 0) return;
-    const text = buf.toString('utf8', start, end);
     // A line that starts with a visible ASCII character is not blank: skip the trim (it is the common case).
     const head = buf[start]!;
-    if ((head <= 0x20 || head >= 0x7f) && text.trim() === '') return;
+    const visible = head > 0x20 && head < 0x7f;
+    const valid = knownValid || isUtf8(buf.subarray(start, end));
+    if (visible && valid && bytes >= LAZY_TEXT_BYTES) {
+      lines.push(new SplitLine(this.lineNo, undefined, bytes, buf, start));
+      return;
+    }
+    const text = buf.toString('utf8', start, end);
+    if (!visible && text.trim() === '') return;
     const line = new SplitLine(this.lineNo, text, bytes, buf, start);
-    if (!knownValid && !isUtf8(buf.subarray(start, end))) line.invalidUtf8 = true;
+    if (!valid) line.invalidUtf8 = true;
     lines.push(line);
   }
 }
