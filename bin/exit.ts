@@ -1,4 +1,6 @@
-// Exit with a code once stdout and stderr have drained (a pipe reader must get every byte we wrote).
+// How a command ends: its exit code once stdout and stderr have drained (a pipe reader must get every
+// byte we wrote), and a usage error reported as one line with exit 2.
+import { UsageError } from '../lib/filter.js';
 
 export function exitWhenDrained(code: number): void {
   process.exitCode = code;
@@ -10,5 +12,19 @@ export function exitWhenDrained(code: number): void {
   for (const stream of [process.stdout, process.stderr]) {
     if (stream.writableNeedDrain) stream.once('drain', done);
     else done();
+  }
+}
+
+/**
+ * Run a command's body and exit with the code it returns; a UsageError it throws is reported on stderr
+ * and exits 2. Anything else is a bug and propagates.
+ */
+export async function runCommand(body: () => Promise<number>): Promise<void> {
+  try {
+    exitWhenDrained(await body());
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`asyncai-log: ${error.message}\n`);
+    exitWhenDrained(2);
   }
 }

@@ -5,7 +5,7 @@ import { availableParallelism, homedir } from 'node:os';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { runConvert } from '../../lib/convert/index.js';
 import { parseSessionDirs, UsageError } from '../../lib/filter.js';
-import { exitWhenDrained } from '../exit.js';
+import { runCommand } from '../exit.js';
 import { sessionFlags, type SessionArgs } from './filter.js';
 
 interface ConvertArgs extends SessionArgs {
@@ -47,7 +47,7 @@ export const convertCommand: CommandModule<object, ConvertArgs> = {
     };
     process.on('SIGINT', onSignal(130));
     process.on('SIGTERM', onSignal(143));
-    try {
+    await runCommand(async () => {
       const maxLineBytes = argv['max-line-bytes'];
       if (!Number.isInteger(maxLineBytes) || maxLineBytes <= 0) throw new UsageError('--max-line-bytes wants a positive integer');
       const summary = await runConvert({
@@ -69,14 +69,7 @@ export const convertCommand: CommandModule<object, ConvertArgs> = {
         ...(argv.cwd !== undefined ? { cwd: argv.cwd } : {}),
         ...(argv.model !== undefined ? { model: argv.model } : {}),
       }, { stdout: process.stdout, stderr: process.stderr, signal: controller.signal });
-      exitWhenDrained(signalCode !== 0 ? signalCode : summary.code);
-    } catch (error) {
-      if (error instanceof UsageError) {
-        process.stderr.write(`asyncai-log: ${error.message}\n`);
-        exitWhenDrained(2);
-        return;
-      }
-      throw error;
-    }
+      return signalCode !== 0 ? signalCode : summary.code;
+    });
   },
 };

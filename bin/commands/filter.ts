@@ -3,7 +3,7 @@ import { homedir } from 'node:os';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { parseSessionDirs, runFilter, UsageError, type FilterOptions } from '../../lib/filter.js';
 import { monitorSpecs } from '../../lib/monitor/index.js';
-import { exitWhenDrained } from '../exit.js';
+import { runCommand } from '../exit.js';
 
 export interface SessionArgs {
   'session-format': string[];
@@ -75,10 +75,9 @@ export const filterCommand: CommandModule<object, FilterArgs> = {
     const monitors = monitorSpecs(list(argv.monitor), list(argv['monitor-description']));
     // Monitors run in their own process groups, out of reach of a hangup: stop them ourselves.
     if (typeof monitors !== 'string' && monitors.length > 0) process.once('SIGHUP', onSignal(129));
-    let options: FilterOptions;
-    try {
+    await runCommand(async () => {
       if (typeof monitors === 'string') throw new UsageError(monitors);
-      options = {
+      const options: FilterOptions = {
         formats: argv['session-format'],
         sessionDirs: parseSessionDirs(argv['session-dir']),
         agentName: argv['agent-name'],
@@ -103,14 +102,7 @@ export const filterCommand: CommandModule<object, FilterArgs> = {
           process.stderr.write(`asyncai-log: resume with: ${harness.resumeCommand}  (from ${harness.cwd})\n`);
         }
       }
-      exitWhenDrained(signalCode !== 0 ? signalCode : result.code);
-    } catch (error) {
-      if (error instanceof UsageError) {
-        process.stderr.write(`asyncai-log: ${error.message}\n`);
-        exitWhenDrained(2);
-        return;
-      }
-      throw error;
-    }
+      return signalCode !== 0 ? signalCode : result.code;
+    });
   },
 };

@@ -4,7 +4,7 @@ import { homedir } from 'node:os';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { parseSessionDirs, UsageError } from '../../lib/filter.js';
 import { runRead } from '../../lib/readers/claude-code-cli/run-read.js';
-import { exitWhenDrained } from '../exit.js';
+import { runCommand } from '../exit.js';
 
 interface ReadArgs {
   transcripts: string[];
@@ -35,7 +35,7 @@ export const readCommand: CommandModule<object, ReadArgs> = {
     })
     .option('max-record-bytes', { type: 'number', requiresArg: true, describe: 'longest record read (default 64 MiB)' }) as unknown as Argv<ReadArgs>,
   handler: async (argv: ArgumentsCamelCase<ReadArgs>) => {
-    try {
+    await runCommand(async () => {
       if (argv.usage && argv.tree) throw new UsageError('--usage and --tree cannot be combined');
       const maxRecordBytes = argv['max-record-bytes'];
       if (maxRecordBytes !== undefined && (!Number.isInteger(maxRecordBytes) || maxRecordBytes <= 0)) {
@@ -55,14 +55,7 @@ export const readCommand: CommandModule<object, ReadArgs> = {
         ...(argv.branch !== undefined ? { branch: argv.branch } : {}),
         ...(maxRecordBytes !== undefined ? { maxRecordBytes } : {}),
       }, { stdout: process.stdout, stderr: process.stderr });
-      exitWhenDrained(code);
-    } catch (error) {
-      if (error instanceof UsageError) {
-        process.stderr.write(`asyncai-log: ${error.message}\n`);
-        exitWhenDrained(2);
-        return;
-      }
-      throw error;
-    }
+      return code;
+    });
   },
 };
