@@ -13,6 +13,7 @@ import { jsonSourceOf, parseLine, type JsonSource } from './input/raw-json.js';
 import { InputError, type InputAdapter } from './input/types.js';
 import { SessionLogger, sessionLine } from './session/logger.js';
 import { MonitorGroup, MonitorSource, STDIN_DESCRIPTION, type MonitorSink, type MonitorSpec } from './monitor/index.js';
+import { drainedOrFailed } from './util/drain.js';
 
 /** A usage error: reported as it is, exit 2, nothing written. */
 export class UsageError extends Error {}
@@ -141,15 +142,7 @@ class Stdout {
   }
   drain(): Promise<void> {
     if (this.closed) return Promise.resolve();
-    return new Promise((done) => {
-      const finish = () => {
-        this.stream.off('drain', finish);
-        this.stream.off('error', finish);
-        done();
-      };
-      this.stream.on('drain', finish);
-      this.stream.on('error', finish);
-    });
+    return drainedOrFailed(this.stream);
   }
 }
 

@@ -104,3 +104,14 @@ export function endNotification(taskId: string, description: string, outcome: Mo
 export function renderReminder(preamble: string, xml: string): string {
   return `<system-reminder>\n${preamble}\n\n${xml}\n</system-reminder>`;
 }
+
+/**
+ * How a monitor ended, from its `monitor_end` event: stopped from outside, completed (with or without
+ * output before it), or failed with its exit code.
+ */
+export function monitorOutcome(event: { stopped?: boolean; exit_code: number }, producedOutput: boolean): MonitorOutcome {
+  if (event.stopped) return { status: 'killed' };
+  return event.exit_code === 0
+    ? { status: 'completed', exitCode: 0, producedOutput }
+    : { status: 'failed', exitCode: event.exit_code };
+}

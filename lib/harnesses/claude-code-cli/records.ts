@@ -7,7 +7,7 @@ import type {
   ToolCallEvent, ToolResultEvent, UserEvent,
 } from '../../events.js';
 import { newTaskId } from '../../monitor/task-id.js';
-import { endNotification, eventNotification, PRE, PRE_HUMAN_TURN, renderReminder, type MonitorOutcome } from './notification.js';
+import { endNotification, eventNotification, PRE, PRE_HUMAN_TURN, renderReminder, monitorOutcome } from './notification.js';
 import { RecentMap, RecentSet } from './recent.js';
 
 /** The Claude Code version the records imitate (and were verified against). */
@@ -350,11 +350,7 @@ export class ClaudeRecordMapper {
   private monitorEnd(event: MonitorEndEvent): Mapped {
     const description = event.description ?? 'monitor';
     const taskId = this.taskId(description, event.task_id);
-    const outcome: MonitorOutcome = event.stopped
-      ? { status: 'killed' }
-      : event.exit_code === 0
-        ? { status: 'completed', exitCode: 0, producedOutput: this.tasksWithOutput.has(taskId) }
-        : { status: 'failed', exitCode: event.exit_code };
+    const outcome = monitorOutcome(event, this.tasksWithOutput.has(taskId));
     const xml = endNotification(taskId, description, outcome);
     return { records: this.notification(xml, event.timestamp), warnings: [] };
   }

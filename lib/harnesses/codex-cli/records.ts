@@ -7,7 +7,7 @@ import type {
   ToolCallEvent, ToolResultEvent, Usage, UserEvent,
 } from '../../events.js';
 import { newTaskId } from '../../monitor/task-id.js';
-import { endNotification, eventNotification, PRE, type MonitorOutcome } from '../claude-code-cli/notification.js';
+import { endNotification, eventNotification, PRE, monitorOutcome } from '../claude-code-cli/notification.js';
 import { EventRejected } from '../types.js';
 
 /** The Codex CLI version the records imitate (and were verified against). */
@@ -369,11 +369,7 @@ export class CodexRecordMapper {
   private monitorEnd(event: MonitorEndEvent): Mapped {
     const description = event.description ?? 'monitor';
     const taskId = this.taskId(description, event.task_id);
-    const outcome: MonitorOutcome = event.stopped
-      ? { status: 'killed' }
-      : event.exit_code === 0
-        ? { status: 'completed', exitCode: 0, producedOutput: this.tasksWithOutput.has(taskId) }
-        : { status: 'failed', exitCode: event.exit_code };
+    const outcome = monitorOutcome(event, this.tasksWithOutput.has(taskId));
     return this.notification(endNotification(taskId, description, outcome), event.timestamp);
   }
 

@@ -5,6 +5,7 @@ import { resolve } from 'node:path';
 import { claudeCodeCli } from '../../harnesses/claude-code-cli/index.js';
 import { findSessionTranscripts, isSessionUuid } from './locate.js';
 import { ClaudeTranscriptReader, ReaderError, type ReaderOptions, type ReaderWarning } from './reader.js';
+import { drainedOrFailed } from '../../util/drain.js';
 
 export interface ReadCommandOptions {
   /** Transcript paths or bare session uuids. */
@@ -61,15 +62,7 @@ class Output {
       return;
     }
     if (ok) return;
-    await new Promise<void>((done) => {
-      const finish = () => {
-        this.stream.off('drain', finish);
-        this.stream.off('error', finish);
-        done();
-      };
-      this.stream.on('drain', finish);
-      this.stream.on('error', finish);
-    });
+    await drainedOrFailed(this.stream);
   }
 }
 
