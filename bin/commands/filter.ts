@@ -2,6 +2,7 @@
 import { homedir } from 'node:os';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { parseSessionDirs, runFilter, UsageError, type FilterOptions } from '../../lib/filter.js';
+import { fileInput } from '../../lib/input/file-input.js';
 import { monitorSpecs } from '../../lib/monitor/index.js';
 import { runCommand } from '../exit.js';
 
@@ -96,7 +97,9 @@ export const filterCommand: CommandModule<object, FilterArgs> = {
         ...(argv.model !== undefined ? { model: argv.model } : {}),
         ...(argv.prompt !== undefined ? { prompt: argv.prompt } : {}),
       };
-      const result = await runFilter(options, { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, signal: controller.signal });
+      // A file on stdin is read on the main thread (lib/input/file-input.ts); a pipe stays process.stdin.
+      const stdin = fileInput(0) ?? process.stdin;
+      const result = await runFilter(options, { stdin, stdout: process.stdout, stderr: process.stderr, signal: controller.signal });
       if (process.stderr.isTTY) {
         for (const harness of result.harnesses) {
           process.stderr.write(`asyncai-log: resume with: ${harness.resumeCommand}  (from ${harness.cwd})\n`);
