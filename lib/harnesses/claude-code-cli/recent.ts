@@ -1,75 +1,71 @@
 // A Set and a Map that remember at most `capacity` keys and forget the oldest when full, in O(1). The
 // obvious `set.values().next()` eviction is not O(1): V8 leaves deleted entries in place until a rehash and
-// every eviction walks over them again, which made a session with over 100,000 tool calls crawl.
+// every eviction walks over them again, which made a session with over 100,000 tool calls crawl. The
+// insertion order is kept in a ring of `capacity` slots beside the Set: little more memory than the Set.
 
 /** A bounded Set with first-in, first-out eviction (insertion order, as a Set keeps it). */
 export class RecentSet<K> {
-  /** Each key with the sequence number it was inserted under. */
-  private readonly seqs = new Map<K, number>();
-  /** Keys in insertion order beside their sequence numbers (entries of deleted keys are skipped). */
-  private keys: K[] = [];
-  private keySeqs: number[] = [];
+  private readonly members = new Set<K>();
+  /** Keys in insertion order, oldest at `head`, `count` of them, wrapping around; grows up to `capacity`. */
+  private ring: (K | undefined)[] = new Array<K | undefined>(16).fill(undefined);
   private head = 0;
-  private seq = 0;
+  private count = 0;
 
   constructor(readonly capacity: number) {}
 
   get size(): number {
-    return this.seqs.size;
+    return this.members.size;
   }
 
   has(key: K): boolean {
-    return this.seqs.has(key);
+    return this.members.has(key);
   }
 
   /** Add `key`; when the set is full, the oldest key is forgotten first (as `values().next()` would pick). */
   add(key: K): this {
-    if (this.seqs.size >= this.capacity) this.evictOldest();
-    if (this.seqs.has(key)) return this;
-    this.seq += 1;
-    this.seqs.set(key, this.seq);
-    this.keys.push(key);
-    this.keySeqs.push(this.seq);
-    // Deleted keys leave stale queue entries behind: drop them before they outnumber the live ones.
-    if (this.keys.length - this.head > 2 * Math.max(this.capacity, 1024)) this.compact(true);
+    if (this.members.size >= this.capacity) this.evictOldest();
+    if (this.members.has(key)) return this;
+    this.members.add(key);
+    if (this.count === this.ring.length) this.grow();
+    this.ring[(this.head + this.count) % this.ring.length] = key;
+    this.count += 1;
     return this;
   }
 
+  /** Forget `key`. Cheap for the newest keys (the usual case: a tool call taken back), O(n) at worst. */
   delete(key: K): boolean {
-    return this.seqs.delete(key);
+    if (!this.members.delete(key)) return false;
+    const ring = this.ring;
+    for (let i = this.count - 1; i >= 0; i -= 1) {
+      if (ring[(this.head + i) % ring.length] !== key) continue;
+      // Close the gap: the keys after it move one slot back, keeping their order.
+      for (let j = i; j < this.count - 1; j += 1) ring[(this.head + j) % ring.length] = ring[(this.head + j + 1) % ring.length];
+      ring[(this.head + this.count - 1) % ring.length] = undefined;
+      this.count -= 1;
+      break;
+    }
+    this.removed(key);
+    return true;
   }
 
-  /** Called when a key is evicted (the Map below forgets its value). */
-  protected evicted(_key: K): void {}
+  private grow(): void {
+    const ring = new Array<K | undefined>(this.ring.length * 2).fill(undefined);
+    for (let i = 0; i < this.count; i += 1) ring[i] = this.ring[(this.head + i) % this.ring.length];
+    this.ring = ring;
+    this.head = 0;
+  }
+
+  /** Called when a key is forgotten (the Map below drops its value). */
+  protected removed(_key: K): void {}
 
   private evictOldest(): void {
-    while (this.head < this.keys.length) {
-      const key = this.keys[this.head]!;
-      const seq = this.keySeqs[this.head]!;
-      this.head += 1;
-      if (this.seqs.get(key) === seq) {
-        this.seqs.delete(key);
-        this.evicted(key);
-        break;
-      }
-    }
-    if (this.head > 1024 && this.head * 2 > this.keys.length) this.compact(false);
-  }
-
-  private compact(dropStale: boolean): void {
-    const keys: K[] = [];
-    const seqs: number[] = [];
-    for (let i = this.head; i < this.keys.length; i += 1) {
-      const key = this.keys[i]!;
-      const seq = this.keySeqs[i]!;
-      if (!dropStale || this.seqs.get(key) === seq) {
-        keys.push(key);
-        seqs.push(seq);
-      }
-    }
-    this.keys = keys;
-    this.keySeqs = seqs;
-    this.head = 0;
+    if (this.count === 0) return;
+    const key = this.ring[this.head] as K;
+    this.ring[this.head] = undefined;
+    this.head = (this.head + 1) % this.ring.length;
+    this.count -= 1;
+    this.members.delete(key);
+    this.removed(key);
   }
 }
 
@@ -87,12 +83,7 @@ export class RecentMap<K, V> extends RecentSet<K> {
     return this;
   }
 
-  override delete(key: K): boolean {
-    this.values.delete(key);
-    return super.delete(key);
-  }
-
-  protected override evicted(key: K): void {
+  protected override removed(key: K): void {
     this.values.delete(key);
   }
 }
