@@ -34,7 +34,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const work = mkdtempSync(join(tmpdir(), 'asyncai-log-profile-'));
   try {
     const run = spawnSync(process.execPath, [
-      '--cpu-prof', `--cpu-prof-dir=${work}/prof`, join(ROOT, 'dist', 'bin', 'asyncai-log.js'),
+      '--cpu-prof', `--cpu-prof-dir=${work}/prof`, process.env.BENCH_BIN ?? join(ROOT, 'dist', 'bin', 'asyncai-log.js'),
       '--session-dir', `claude-code-cli=${work}/sessions`, '--cwd', '/bench',
     ], { stdio: [openSync(corpus, 'r'), 'ignore', 'inherit'] });
     if (run.status !== 0) throw new Error(`the filter exited ${run.status}`);
