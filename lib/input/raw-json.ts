@@ -1,7 +1,7 @@
 // The raw JSON text of an input line's long strings, so a writer can copy those bytes into its records
-// instead of serialising the strings again (re-serialising long, non-ASCII text is the largest single cost
-// of the filter). Found by one pass over the line's bytes beside the value JSON.parse made of them: the
-// raw text of a string and the parsed string are the same JSON value, whatever escapes the producer chose.
+// instead of serialising the strings again, found by one pass over the line's bytes beside the value
+// JSON.parse made of them (the raw text and the parsed string are the same JSON value, whatever escapes the
+// producer chose). Also parseLine: huge lines parsed from their bytes, long strings decoded piece by piece.
 import { randomBytes } from 'node:crypto';
 import { bytesOf, isLazyLine, type Line } from './lines.js';
 
