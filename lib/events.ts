@@ -251,6 +251,13 @@ function toolArguments(value: unknown): Record<string, unknown> {
   return fail(`"arguments" must be an object or a JSON string, got ${describe(value)}`);
 }
 
+/** The optional `usage` object of an assistant-side event. */
+function usageOf(obj: Record<string, unknown>): Usage | undefined {
+  if (obj.usage === undefined || obj.usage === null) return undefined;
+  if (!isObject(obj.usage)) fail('"usage" must be an object');
+  return obj.usage;
+}
+
 function build(type: string, obj: Record<string, unknown>, now: string): GenericEvent {
   const timestamp = resolveTimestamp(obj.timestamp, now);
   switch (type) {
@@ -267,10 +274,8 @@ function build(type: string, obj: Record<string, unknown>, now: string): Generic
       const event: AssistantEvent = { type, text: str(obj, 'text', true), timestamp };
       const model = str(obj, 'model', false);
       if (model !== undefined) event.model = model;
-      if (obj.usage !== undefined && obj.usage !== null) {
-        if (!isObject(obj.usage)) fail('"usage" must be an object');
-        event.usage = obj.usage;
-      }
+      const usage = usageOf(obj);
+      if (usage !== undefined) event.usage = usage;
       return event;
     }
     case 'thinking': {
@@ -293,10 +298,8 @@ function build(type: string, obj: Record<string, unknown>, now: string): Generic
       if (event.name === '') fail('"name" must not be empty');
       const model = str(obj, 'model', false);
       if (model !== undefined) event.model = model;
-      if (obj.usage !== undefined && obj.usage !== null) {
-        if (!isObject(obj.usage)) fail('"usage" must be an object');
-        event.usage = obj.usage;
-      }
+      const usage = usageOf(obj);
+      if (usage !== undefined) event.usage = usage;
       return event;
     }
     case 'tool_result': {
