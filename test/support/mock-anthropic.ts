@@ -3,6 +3,7 @@
 // streamed as the Messages API SSE sequence the CLI expects.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { withJsonBody } from './http-json.js';
 
 /** One content block of a scripted reply. */
 export type MockBlock =
@@ -72,42 +73,35 @@ export async function startMockAnthropic(fallback: MockBlock[] = [{ type: 'text'
   const queue: MockBlock[][] = [];
   const requests: MockRequest[] = [];
   let router: ((body: any) => MockBlock[] | undefined) | undefined;
-  const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const raw = Buffer.concat(chunks).toString('utf8');
-      let body: any = null;
-      try { body = raw ? JSON.parse(raw) : null; } catch { body = raw; }
-      const path = req.url ?? '';
-      if (req.method === 'POST' && path.startsWith('/v1/messages') && !path.includes('count_tokens')) {
-        requests.push({ path, body });
-        if (body && body.stream === false) {
-          res.writeHead(200, { 'content-type': 'application/json' });
-          res.end(JSON.stringify({ id: 'msg_mock_sync', type: 'message', role: 'assistant', model: body.model,
-            content: [{ type: 'text', text: 'ok' }], stop_reason: 'end_turn', stop_sequence: null,
-            usage: { input_tokens: 1, output_tokens: 1 } }));
-          return;
-        }
-        const blocks = router?.(body) ?? queue.shift() ?? fallback;
-        const failure = blocks.find((b) => b.type === 'error');
-        if (failure && failure.type === 'error') {
-          res.writeHead(failure.status, { 'content-type': 'application/json' });
-          res.end(JSON.stringify({ type: 'error', error: { type: failure.error_type, message: failure.message } }));
-          return;
-        }
-        reply(res, blocks, String(body?.model ?? 'claude-sonnet-4-5-20250929'));
-        return;
-      }
-      if (path.includes('count_tokens')) {
+  const server: Server = createServer(withJsonBody((req: IncomingMessage, res: ServerResponse, body: any) => {
+    const path = req.url ?? '';
+    if (req.method === 'POST' && path.startsWith('/v1/messages') && !path.includes('count_tokens')) {
+      requests.push({ path, body });
+      if (body && body.stream === false) {
         res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ input_tokens: 10 }));
+        res.end(JSON.stringify({ id: 'msg_mock_sync', type: 'message', role: 'assistant', model: body.model,
+          content: [{ type: 'text', text: 'ok' }], stop_reason: 'end_turn', stop_sequence: null,
+          usage: { input_tokens: 1, output_tokens: 1 } }));
         return;
       }
-      res.writeHead(404, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ type: 'error', error: { type: 'not_found_error', message: 'mock: not found' } }));
-    });
-  });
+      const blocks = router?.(body) ?? queue.shift() ?? fallback;
+      const failure = blocks.find((b) => b.type === 'error');
+      if (failure && failure.type === 'error') {
+        res.writeHead(failure.status, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ type: 'error', error: { type: failure.error_type, message: failure.message } }));
+        return;
+      }
+      reply(res, blocks, String(body?.model ?? 'claude-sonnet-4-5-20250929'));
+      return;
+    }
+    if (path.includes('count_tokens')) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ input_tokens: 10 }));
+      return;
+    }
+    res.writeHead(404, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ type: 'error', error: { type: 'not_found_error', message: 'mock: not found' } }));
+  }));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {

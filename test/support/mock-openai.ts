@@ -5,6 +5,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { withJsonBody } from './http-json.js';
 
 export type MockItem =
   | { type: 'message'; text: string }
@@ -35,43 +36,36 @@ export async function startMockOpenAI(fallback: MockItem[] = [{ type: 'message',
   const queue: MockItem[][] = [];
   const requests: { path: string; body: any }[] = [];
   let counter = 0;
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const raw = Buffer.concat(chunks).toString('utf8');
-      let body: any = null;
-      try { body = raw ? JSON.parse(raw) : null; } catch { body = raw; }
-      const path = req.url ?? '';
-      if (req.method === 'POST' && path.endsWith('/responses')) {
-        requests.push({ path, body });
-        const items = queue.shift() ?? fallback;
-        res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-        const responseId = `resp_mock_${counter += 1}`;
-        res.write(`event: response.created\ndata: ${JSON.stringify({ type: 'response.created', response: { id: responseId } })}\n\n`);
-        const failure = items.find((spec) => spec.type === 'fail');
-        if (failure && failure.type === 'fail') {
-          const failed = { type: 'response.failed', response: { id: responseId, error: { code: failure.code, message: failure.message } } };
-          res.write(`event: response.failed\ndata: ${JSON.stringify(failed)}\n\n`);
-          res.end();
-          return;
-        }
-        items.forEach((spec, i) => {
-          if (spec.type === 'fail') return;
-          const data = { type: 'response.output_item.done', output_index: i, item: item(spec, counter * 100 + i) };
-          res.write(`event: response.output_item.done\ndata: ${JSON.stringify(data)}\n\n`);
-        });
-        const completed = { type: 'response.completed', response: { id: responseId, usage: {
-          input_tokens: 100, input_tokens_details: { cached_tokens: 0 }, output_tokens: 10,
-          output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 110 } } };
-        res.write(`event: response.completed\ndata: ${JSON.stringify(completed)}\n\n`);
+  const server = createServer(withJsonBody((req: IncomingMessage, res: ServerResponse, body: any) => {
+    const path = req.url ?? '';
+    if (req.method === 'POST' && path.endsWith('/responses')) {
+      requests.push({ path, body });
+      const items = queue.shift() ?? fallback;
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      const responseId = `resp_mock_${counter += 1}`;
+      res.write(`event: response.created\ndata: ${JSON.stringify({ type: 'response.created', response: { id: responseId } })}\n\n`);
+      const failure = items.find((spec) => spec.type === 'fail');
+      if (failure && failure.type === 'fail') {
+        const failed = { type: 'response.failed', response: { id: responseId, error: { code: failure.code, message: failure.message } } };
+        res.write(`event: response.failed\ndata: ${JSON.stringify(failed)}\n\n`);
         res.end();
         return;
       }
-      res.writeHead(404, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ error: { message: 'mock: not found' } }));
-    });
-  });
+      items.forEach((spec, i) => {
+        if (spec.type === 'fail') return;
+        const data = { type: 'response.output_item.done', output_index: i, item: item(spec, counter * 100 + i) };
+        res.write(`event: response.output_item.done\ndata: ${JSON.stringify(data)}\n\n`);
+      });
+      const completed = { type: 'response.completed', response: { id: responseId, usage: {
+        input_tokens: 100, input_tokens_details: { cached_tokens: 0 }, output_tokens: 10,
+        output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 110 } } };
+      res.write(`event: response.completed\ndata: ${JSON.stringify(completed)}\n\n`);
+      res.end();
+      return;
+    }
+    res.writeHead(404, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ error: { message: 'mock: not found' } }));
+  }));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
