@@ -7,17 +7,25 @@ import { isObject, isToolResultsOnly } from './record-types.js';
 /** What a record is, as far as branches go. */
 export type NodeKind = 'user' | 'assistant' | 'tool-results' | 'context' | 'boundary';
 
-interface BranchNode {
-  parent: string | null;
-  /** A compaction boundary's link to the record before it (its parentUuid is null). */
-  logical: string | null;
-  kind: NodeKind;
-  line: number;
-  order: number;
-  sidechain: boolean;
-  timestamp?: string;
-  /** The start of a user prompt's text (kept only when a tree is asked for). */
-  preview?: string;
+const KINDS: readonly NodeKind[] = ['user', 'assistant', 'tool-results', 'context', 'boundary'];
+const NONE = -1;
+
+/** An Int32Array that grows: one slot per record id. */
+class Column {
+  data: Int32Array;
+  constructor(fill: number) {
+    this.data = new Int32Array(1024).fill(fill);
+    this.fill = fill;
+  }
+  private readonly fill: number;
+  ensure(size: number): void {
+    if (size <= this.data.length) return;
+    let length = this.data.length;
+    while (length < size) length *= 2;
+    const grown = new Int32Array(length).fill(this.fill);
+    grown.set(this.data);
+    this.data = grown;
+  }
 }
 
 /** One branch of the conversation, named by its last user or assistant record. */
@@ -88,13 +96,28 @@ function isTurn(kind: NodeKind): boolean {
   return kind === 'user' || kind === 'assistant' || kind === 'tool-results';
 }
 
-/** The branch structure of one transcript, fed record by record in file order (the first pass). */
+/**
+ * The branch structure of one transcript, fed record by record in file order (the first pass). Records are
+ * kept as integer ids in typed columns (parent, logical parent, kind, line, flags): about 40 bytes and one
+ * uuid string per record, so a transcript of a million records indexes in well under 100 MB.
+ */
 export class BranchIndex {
-  private readonly nodes = new Map<string, BranchNode>();
-  /** uuids of user/assistant records in file order. */
-  private readonly turns: string[] = [];
+  /** uuid -> id; ids are also given to uuids only named as a parent (not present until their record comes). */
+  private readonly ids = new Map<string, number>();
+  private readonly uuids: string[] = [];
+  private readonly parent = new Column(NONE);
+  private readonly logical = new Column(NONE);
+  /** Kind index into KINDS, or NONE while the record itself has not been seen. */
+  private readonly kind = new Column(NONE);
+  private readonly line = new Column(0);
+  private readonly sidechain = new Column(0);
+  /** Timestamps and prompt previews, kept only when a tree is asked for. */
+  private readonly extras = new Map<number, { timestamp?: string; preview?: string }>();
+  /** ids of user/assistant records in file order. */
+  private turns = new Int32Array(1024);
+  private turnCount = 0;
+  private present = 0;
   private lastPromptLeaf: { uuid: string; line: number } | undefined;
-  private order = 0;
   private boundaries = 0;
   /** The last uuid-bearing record: the leaf of a transcript without turns (only notifications, say). */
   private lastUuid: string | undefined;
@@ -104,16 +127,17 @@ export class BranchIndex {
 
   /** Records indexed. */
   get size(): number {
-    return this.nodes.size;
+    return this.present;
   }
 
   has(uuid: string): boolean {
-    return this.nodes.has(uuid);
+    return this.find(uuid) !== undefined;
   }
 
   /** The line of the (first) record with this uuid. */
   lineOf(uuid: string): number | undefined {
-    return this.nodes.get(uuid)?.line;
+    const id = this.find(uuid);
+    return id === undefined ? undefined : this.line.data[id];
   }
 
   /** Feed one record in file order (records without a uuid only matter when they are `last-prompt`). */
@@ -124,40 +148,81 @@ export class BranchIndex {
     }
     const uuid = record.uuid;
     if (typeof uuid !== 'string' || uuid === '') return;
-    if (this.nodes.has(uuid)) {
+    if (this.find(uuid) !== undefined) {
       if (!this.warnedDuplicate) warn(line, `uuid ${uuid} was written before; the later record is ignored (reported once)`);
       this.warnedDuplicate = true;
       return;
     }
+    const id = this.idOf(uuid);
     const kind = nodeKind(record);
-    const node: BranchNode = {
-      parent: typeof record.parentUuid === 'string' && record.parentUuid !== '' ? record.parentUuid : null,
-      logical: typeof record.logicalParentUuid === 'string' && record.logicalParentUuid !== '' ? record.logicalParentUuid : null,
-      kind,
-      line,
-      order: (this.order += 1),
-      sidechain: record.isSidechain === true,
-    };
-    if (typeof record.timestamp === 'string') node.timestamp = record.timestamp;
-    if (this.options.previews && kind === 'user') {
-      const text = preview(record);
-      if (text !== undefined) node.preview = text;
+    const kindIndex = KINDS.indexOf(kind);
+    this.kind.data[id] = kindIndex;
+    this.line.data[id] = line;
+    if (typeof record.parentUuid === 'string' && record.parentUuid !== '') this.parent.data[id] = this.idOf(record.parentUuid);
+    if (typeof record.logicalParentUuid === 'string' && record.logicalParentUuid !== '') {
+      this.logical.data[id] = this.idOf(record.logicalParentUuid);
     }
-    this.nodes.set(uuid, node);
+    if (record.isSidechain === true) this.sidechain.data[id] = 1;
+    if (this.options.previews) {
+      const extra: { timestamp?: string; preview?: string } = {};
+      if (typeof record.timestamp === 'string') extra.timestamp = record.timestamp;
+      if (kind === 'user') {
+        const text = preview(record);
+        if (text !== undefined) extra.preview = text;
+      }
+      this.extras.set(id, extra);
+    }
+    this.present += 1;
     this.lastUuid = uuid;
-    if (isTurn(kind)) this.turns.push(uuid);
+    if (isTurn(kind)) {
+      if (this.turnCount === this.turns.length) {
+        const grown = new Int32Array(this.turns.length * 2);
+        grown.set(this.turns);
+        this.turns = grown;
+      }
+      this.turns[this.turnCount] = id;
+      this.turnCount += 1;
+    }
     if (kind === 'boundary') this.boundaries += 1;
   }
 
-  /** The record before `uuid` on its branch: its parent, or across a compaction boundary its logical parent. */
-  private up(node: BranchNode): string | null {
-    return node.parent ?? node.logical;
+  /** The id of a uuid, allocated on first mention. */
+  private idOf(uuid: string): number {
+    let id = this.ids.get(uuid);
+    if (id === undefined) {
+      id = this.uuids.length;
+      this.uuids.push(uuid);
+      this.ids.set(uuid, id);
+      for (const column of [this.parent, this.logical, this.kind, this.line, this.sidechain]) column.ensure(id + 1);
+    }
+    return id;
+  }
+
+  /** The id of a record that is in the file, or undefined. */
+  private find(uuid: string): number | undefined {
+    const id = this.ids.get(uuid);
+    return id !== undefined && this.kind.data[id]! !== NONE ? id : undefined;
+  }
+
+  private isPresent(id: number): boolean {
+    return this.kind.data[id]! !== NONE;
+  }
+
+  private kindOf(id: number): NodeKind {
+    return KINDS[this.kind.data[id]!]!;
+  }
+
+  /** The record before `id` on its branch: its parent, or across a compaction boundary its logical parent. */
+  private up(id: number): number {
+    const parent = this.parent.data[id]!;
+    return parent !== NONE ? parent : this.logical.data[id]!;
   }
 
   /** Turn candidates for a leaf: the main chain's; a subagent file (all sidechain) uses its own. */
-  private candidates(): string[] {
-    const main = this.turns.filter((uuid) => !this.nodes.get(uuid)!.sidechain);
-    return main.length > 0 ? main : this.turns;
+  private candidates(): Int32Array {
+    const all = this.turns.subarray(0, this.turnCount);
+    const main = all.filter((id) => this.sidechain.data[id] === 0);
+    return main.length > 0 ? main : all;
   }
 
   /**
@@ -166,55 +231,60 @@ export class BranchIndex {
    * that record (none below: the turn at or above it).
    */
   resumedLeaf(warn: Warn): string | undefined {
+    const id = this.resumedId(warn);
+    return id === undefined ? this.lastUuid : this.uuids[id];
+  }
+
+  private resumedId(warn: Warn): number | undefined {
     const candidates = this.candidates();
     const checkpoint = this.lastPromptLeaf;
     if (checkpoint !== undefined) {
-      if (this.nodes.has(checkpoint.uuid)) {
-        const below = new Map<string, boolean>([[checkpoint.uuid, true]]);
+      const at = this.find(checkpoint.uuid);
+      if (at !== undefined) {
+        // 0: not known yet, 1: at or below the checkpoint, 2: not.
+        const memo = new Uint8Array(this.uuids.length);
+        memo[at] = 1;
         for (let i = candidates.length - 1; i >= 0; i -= 1) {
-          if (this.descends(candidates[i]!, below)) return candidates[i];
+          if (this.descends(candidates[i]!, memo)) return candidates[i];
         }
         // The checkpoint names a context record after the last turn (Claude Code does): that turn is the leaf.
-        const node = this.nodes.get(checkpoint.uuid)!;
-        return isTurn(node.kind) ? checkpoint.uuid : this.turnAbove(node) ?? checkpoint.uuid;
+        return isTurn(this.kindOf(at)) ? at : this.turnAbove(at) ?? at;
       }
       warn(checkpoint.line, `last-prompt names ${checkpoint.uuid}, which is not in the file; following the last record written`);
     }
-    return candidates[candidates.length - 1] ?? this.lastUuid;
+    return candidates.length > 0 ? candidates[candidates.length - 1] : undefined;
   }
 
-  /** Whether `uuid` is at or below the root `memo` was seeded with (memoised walk up). */
-  private descends(uuid: string, memo: Map<string, boolean>): boolean {
-    const seen: string[] = [];
-    let current: string | null = uuid;
+  /** Whether `id` is at or below the record `memo` was seeded with (memoised walk up). */
+  private descends(id: number, memo: Uint8Array): boolean {
+    const seen: number[] = [];
+    let current = id;
     let answer = false;
-    while (current !== null) {
-      const known = memo.get(current);
-      if (known !== undefined) {
-        answer = known;
+    while (current !== NONE) {
+      const known = memo[current]!;
+      if (known !== 0) {
+        answer = known === 1;
         break;
       }
-      if (seen.length > this.nodes.size) break; // a cycle
+      if (seen.length > this.uuids.length) break; // a cycle
       seen.push(current);
-      const node = this.nodes.get(current);
-      current = node ? this.up(node) : null;
+      current = this.isPresent(current) ? this.up(current) : NONE;
     }
-    for (const s of seen) memo.set(s, answer);
+    for (const s of seen) memo[s] = answer ? 1 : 2;
     return answer;
   }
 
-  /** The uuids from `leaf` up to its root, through compaction boundaries. Reports a broken link once. */
-  path(leaf: string, warn: Warn): Set<string> {
-    const path = new Set<string>();
-    let current: string | null = leaf;
-    while (current !== null && !path.has(current)) {
-      const node = this.nodes.get(current);
-      if (!node) {
-        warn(undefined, `the branch refers to ${current}, which is not in the file; records before it are not on the branch`);
+  /** Flags of the ids from `leaf` up to its root, through compaction boundaries. Reports a broken link once. */
+  private path(leaf: number, warn: Warn): Uint8Array {
+    const path = new Uint8Array(this.uuids.length);
+    let current = leaf;
+    while (current !== NONE && path[current] === 0) {
+      if (!this.isPresent(current)) {
+        warn(undefined, `the branch refers to ${this.uuids[current]}, which is not in the file; records before it are not on the branch`);
         break;
       }
-      path.add(current);
-      current = this.up(node);
+      path[current] = 1;
+      current = this.up(current);
     }
     return path;
   }
@@ -225,96 +295,101 @@ export class BranchIndex {
    * branch already holds a result for that call's record.
    */
   select(leaf: string | undefined, warn: Warn): BranchSelection {
-    const chosen = leaf ?? this.resumedLeaf(warn);
+    const chosenId = leaf !== undefined ? this.find(leaf) : this.resumedId(warn);
+    const chosen = leaf ?? (chosenId !== undefined ? this.uuids[chosenId] : this.lastUuid);
     if (chosen === undefined) return { leaf: undefined, includes: () => false };
-    const path = this.path(chosen, warn);
-    const answered = new Set<string>();
-    for (const uuid of path) {
-      const node = this.nodes.get(uuid)!;
-      if (node.kind === 'tool-results' && node.parent !== null) answered.add(node.parent);
+    const startId = chosenId ?? this.find(chosen);
+    if (startId === undefined) return { leaf: chosen, includes: () => false };
+    const path = this.path(startId, warn);
+    const answered = new Uint8Array(this.uuids.length);
+    for (let id = 0; id < path.length; id += 1) {
+      if (path[id] === 1 && this.kindOf(id) === 'tool-results' && this.parent.data[id]! !== NONE) answered[this.parent.data[id]!] = 1;
     }
+    const onPath = (uuid: string | null): { on: boolean; id: number | undefined } => {
+      if (uuid === null) return { on: false, id: undefined };
+      const id = this.ids.get(uuid);
+      return { on: id !== undefined && path[id] === 1, id };
+    };
     return {
       leaf: chosen,
-      includes: (uuid, parent, kind) => path.has(uuid)
-        || (kind === 'tool-results' && parent !== null && path.has(parent) && !answered.has(parent)),
+      includes: (uuid, parent, kind) => {
+        if (onPath(uuid).on) return true;
+        if (kind !== 'tool-results') return false;
+        const above = onPath(parent);
+        return above.on && answered[above.id!] === 0;
+      },
     };
   }
 
-  /** The nearest user/assistant record above `node`. */
-  private turnAbove(node: BranchNode): string | null {
-    let current = this.up(node);
-    for (let steps = 0; current !== null && steps <= this.nodes.size; steps += 1) {
-      const above = this.nodes.get(current);
-      if (!above) return null;
-      if (isTurn(above.kind)) return current;
-      current = this.up(above);
+  /** The nearest user/assistant record above `id`. */
+  private turnAbove(id: number): number | undefined {
+    let current = this.up(id);
+    for (let steps = 0; current !== NONE && steps <= this.uuids.length; steps += 1) {
+      if (!this.isPresent(current)) return undefined;
+      if (isTurn(this.kindOf(current))) return current;
+      current = this.up(current);
     }
-    return null;
+    return undefined;
   }
 
   /** Every branch: one per leaf turn (a parallel call's result beside the branch's next record is no branch). */
   tree(warn: Warn): TranscriptTree {
     const candidates = this.candidates();
-    const parentTurn = new Map<string, string | null>();
-    const children = new Map<string, number>();
-    const depth = new Map<string, number>();
-    for (const uuid of candidates) {
-      const above = this.turnAbove(this.nodes.get(uuid)!);
-      parentTurn.set(uuid, above);
-      if (above !== null) children.set(above, (children.get(above) ?? 0) + 1);
-      depth.set(uuid, (above !== null ? depth.get(above) ?? 0 : 0) + 1);
+    const count = this.uuids.length;
+    const parentTurn = new Int32Array(count).fill(NONE);
+    const children = new Int32Array(count);
+    const depth = new Int32Array(count);
+    for (const id of candidates) {
+      const above = this.turnAbove(id) ?? NONE;
+      parentTurn[id] = above;
+      if (above !== NONE) children[above] = children[above]! + 1;
+      depth[id] = (above !== NONE ? depth[above]! : 0) + 1;
     }
-    const resumed = this.resumedLeaf(warn);
-    const resumedPath = resumed !== undefined ? this.path(resumed, () => {}) : new Set<string>();
+    // Without turns, the last uuid-bearing record is the leaf (as resumedLeaf says).
+    const resumedId = this.resumedId(warn) ?? (this.lastUuid !== undefined ? this.find(this.lastUuid) : undefined);
+    const resumed = resumedId !== undefined ? this.uuids[resumedId] : undefined;
+    const resumedPath = resumedId !== undefined ? this.path(resumedId, () => {}) : new Uint8Array(count);
     const branches: BranchInfo[] = [];
-    for (const uuid of candidates) {
-      if ((children.get(uuid) ?? 0) > 0) continue;
-      const node = this.nodes.get(uuid)!;
-      const above = parentTurn.get(uuid) ?? null;
-      if (node.kind === 'tool-results' && above !== null && (children.get(above) ?? 0) > 1) continue;
-      const info: BranchInfo = {
-        leaf: uuid,
-        resumed: uuid === resumed,
-        records: depth.get(uuid) ?? 1,
-        forks_from: uuid === resumed ? null : this.forkPoint(uuid, resumedPath),
-        line: node.line,
-      };
-      if (node.timestamp !== undefined) info.timestamp = node.timestamp;
-      const prompt = this.lastPrompt(uuid);
-      if (prompt !== undefined) info.last_prompt = prompt;
-      branches.push(info);
+    const info = (id: number, isResumed: boolean, forks: string | null): BranchInfo => {
+      const branch: BranchInfo = { leaf: this.uuids[id]!, resumed: isResumed, records: depth[id] || 1, forks_from: forks, line: this.line.data[id]! };
+      const timestamp = this.extras.get(id)?.timestamp;
+      if (timestamp !== undefined) branch.timestamp = timestamp;
+      const prompt = this.lastPrompt(id);
+      if (prompt !== undefined) branch.last_prompt = prompt;
+      return branch;
+    };
+    for (const id of candidates) {
+      if (children[id]! > 0) continue;
+      const above = parentTurn[id]!;
+      if (this.kindOf(id) === 'tool-results' && above !== NONE && children[above]! > 1) continue;
+      const isResumed = id === resumedId;
+      branches.push(info(id, isResumed, isResumed ? null : this.forkPoint(id, resumedPath)));
     }
     // A resumed leaf chosen by a last-prompt checkpoint may have later siblings; it is listed all the same.
-    if (resumed !== undefined && !branches.some((b) => b.leaf === resumed) && this.nodes.has(resumed)) {
-      const node = this.nodes.get(resumed)!;
-      const info: BranchInfo = { leaf: resumed, resumed: true, records: depth.get(resumed) ?? 1, forks_from: null, line: node.line };
-      if (node.timestamp !== undefined) info.timestamp = node.timestamp;
-      const prompt = this.lastPrompt(resumed);
-      if (prompt !== undefined) info.last_prompt = prompt;
-      branches.push(info);
+    if (resumedId !== undefined && !branches.some((b) => b.leaf === resumed)) {
+      branches.push(info(resumedId, true, null));
       branches.sort((a, b) => a.line - b.line);
     }
-    return { records: this.nodes.size, compactions: this.boundaries, resumed_leaf: resumed ?? null, branches };
+    return { records: this.present, compactions: this.boundaries, resumed_leaf: resumed ?? null, branches };
   }
 
-  private forkPoint(leaf: string, resumedPath: Set<string>): string | null {
-    let current: string | null = leaf;
-    for (let steps = 0; current !== null && steps <= this.nodes.size; steps += 1) {
-      if (resumedPath.has(current)) return current;
-      const node = this.nodes.get(current);
-      if (!node) return null;
-      current = this.up(node);
+  private forkPoint(leaf: number, resumedPath: Uint8Array): string | null {
+    let current = leaf;
+    for (let steps = 0; current !== NONE && steps <= this.uuids.length; steps += 1) {
+      if (resumedPath[current] === 1) return this.uuids[current]!;
+      if (!this.isPresent(current)) return null;
+      current = this.up(current);
     }
     return null;
   }
 
-  private lastPrompt(leaf: string): string | undefined {
-    let current: string | null = leaf;
-    for (let steps = 0; current !== null && steps <= this.nodes.size; steps += 1) {
-      const node = this.nodes.get(current);
-      if (!node) return undefined;
-      if (node.preview !== undefined) return node.preview;
-      current = this.up(node);
+  private lastPrompt(leaf: number): string | undefined {
+    let current = leaf;
+    for (let steps = 0; current !== NONE && steps <= this.uuids.length; steps += 1) {
+      if (!this.isPresent(current)) return undefined;
+      const text = this.extras.get(current)?.preview;
+      if (text !== undefined) return text;
+      current = this.up(current);
     }
     return undefined;
   }
