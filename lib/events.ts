@@ -2,6 +2,8 @@
 // harness turns into records. `normalizeEvent` validates one parsed line and returns either the event
 // (in canonical snake_case form, timestamp resolved) or one human-readable reason it was rejected.
 
+import { isObject } from './util/is-object.js';
+
 /** Token usage as the agent reported it; passed through to the transcript unchanged. */
 export type Usage = Record<string, unknown>;
 
@@ -130,10 +132,6 @@ class Invalid extends Error {}
 
 function fail(message: string): never {
   throw new Invalid(message);
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function str(obj: Record<string, unknown>, key: string, required: true): string;

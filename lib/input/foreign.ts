@@ -1,10 +1,8 @@
 // Small helpers every foreign-format adapter uses: shape checks on parsed JSON, and warnings that are
 // reported once per kind (a foreign stream repeats what it repeats; the user needs to hear it once).
 
-/** A plain JSON object (not null, not an array). */
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+import { isObject } from '../util/is-object.js';
+export { isObject } from '../util/is-object.js';
 
 /** A string field, or undefined when absent or not a string. */
 export function text(obj: Record<string, unknown>, key: string): string | undefined {

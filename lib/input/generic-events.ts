@@ -1,10 +1,7 @@
 // The native input format: generic events, one per line (see lib/events.ts and the README's schema).
 import { normalizeEvent, type GenericEvent } from '../events.js';
 import { InputError, type InputAdapter, type InputFormat } from './types.js';
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+import { isObject } from '../util/is-object.js';
 
 export const genericEvents: InputFormat = {
   name: 'events',

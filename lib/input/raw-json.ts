@@ -4,6 +4,7 @@
 // producer chose). Also parseLine: huge lines parsed from their bytes, long strings decoded piece by piece.
 import { randomBytes } from 'node:crypto';
 import { bytesOf, isLazyLine, type Line } from './lines.js';
+import { isObject } from '../util/is-object.js';
 
 /** Strings shorter than this (in UTF-16 units) are serialised as usual: splicing them would not pay. */
 export const MIN_SPLICE_CHARS = 2048;
@@ -238,10 +239,6 @@ class Scanner {
       pos += 1;
     }
   }
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**

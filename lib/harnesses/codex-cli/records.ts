@@ -9,6 +9,7 @@ import type {
 import { newTaskId } from '../../monitor/task-id.js';
 import { endNotification, eventNotification, PRE, monitorOutcome } from '../claude-code-cli/notification.js';
 import { EventRejected } from '../types.js';
+import { isObject } from '../../util/is-object.js';
 
 /** The Codex CLI version the records imitate (and were verified against). */
 export const CODEX_CLI_VERSION = '0.171.0';
@@ -54,10 +55,6 @@ export interface CodexMapperOptions {
 export interface Mapped {
   lines: RolloutLine[];
   warnings: string[];
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function count(value: unknown): number {

@@ -2,6 +2,9 @@
 // The lists come from the seed's reader (142 real transcripts) and the records Claude Code 2.1.328 writes
 // (reference: claude-code-transcript.md). New types keep appearing; a reader warns once per unknown type.
 
+import { isObject } from '../../util/is-object.js';
+export { isObject } from '../../util/is-object.js';
+
 /** Session state, not conversation: skipped in silence (warning about them would teach that warnings are noise). */
 export const STATE_TYPES: ReadonlySet<string> = new Set([
   'queue-operation', 'last-prompt', 'mode', 'permission-mode', 'ai-title', 'custom-title', 'agent-name',
@@ -23,11 +26,6 @@ export function classifyRecordType(type: string): RecordClass {
   if (CONTEXT_TYPES.has(type)) return 'context';
   if (STATE_TYPES.has(type)) return 'state';
   return 'unknown';
-}
-
-/** A plain JSON object (not null, not an array). */
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** The model Claude Code writes on messages it made up itself (API errors, "No response requested."). */
