@@ -2,8 +2,7 @@
 // It records every request body and answers each with the next scripted reply (text or tool_use blocks),
 // streamed as the Messages API SSE sequence the CLI expects.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { withJsonBody } from './http-json.js';
+import { listenLoopback, withJsonBody } from './http-json.js';
 
 /** One content block of a scripted reply. */
 export type MockBlock =
@@ -102,13 +101,12 @@ export async function startMockAnthropic(fallback: MockBlock[] = [{ type: 'text'
     res.writeHead(404, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ type: 'error', error: { type: 'not_found_error', message: 'mock: not found' } }));
   }));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const { url, close } = await listenLoopback(server);
   return {
-    url: `http://127.0.0.1:${port}`,
+    url,
     requests,
     script: (...replies) => { queue.push(...replies); },
     route: (fn) => { router = fn; },
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close,
   };
 }

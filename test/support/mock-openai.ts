@@ -2,10 +2,9 @@
 // every request body and answers with the next scripted list of output items (messages or function calls)
 // as the smallest SSE stream Codex accepts: output_item.done per item, then response.completed.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { withJsonBody } from './http-json.js';
+import { listenLoopback, withJsonBody } from './http-json.js';
 
 export type MockItem =
   | { type: 'message'; text: string }
@@ -66,13 +65,12 @@ export async function startMockOpenAI(fallback: MockItem[] = [{ type: 'message',
     res.writeHead(404, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ error: { message: 'mock: not found' } }));
   }));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const { url, close } = await listenLoopback(server);
   return {
-    url: `http://127.0.0.1:${port}`,
+    url,
     requests,
     script: (...replies) => { queue.push(...replies); },
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close,
   };
 }
 
