@@ -1,13 +1,14 @@
-// The Claude Code transcript reader: a file in, generic events out (the writer's inverse). Two streaming
-// passes over the file: the first indexes the branch structure (a few fields per record), the second maps
-// the records on the chosen branch. Subagent transcripts beside the session are readers of their own.
+// The Claude Code transcript reader: a file in, generic events out (the writer's inverse). Two passes over
+// the file, each read synchronously a chunk at a time: the first indexes the branch structure (a few fields
+// per record), the second maps the records on the chosen branch. Subagent transcripts beside the session are readers of their own.
 import { promises as fsp } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { resolveTimestamp, type ContextEvent, type GenericEvent } from '../../events.js';
 import { BranchIndex, branchFilter, type TranscriptTree } from './branch.js';
 import { RecordMapper } from './map-record.js';
 import { classifyRecordType, isObject } from './record-types.js';
-import { scanRecords, type ScannedRecord, type ScanSummary } from './scan.js';
+import type { FileLine } from './file-lines.js';
+import { TranscriptScan, type ScanSummary } from './scan.js';
 import { readSpillFile, spillResolver } from './spill.js';
 import { UsageCounter, type UsageTotals } from './usage.js';
 
@@ -105,53 +106,68 @@ export class ClaudeTranscriptReader implements AsyncIterable<GenericEvent> {
     this.options.onWarning?.(warning);
   };
 
-  /** Scan the file, reporting unknown record types once each. */
-  private async *records(bytes?: number): AsyncGenerator<ScannedRecord, ScanSummary> {
-    const scan = scanRecords(this.path, {
-      warn: this.warn,
-      ...(this.options.maxRecordBytes !== undefined ? { maxRecordBytes: this.options.maxRecordBytes } : {}),
-      ...(bytes !== undefined ? { bytes } : {}),
-    });
-    const next = async (): Promise<IteratorResult<ScannedRecord, ScanSummary>> => {
-      try {
-        return await scan.next();
-      } catch (error) {
-        throw new ReaderError(`${this.path}: cannot be read: ${describeError(error)}`);
-      }
-    };
-    let step = await next();
-    while (!step.done) {
-      const { record, line } = step.value;
-      const type = record.type;
-      if (typeof type !== 'string') {
-        if (!this.unknownTypes.has('\u0000')) this.warn(line, 'a record without a "type" was skipped (reported once)');
-        this.unknownTypes.add('\u0000');
-      } else {
-        if (classifyRecordType(type) === 'unknown' && !this.unknownTypes.has(type)) {
-          this.unknownTypes.add(type);
-          this.warn(line, `unknown record type ${JSON.stringify(type)} skipped (reported once per type)`);
-        }
-        yield step.value;
-      }
-      step = await next();
+  /** A pass over the file (the first `bytes` bytes); a ReaderError when it cannot be opened. */
+  private open(bytes?: number): TranscriptScan {
+    try {
+      return TranscriptScan.open(this.path, {
+        warn: this.warn,
+        ...(this.options.maxRecordBytes !== undefined ? { maxRecordBytes: this.options.maxRecordBytes } : {}),
+        ...(bytes !== undefined ? { bytes } : {}),
+      });
+    } catch (error) {
+      throw new ReaderError(`${this.path}: cannot be read: ${describeError(error)}`);
     }
-    if (step.value.partial) this.partial = true;
-    return step.value;
+  }
+
+  /** One chunk of a pass (see TranscriptScan.readChunk); a read error becomes a ReaderError. */
+  private readChunk(scan: TranscriptScan, onLine: (line: FileLine) => void): boolean {
+    let more: boolean;
+    try {
+      more = scan.readChunk(onLine);
+    } catch (error) {
+      scan.close();
+      // Only the file system's errors mean the file cannot be read; anything else is a fault of ours.
+      if (typeof (error as NodeJS.ErrnoException).syscall !== 'string') throw error;
+      throw new ReaderError(`${this.path}: cannot be read: ${describeError(error)}`);
+    }
+    if (!more && scan.summary.partial) this.partial = true;
+    return more;
+  }
+
+  /** Whether a record goes on to the passes: one with a known type. Unknown types are reported once each. */
+  private accept(record: Record<string, unknown>, line: number): boolean {
+    const type = record.type;
+    if (typeof type !== 'string') {
+      if (!this.unknownTypes.has('\u0000')) this.warn(line, 'a record without a "type" was skipped (reported once)');
+      this.unknownTypes.add('\u0000');
+      return false;
+    }
+    if (classifyRecordType(type) === 'unknown' && !this.unknownTypes.has(type)) {
+      this.unknownTypes.add(type);
+      this.warn(line, `unknown record type ${JSON.stringify(type)} skipped (reported once per type)`);
+    }
+    return true;
+  }
+
+  /** Every record of the file, in order, to `onRecord` (one synchronous pass). */
+  private forEachRecord(onRecord: (record: Record<string, unknown>, line: number) => void): ScanSummary {
+    const scan = this.open();
+    const onLine = (line: FileLine) => {
+      for (const record of scan.records(line)) if (this.accept(record, line.no)) onRecord(record, line.no);
+    };
+    while (this.readChunk(scan, onLine));
+    return scan.summary;
   }
 
   /** First pass: the branch index, and how many bytes it covered. */
-  private async index(previews: boolean): Promise<{ index: BranchIndex; bytes: number; first: string | undefined }> {
+  private index(previews: boolean): { index: BranchIndex; bytes: number; first: string | undefined } {
     const index = new BranchIndex({ previews });
     let first: string | undefined;
-    const scan = this.records();
-    let step = await scan.next();
-    while (!step.done) {
-      const { record, line } = step.value;
+    const summary = this.forEachRecord((record, line) => {
       index.add(record, line, this.warn);
       if (first === undefined && typeof record.timestamp === 'string') first = validTimestamp(record.timestamp);
-      step = await scan.next();
-    }
-    return { index, bytes: step.value.bytes, first };
+    });
+    return { index, bytes: summary.bytes, first };
   }
 
   /**
@@ -159,11 +175,19 @@ export class ClaudeTranscriptReader implements AsyncIterable<GenericEvent> {
    * `agent_id` and start with a `context` event of kind "subagent" naming it.
    */
   async *events(): AsyncGenerator<GenericEvent> {
-    const { index, bytes, first } = await this.index(false);
+    for (const batch of this.eventBatches()) yield* batch;
+  }
+
+  /**
+   * The same events as `events()`, a batch per chunk of the file read (about a megabyte): the file is read
+   * synchronously between batches, so a consumer that writes each batch at once pays per chunk, not per event.
+   */
+  *eventBatches(): Generator<GenericEvent[]> {
+    const { index, bytes, first } = this.index(false);
     const branch = this.options.branch;
     if (branch !== undefined && !index.has(branch)) throw new ReaderError(`${this.path}: no record with uuid ${JSON.stringify(branch)} (--branch)`);
     const selection = index.select(branch, this.warn);
-    if (this.subagent) yield this.header(first);
+    if (this.subagent) yield [this.header(first)];
     if (selection.leaf === undefined) return;
     const mapper = new RecordMapper({
       ...(this.options.includeEvents ? { includeEvents: true } : {}),
@@ -174,14 +198,25 @@ export class ClaudeTranscriptReader implements AsyncIterable<GenericEvent> {
       ...(first !== undefined ? { now: first } : {}),
     });
     const onBranch = branchFilter(index, selection);
-    const scan = this.records(bytes);
-    let step = await scan.next();
-    while (!step.done) {
-      const { record, line } = step.value;
-      step = await scan.next();
-      if (onBranch(record, line)) yield* mapper.map(record, (message) => this.warn(line, message));
+    const scan = this.open(bytes);
+    let batch: GenericEvent[] = [];
+    const onLine = (line: FileLine) => {
+      for (const record of scan.records(line)) {
+        if (!this.accept(record, line.no) || !onBranch(record, line.no)) continue;
+        for (const event of mapper.map(record, (message) => this.warn(line.no, message))) batch.push(event);
+      }
+    };
+    try {
+      while (this.readChunk(scan, onLine)) {
+        if (batch.length === 0) continue;
+        yield batch;
+        batch = [];
+      }
+    } finally {
+      scan.close();
     }
-    yield* mapper.end();
+    for (const event of mapper.end()) batch.push(event);
+    if (batch.length > 0) yield batch;
   }
 
   private header(first: string | undefined): ContextEvent {
@@ -200,13 +235,13 @@ export class ClaudeTranscriptReader implements AsyncIterable<GenericEvent> {
   /** Session token totals over every assistant record in the file (all branches: they were all billed). */
   async usage(): Promise<UsageTotals> {
     const counter = new UsageCounter();
-    for await (const { record } of this.records()) counter.add(record);
+    this.forEachRecord((record) => counter.add(record));
     return counter.totals();
   }
 
   /** The branch structure: one entry per branch, the resumed one marked. */
   async tree(): Promise<TranscriptTree> {
-    const { index } = await this.index(true);
+    const { index } = this.index(true);
     return index.tree(this.warn);
   }
 

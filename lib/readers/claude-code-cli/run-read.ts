@@ -44,19 +44,26 @@ class Output {
   }
 
   async write(value: unknown): Promise<void> {
+    await this.writeAll([value]);
+  }
+
+  /** Write values as NDJSON lines in one write (a value that cannot be serialised is reported and skipped). */
+  async writeAll(values: readonly unknown[]): Promise<void> {
     if (this.closed) return;
-    let line: string;
-    try {
-      line = `${JSON.stringify(value)}\n`;
-    } catch (error) {
-      // Nested too deeply for JSON.stringify: this value is skipped and reported; the output goes on.
-      const type = (value as { type?: unknown }).type;
-      this.report(`${this.source}: ${typeof type === 'string' ? `a ${type} event` : 'a value'} cannot be written as JSON (${(error as Error).message}); skipped`);
-      return;
+    let text = '';
+    for (const value of values) {
+      try {
+        text += `${JSON.stringify(value)}\n`;
+      } catch (error) {
+        // Nested too deeply for JSON.stringify: this value is skipped and reported; the output goes on.
+        const type = (value as { type?: unknown }).type;
+        this.report(`${this.source}: ${typeof type === 'string' ? `a ${type} event` : 'a value'} cannot be written as JSON (${(error as Error).message}); skipped`);
+      }
     }
+    if (text === '') return;
     let ok: boolean;
     try {
-      ok = this.stream.write(line);
+      ok = this.stream.write(text);
     } catch {
       this.closed = true;
       return;
@@ -134,9 +141,9 @@ async function readOne(reader: ClaudeTranscriptReader, options: ReadCommandOptio
     return;
   }
   for (const source of [reader, ...subagents]) {
-    for await (const event of source) {
+    for (const batch of source.eventBatches()) {
       if (out.closed) return;
-      await out.write(event);
+      await out.writeAll(batch);
     }
   }
 }

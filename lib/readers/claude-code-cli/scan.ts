@@ -2,8 +2,8 @@
 // Damage is survived, not fatal: records glued together on one line (`}{`) and records separated by the NUL
 // runs a crash leaves behind are recovered; an over-long line is skipped; a truncated last line marks the
 // session partial. Every problem is reported through `warn` with its line number.
-import { constants, createReadStream, promises as fsp } from 'node:fs';
-import { LineSplitter } from '../../input/lines.js';
+import { closeSync, constants, fstatSync, openSync } from 'node:fs';
+import { FileLines, lineText, type FileLine } from './file-lines.js';
 import { isObject } from './record-types.js';
 
 /** Longest record accepted (Claude Code itself loads 30 MB tool results). */
@@ -141,51 +141,73 @@ export function recoverRecords(text: string): Recovered {
   return out;
 }
 
-/** Open a file for reading without blocking on a FIFO or device; refuse what is not a regular file. */
-export async function openRegularFile(path: string): Promise<{ handle: fsp.FileHandle; size: number }> {
-  const handle = await fsp.open(path, constants.O_RDONLY | constants.O_NONBLOCK);
-  try {
-    const stat = await handle.stat();
-    if (!stat.isFile()) throw Object.assign(new Error('not a regular file'), { code: 'ENOTFILE' });
-    return { handle, size: stat.size };
-  } catch (error) {
-    await handle.close();
-    throw error;
-  }
-}
-
 /**
- * The records of the transcript at `path`, in file order. Rejects only when the file cannot be opened or
- * read; everything wrong inside it is reported through `options.warn`. The generator's return value is the
- * scan summary.
+ * One synchronous pass over a transcript file: its lines a chunk at a time (as bytes, see FileLines) and
+ * the records of a line, with everything wrong in it reported through `options.warn`, one diagnostic per
+ * line. Opening and reading throw the file system's errors; nothing inside the file does.
  */
-export async function* scanRecords(path: string, options: ScanOptions): AsyncGenerator<ScannedRecord, ScanSummary> {
-  const max = options.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES;
-  const { handle } = await openRegularFile(path);
-  if (options.bytes === 0) {
-    await handle.close();
-    return { bytes: 0, partial: false };
-  }
-  const stream = createReadStream('', {
-    fd: handle,
-    autoClose: true,
-    highWaterMark: 64 * 1024,
-    ...(options.bytes !== undefined ? { end: options.bytes - 1 } : {}),
-  });
-  const splitter = new LineSplitter({ maxLineBytes: max });
-  const summary: ScanSummary = { bytes: 0, partial: false };
-  let warnedUtf8 = false;
+export class TranscriptScan {
+  /** What the scan saw; complete once `readChunk` returned false. */
+  readonly summary: ScanSummary = { bytes: 0, partial: false };
+  private readonly lines: FileLines;
+  private readonly max: number;
+  private warnedUtf8 = false;
+  private closed = false;
 
-  function* parse(lineNo: number, text: string | undefined, bytes: number, invalidUtf8: boolean, last: boolean)
-    : Generator<ScannedRecord> {
-    if (text === undefined) {
-      options.warn(lineNo, `record of ${bytes} bytes is over the limit of ${max} bytes; skipped`);
-      return;
+  private constructor(private readonly fd: number, private readonly options: ScanOptions) {
+    this.max = options.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES;
+    // The second pass reads exactly the bytes the first one saw, even when the file was appended to since.
+    const limit = options.bytes ?? Number.MAX_SAFE_INTEGER;
+    this.lines = new FileLines(fd, Math.max(0, limit), this.max);
+  }
+
+  /** Open `path` (a regular file only, never blocking on a FIFO or device) for one pass. */
+  static open(path: string, options: ScanOptions): TranscriptScan {
+    const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    try {
+      const stat = fstatSync(fd);
+      if (!stat.isFile()) throw Object.assign(new Error('not a regular file'), { code: 'ENOTFILE' });
+      return new TranscriptScan(fd, options);
+    } catch (error) {
+      closeSync(fd);
+      throw error;
     }
+  }
+
+  /** Read one chunk, handing over each line it completes. False when the file is done (and closed). */
+  readChunk(onLine: (line: FileLine) => void): boolean {
+    let more: boolean;
+    try {
+      more = this.lines.readChunk(onLine);
+    } finally {
+      this.summary.bytes = this.lines.bytesRead;
+    }
+    if (!more) this.close();
+    return more;
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    closeSync(this.fd);
+  }
+
+  /**
+   * The records of one line (usually one; several when damage glued them together; none when the line is
+   * over the limit, damaged beyond use or not an object), each problem reported with the line number.
+   * `text` is the line's text when the caller decoded it already.
+   */
+  records(line: FileLine, text?: string): Record<string, unknown>[] {
+    const lineNo = line.no;
+    if (line.overLong) {
+      this.options.warn(lineNo, `record of ${line.bytes} bytes is over the limit of ${this.max} bytes; skipped`);
+      return [];
+    }
+    text ??= lineText(line);
     // One diagnostic per line: everything wrong with it, together.
     const notes: string[] = [];
-    if (invalidUtf8 && !warnedUtf8) {
-      warnedUtf8 = true;
+    if (line.invalidUtf8 && !this.warnedUtf8) {
+      this.warnedUtf8 = true;
       notes.push('invalid UTF-8 replaced with U+FFFD (reported once)');
     }
     let value: unknown;
@@ -193,11 +215,11 @@ export async function* scanRecords(path: string, options: ScanOptions): AsyncGen
       value = JSON.parse(text);
     } catch {
       const recovered = recoverRecords(text);
-      if (last && recovered.truncated) {
-        summary.partial = true;
+      if (line.last && recovered.truncated) {
+        this.summary.partial = true;
         notes.push('the last line is cut off (an interrupted write); the session is partial');
       }
-      if (recovered.truncated && !last) {
+      if (recovered.truncated && !line.last) {
         notes.push('a cut-off record (an interrupted write, the file was appended to later); dropped');
       }
       const damaged = recovered.damaged;
@@ -210,20 +232,36 @@ export async function* scanRecords(path: string, options: ScanOptions): AsyncGen
       if (objects.length < recovered.records.length) {
         notes.push(`${recovered.records.length - objects.length} recovered value(s) not a JSON object; skipped`);
       }
-      if (notes.length > 0) options.warn(lineNo, notes.join('; '));
-      for (const record of objects) yield { record, line: lineNo };
-      return;
+      if (notes.length > 0) this.options.warn(lineNo, notes.join('; '));
+      return objects;
     }
     if (!isObject(value)) notes.push('not a JSON object; skipped');
-    if (notes.length > 0) options.warn(lineNo, notes.join('; '));
-    if (isObject(value)) yield { record: value, line: lineNo };
+    if (notes.length > 0) this.options.warn(lineNo, notes.join('; '));
+    return isObject(value) ? [value] : [];
   }
+}
 
-  for await (const chunk of stream) {
-    const buf = chunk as Buffer;
-    summary.bytes += buf.length;
-    for (const line of splitter.push(buf)) yield* parse(line.no, line.text, line.bytes, line.invalidUtf8 === true, false);
+/**
+ * The records of the transcript at `path`, in file order. Rejects only when the file cannot be opened or
+ * read; everything wrong inside it is reported through `options.warn`. The generator's return value is the
+ * scan summary.
+ */
+export async function* scanRecords(path: string, options: ScanOptions): AsyncGenerator<ScannedRecord, ScanSummary> {
+  const scan = TranscriptScan.open(path, options);
+  try {
+    let batch: ScannedRecord[] = [];
+    const onLine = (line: FileLine) => {
+      for (const record of scan.records(line)) batch.push({ record, line: line.no });
+    };
+    let more = true;
+    while (more) {
+      more = scan.readChunk(onLine);
+      const ready = batch;
+      batch = [];
+      yield* ready;
+    }
+    return scan.summary;
+  } finally {
+    scan.close();
   }
-  for (const line of splitter.end()) yield* parse(line.no, line.text, line.bytes, line.invalidUtf8 === true, true);
-  return summary;
 }
