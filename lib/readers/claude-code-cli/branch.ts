@@ -2,6 +2,7 @@
 // (parentUuid), so edits and re-runs leave several children under one parent. The index keeps a few fields
 // per record (not the records), picks the leaf `claude --resume` would continue, and selects the records on
 // the branch ending there, through compaction boundaries (a boundary's logicalParentUuid).
+import type { RecordHead } from './record-head.js';
 import { isObject, isToolResultsOnly } from './record-types.js';
 
 /** What a record is, as far as branches go. */
@@ -142,36 +143,46 @@ export class BranchIndex {
 
   /** Feed one record in file order (records without a uuid only matter when they are `last-prompt`). */
   add(record: Record<string, unknown>, line: number, warn: Warn): void {
-    if (record.type === 'last-prompt') {
-      if (typeof record.leafUuid === 'string' && record.leafUuid !== '') this.lastPromptLeaf = { uuid: record.leafUuid, line };
-      return;
+    const head: RecordHead = {
+      type: record.type, uuid: record.uuid, parentUuid: record.parentUuid, logicalParentUuid: record.logicalParentUuid,
+      isSidechain: record.isSidechain, leafUuid: record.leafUuid, timestamp: record.timestamp, kind: nodeKind(record),
+    };
+    const id = this.addHead(head, line, warn);
+    if (id === undefined || !this.options.previews) return;
+    const extra: { timestamp?: string; preview?: string } = {};
+    if (typeof record.timestamp === 'string') extra.timestamp = record.timestamp;
+    if (head.kind === 'user') {
+      const text = preview(record);
+      if (text !== undefined) extra.preview = text;
     }
-    const uuid = record.uuid;
-    if (typeof uuid !== 'string' || uuid === '') return;
+    this.extras.set(id, extra);
+  }
+
+  /**
+   * Feed one record's head in file order (what `add` reads of a record, read from its bytes by the first
+   * pass: see record-head.ts). The record's id, or undefined when it is not indexed. No previews are kept.
+   */
+  addHead(head: RecordHead, line: number, warn: Warn): number | undefined {
+    if (head.type === 'last-prompt') {
+      if (typeof head.leafUuid === 'string' && head.leafUuid !== '') this.lastPromptLeaf = { uuid: head.leafUuid, line };
+      return undefined;
+    }
+    const uuid = head.uuid;
+    if (typeof uuid !== 'string' || uuid === '') return undefined;
     if (this.find(uuid) !== undefined) {
       if (!this.warnedDuplicate) warn(line, `uuid ${uuid} was written before; the later record is ignored (reported once)`);
       this.warnedDuplicate = true;
-      return;
+      return undefined;
     }
     const id = this.idOf(uuid);
-    const kind = nodeKind(record);
-    const kindIndex = KINDS.indexOf(kind);
-    this.kind.data[id] = kindIndex;
+    const kind = head.kind;
+    this.kind.data[id] = KINDS.indexOf(kind);
     this.line.data[id] = line;
-    if (typeof record.parentUuid === 'string' && record.parentUuid !== '') this.parent.data[id] = this.idOf(record.parentUuid);
-    if (typeof record.logicalParentUuid === 'string' && record.logicalParentUuid !== '') {
-      this.logical.data[id] = this.idOf(record.logicalParentUuid);
+    if (typeof head.parentUuid === 'string' && head.parentUuid !== '') this.parent.data[id] = this.idOf(head.parentUuid);
+    if (typeof head.logicalParentUuid === 'string' && head.logicalParentUuid !== '') {
+      this.logical.data[id] = this.idOf(head.logicalParentUuid);
     }
-    if (record.isSidechain === true) this.sidechain.data[id] = 1;
-    if (this.options.previews) {
-      const extra: { timestamp?: string; preview?: string } = {};
-      if (typeof record.timestamp === 'string') extra.timestamp = record.timestamp;
-      if (kind === 'user') {
-        const text = preview(record);
-        if (text !== undefined) extra.preview = text;
-      }
-      this.extras.set(id, extra);
-    }
+    if (head.isSidechain === true) this.sidechain.data[id] = 1;
     this.present += 1;
     this.lastUuid = uuid;
     if (isTurn(kind)) {
@@ -184,6 +195,7 @@ export class BranchIndex {
       this.turnCount += 1;
     }
     if (kind === 'boundary') this.boundaries += 1;
+    return id;
   }
 
   /** The id of a uuid, allocated on first mention. */

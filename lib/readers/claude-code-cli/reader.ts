@@ -8,6 +8,7 @@ import { BranchIndex, branchFilter, type TranscriptTree } from './branch.js';
 import { RecordMapper } from './map-record.js';
 import { classifyRecordType, isObject } from './record-types.js';
 import type { FileLine } from './file-lines.js';
+import { readRecordHead } from './record-head.js';
 import { TranscriptScan, type ScanSummary } from './scan.js';
 import { readSpillFile, spillResolver } from './spill.js';
 import { UsageCounter, type UsageTotals } from './usage.js';
@@ -134,8 +135,8 @@ export class ClaudeTranscriptReader implements AsyncIterable<GenericEvent> {
     return more;
   }
 
-  /** Whether a record goes on to the passes: one with a known type. Unknown types are reported once each. */
-  private accept(record: Record<string, unknown>, line: number): boolean {
+  /** Whether a record goes on to the passes: one with a type. Unknown types are reported once each. */
+  private accept(record: { type?: unknown }, line: number): boolean {
     const type = record.type;
     if (typeof type !== 'string') {
       if (!this.unknownTypes.has('\u0000')) this.warn(line, 'a record without a "type" was skipped (reported once)');
@@ -159,15 +160,30 @@ export class ClaudeTranscriptReader implements AsyncIterable<GenericEvent> {
     return scan.summary;
   }
 
-  /** First pass: the branch index, and how many bytes it covered. */
+  /**
+   * First pass: the branch index, and how many bytes it covered. Without previews a record's few fields are
+   * read from its bytes (readRecordHead); a line that scan is not sure of is parsed.
+   */
   private index(previews: boolean): { index: BranchIndex; bytes: number; first: string | undefined } {
     const index = new BranchIndex({ previews });
     let first: string | undefined;
-    const summary = this.forEachRecord((record, line) => {
-      index.add(record, line, this.warn);
-      if (first === undefined && typeof record.timestamp === 'string') first = validTimestamp(record.timestamp);
-    });
-    return { index, bytes: summary.bytes, first };
+    const scan = this.open();
+    const onLine = (line: FileLine) => {
+      const head = previews || line.overLong || line.invalidUtf8 ? undefined : readRecordHead(line.buf, line.start, line.end);
+      if (head !== undefined) {
+        if (!this.accept(head, line.no)) return;
+        index.addHead(head, line.no, this.warn);
+        if (first === undefined && typeof head.timestamp === 'string') first = validTimestamp(head.timestamp);
+        return;
+      }
+      for (const record of scan.records(line)) {
+        if (!this.accept(record, line.no)) continue;
+        index.add(record, line.no, this.warn);
+        if (first === undefined && typeof record.timestamp === 'string') first = validTimestamp(record.timestamp);
+      }
+    };
+    while (this.readChunk(scan, onLine));
+    return { index, bytes: scan.summary.bytes, first };
   }
 
   /**

@@ -1,0 +1,297 @@
+// The few fields of a record the first pass needs (type, uuid, links, sidechain, compaction, tool-results
+// kind), read from the line's bytes instead of JSON.parse of the whole record. The scan validates the whole
+// line as JSON.parse would and gives up on anything it is not sure of (escaped keys, deep nesting, invalid
+// text), so a line it accepts yields exactly the values JSON.parse would give; every other line is parsed.
+import type { NodeKind } from './branch.js';
+
+/** What the first pass reads of one record; values are as `JSON.parse(line)[key]` would be, or undefined. */
+export interface RecordHead {
+  type: unknown;
+  uuid: unknown;
+  parentUuid: unknown;
+  logicalParentUuid: unknown;
+  isSidechain: unknown;
+  leafUuid: unknown;
+  timestamp: unknown;
+  /** The record's kind for the branch index (as nodeKind gives it). */
+  kind: NodeKind;
+}
+
+/** Containers nested deeper than this are left to JSON.parse. */
+const MAX_DEPTH = 64;
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+
+/** Bytes that end the fast run inside a string: a quote, a backslash, or a control character (invalid raw). */
+const STRING_STOP = new Uint8Array(256);
+for (let c = 0; c < 0x20; c += 1) STRING_STOP[c] = 1;
+STRING_STOP[QUOTE] = 1;
+STRING_STOP[BACKSLASH] = 1;
+
+const HEX = new Uint8Array(256);
+for (const c of '0123456789abcdefABCDEF') HEX[c.charCodeAt(0)] = 1;
+
+/** Escapes JSON allows after a backslash (besides `u`). */
+const SHORT_ESCAPE = new Uint8Array(256);
+for (const c of '"\\/bfnrt') SHORT_ESCAPE[c.charCodeAt(0)] = 1;
+
+function isWs(c: number): boolean {
+  return c === 0x20 || c === 0x09 || c === 0x0d || c === 0x0a;
+}
+
+/** Top-level keys the first pass reads, by name. */
+const FIELDS = ['type', 'uuid', 'parentUuid', 'logicalParentUuid', 'isSidechain', 'leafUuid', 'timestamp', 'subtype', 'message'] as const;
+type Field = (typeof FIELDS)[number];
+const FIELD_BYTES = FIELDS.map((name) => Buffer.from(name));
+
+/**
+ * A validating walk over JSON bytes. Every method returns the position after what it read, or -1 when the
+ * text is not valid JSON there or is beyond what the walk takes on (then the caller falls back to JSON.parse).
+ */
+class Walk {
+  /** Whether the last string read held an escape. */
+  escaped = false;
+
+  constructor(readonly buf: Buffer, readonly end: number) {}
+
+  ws(pos: number): number {
+    const { buf, end } = this;
+    while (pos < end && isWs(buf[pos]!)) pos += 1;
+    return pos;
+  }
+
+  /** The position just past the closing quote of the string opening at `pos`. */
+  string(pos: number): number {
+    const { buf, end } = this;
+    this.escaped = false;
+    let i = pos + 1;
+    for (;;) {
+      while (i < end && STRING_STOP[buf[i]!] === 0) i += 1;
+      if (i >= end) return -1;
+      const c = buf[i]!;
+      if (c === QUOTE) return i + 1;
+      if (c !== BACKSLASH) return -1; // a raw control character
+      this.escaped = true;
+      const e = buf[i + 1] ?? 0;
+      if (SHORT_ESCAPE[e] === 1) {
+        i += 2;
+      } else if (e === 0x75) {
+        if (i + 6 > end || !HEX[buf[i + 2]!] || !HEX[buf[i + 3]!] || !HEX[buf[i + 4]!] || !HEX[buf[i + 5]!]) return -1;
+        i += 6;
+      } else {
+        return -1;
+      }
+    }
+  }
+
+  private digits(pos: number): number {
+    const { buf, end } = this;
+    const from = pos;
+    while (pos < end && buf[pos]! >= 0x30 && buf[pos]! <= 0x39) pos += 1;
+    return pos > from ? pos : -1;
+  }
+
+  private number(pos: number): number {
+    const { buf } = this;
+    if (buf[pos] === 0x2d) pos += 1;
+    if (buf[pos] === 0x30) pos += 1;
+    else if ((pos = this.digits(pos)) < 0) return -1;
+    if (buf[pos] === 0x2e && (pos = this.digits(pos + 1)) < 0) return -1;
+    if (buf[pos] === 0x65 || buf[pos] === 0x45) {
+      pos += 1;
+      if (buf[pos] === 0x2b || buf[pos] === 0x2d) pos += 1;
+      if ((pos = this.digits(pos)) < 0) return -1;
+    }
+    return pos;
+  }
+
+  private literal(pos: number, word: string): number {
+    if (pos + word.length > this.end) return -1;
+    for (let k = 0; k < word.length; k += 1) if (this.buf[pos + k] !== word.charCodeAt(k)) return -1;
+    return pos + word.length;
+  }
+
+  /** The position after the value starting at `pos` (no whitespace before it). */
+  value(pos: number, depth: number): number {
+    const c = this.buf[pos];
+    switch (c) {
+      case QUOTE: return this.string(pos);
+      case 0x7b: return this.object(pos, depth + 1, undefined);
+      case 0x5b: return this.array(pos, depth + 1);
+      case 0x74: return this.literal(pos, 'true');
+      case 0x66: return this.literal(pos, 'false');
+      case 0x6e: return this.literal(pos, 'null');
+      default: return c === 0x2d || (c !== undefined && c >= 0x30 && c <= 0x39) ? this.number(pos) : -1;
+    }
+  }
+
+  private array(pos: number, depth: number): number {
+    if (depth > MAX_DEPTH) return -1;
+    pos = this.ws(pos + 1);
+    if (this.buf[pos] === 0x5d) return pos + 1;
+    for (;;) {
+      if ((pos = this.value(pos, depth)) < 0) return -1;
+      pos = this.ws(pos);
+      const c = this.buf[pos];
+      if (c === 0x5d) return pos + 1;
+      if (c !== 0x2c) return -1;
+      pos = this.ws(pos + 1);
+    }
+  }
+
+  /**
+   * The position after the object starting at `pos`. With `spans`, the value span of each key in FIELDS is
+   * kept ([start, end) at 2*i, last occurrence wins as in JSON.parse); a key written with an escape is not
+   * matched, so the walk gives up on it.
+   */
+  object(pos: number, depth: number, spans: Int32Array | undefined, escapes?: Uint8Array): number {
+    if (depth > MAX_DEPTH) return -1;
+    const { buf } = this;
+    pos = this.ws(pos + 1);
+    if (buf[pos] === 0x7d) return pos + 1;
+    for (;;) {
+      if (buf[pos] !== QUOTE) return -1;
+      const keyEnd = this.string(pos);
+      if (keyEnd < 0) return -1;
+      let field = -1;
+      if (spans !== undefined) {
+        if (this.escaped) return -1;
+        field = fieldOf(buf, pos + 1, keyEnd - 1);
+      }
+      pos = this.ws(keyEnd);
+      if (buf[pos] !== 0x3a) return -1;
+      pos = this.ws(pos + 1);
+      const start = pos;
+      if ((pos = this.value(pos, depth)) < 0) return -1;
+      if (field >= 0) {
+        spans![2 * field] = start;
+        spans![2 * field + 1] = pos;
+        escapes![field] = this.escaped ? 1 : 0;
+      }
+      pos = this.ws(pos);
+      const c = buf[pos];
+      if (c === 0x7d) return pos + 1;
+      if (c !== 0x2c) return -1;
+      pos = this.ws(pos + 1);
+    }
+  }
+}
+
+function fieldOf(buf: Buffer, start: number, end: number): number {
+  const length = end - start;
+  outer: for (let f = 0; f < FIELD_BYTES.length; f += 1) {
+    const name = FIELD_BYTES[f]!;
+    if (name.length !== length) continue;
+    for (let k = 0; k < length; k += 1) if (buf[start + k] !== name[k]) continue outer;
+    return f;
+  }
+  return -1;
+}
+
+const index = (name: Field): number => FIELDS.indexOf(name);
+const TYPE = index('type');
+const SUBTYPE = index('subtype');
+const MESSAGE = index('message');
+
+/**
+ * The JSON value in `buf[start, end)` (already validated) as JSON.parse gives it, for the values the first
+ * pass compares: strings decoded, `true`; any other value as null (the index only asks "a string?", "true?").
+ */
+function valueAt(buf: Buffer, start: number, end: number, escaped: boolean): unknown {
+  const c = buf[start];
+  if (c === QUOTE) {
+    // Decoding bytes without a backslash is what JSON.parse does with them (the line is valid UTF-8).
+    return escaped ? JSON.parse(buf.toString('utf8', start, end)) as unknown : buf.toString('utf8', start + 1, end - 1);
+  }
+  return c === 0x74 ? true : null;
+}
+
+/** Whether the value at `start` (validated) is the JSON string `text`, however it was escaped. */
+function isString(walk: Walk, start: number, text: string): boolean {
+  if (walk.buf[start] !== QUOTE) return false;
+  const end = walk.string(start);
+  return valueAt(walk.buf, start, end, walk.escaped) === text;
+}
+
+/**
+ * Whether a user record's message (the object at `buf[start, end)`, validated) holds tool results only:
+ * `message.content` a non-empty array whose every element is an object of type "tool_result".
+ */
+function toolResultsOnly(walk: Walk, start: number, end: number): boolean {
+  const { buf } = walk;
+  if (buf[start] !== 0x7b) return false;
+  const content = lastValue(walk, start, 'content');
+  if (content === undefined || buf[content] !== 0x5b) return false;
+  let pos = walk.ws(content + 1);
+  if (buf[pos] === 0x5d) return false;
+  for (;;) {
+    if (buf[pos] !== 0x7b) return false;
+    const type = lastValue(walk, pos, 'type');
+    if (type === undefined || !isString(walk, type, 'tool_result')) return false;
+    const after = walk.value(pos, 0);
+    pos = walk.ws(after);
+    if (buf[pos] === 0x5d) return pos <= end;
+    pos = walk.ws(pos + 1);
+  }
+}
+
+/** The start of the value of the last `key` (unescaped) in the object at `pos`, or undefined. */
+function lastValue(walk: Walk, pos: number, key: string): number | undefined {
+  const { buf } = walk;
+  let found: number | undefined;
+  pos = walk.ws(pos + 1);
+  if (buf[pos] === 0x7d) return undefined;
+  for (;;) {
+    const keyEnd = walk.string(pos);
+    const escaped = walk.escaped;
+    const matches = !escaped ? keyEnd - pos - 2 === key.length && buf.toString('latin1', pos + 1, keyEnd - 1) === key
+      : JSON.parse(buf.toString('utf8', pos, keyEnd)) === key;
+    pos = walk.ws(walk.ws(keyEnd) + 1);
+    if (matches) found = pos;
+    pos = walk.ws(walk.value(pos, 0));
+    if (buf[pos] === 0x7d) return found;
+    pos = walk.ws(pos + 1);
+  }
+}
+
+/** Span positions of FIELDS and whether each string value held an escape, reused (one line at a time). */
+const spans = new Int32Array(FIELDS.length * 2);
+const escapes = new Uint8Array(FIELDS.length);
+
+/**
+ * The head of the record on `buf[start, end)` (valid UTF-8), or undefined when the line is not one JSON
+ * object or the scan is not certain of it: then the caller parses the line (and reports what is wrong).
+ */
+export function readRecordHead(buf: Buffer, start: number, end: number): RecordHead | undefined {
+  const walk = new Walk(buf, end);
+  const open = walk.ws(start);
+  if (buf[open] !== 0x7b) return undefined;
+  spans.fill(-1);
+  const close = walk.object(open, 1, spans, escapes);
+  if (close < 0 || walk.ws(close) !== end) return undefined;
+  const at = (field: number): unknown => (spans[2 * field]! < 0 ? undefined
+    : valueAt(buf, spans[2 * field]!, spans[2 * field + 1]!, escapes[field] === 1));
+  const type = at(TYPE);
+  let kind: NodeKind;
+  switch (type) {
+    case 'user': {
+      const message = spans[2 * MESSAGE]!;
+      kind = message >= 0 && toolResultsOnly(walk, message, spans[2 * MESSAGE + 1]!) ? 'tool-results' : 'user';
+      break;
+    }
+    case 'assistant': kind = 'assistant'; break;
+    case 'system': kind = at(SUBTYPE) === 'compact_boundary' ? 'boundary' : 'context'; break;
+    default: kind = 'context';
+  }
+  return {
+    type,
+    uuid: at(index('uuid')),
+    parentUuid: at(index('parentUuid')),
+    logicalParentUuid: at(index('logicalParentUuid')),
+    isSidechain: at(index('isSidechain')),
+    leafUuid: at(index('leafUuid')),
+    timestamp: at(index('timestamp')),
+    kind,
+  };
+}
