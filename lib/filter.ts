@@ -14,6 +14,11 @@ import { InputError, type InputAdapter } from './input/types.js';
 import { SessionLogger, sessionLine } from './session/logger.js';
 import { MonitorGroup, MonitorSource, STDIN_DESCRIPTION, type MonitorSink, type MonitorSpec } from './monitor/index.js';
 import { drainedOrFailed } from './util/drain.js';
+import { fstatSync, readSync } from 'node:fs';
+import { ONCE_WARNINGS } from './harnesses/claude-code-cli/records.js';
+import { isSegmentTarget } from './harnesses/claude-code-cli/segments.js';
+import { runParallel } from './parallel/run.js';
+import { ALSO_INVALID_UTF8, INVALID_UTF8_NOTE, invalidJsonMessage, overLongMessage, preview } from './input/line-messages.js';
 
 /** A usage error: reported as it is, exit 2, nothing written. */
 export class UsageError extends Error {}
@@ -54,10 +59,22 @@ export interface FilterOptions extends SessionOptions {
   shell?: string;
   /** Grace between SIGTERM and SIGKILL when monitors are stopped (default 2000 ms). */
   monitorKillGraceMs?: number;
+  /**
+   * Worker threads for a large regular file of generic events on stdin (default 2; 0: never). See
+   * `parallelPlan` for when they are used.
+   */
+  threads?: number;
+  /** The smallest file (bytes) worth starting worker threads for (default 8 MiB). */
+  threadsMinBytes?: number;
 }
 
 export interface FilterIO {
   stdin: Readable;
+  /**
+   * The descriptor `stdin` reads, when it is a regular file read from its current position
+   * (lib/input/file-input.ts): the filter may then read it itself, on several threads.
+   */
+  stdinFd?: number;
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
   /** Aborting stops reading; what was read is written and the run resolves. */
@@ -74,6 +91,8 @@ export interface FilterResult {
   events: number;
   warnings: number;
   aborted: boolean;
+  /** Worker threads the input was handled on (0: this thread only). */
+  threads: number;
 }
 
 /** Validate formats and roots up front: an unknown format or malformed dir is a usage error. */
@@ -173,7 +192,7 @@ export async function runFilter(options: FilterOptions, io: FilterIO): Promise<F
     for (const chunk of held) stdout.write(chunk);
     held = [];
   };
-  const result: FilterResult = { code: 0, harnesses: [], badLines: 0, events: 0, warnings: 0, aborted: false };
+  const result: FilterResult = { code: 0, harnesses: [], badLines: 0, events: 0, warnings: 0, aborted: false, threads: 0 };
   let logger: SessionLogger | undefined;
 
   const open = () => {
@@ -210,7 +229,7 @@ export async function runFilter(options: FilterOptions, io: FilterIO): Promise<F
   let invalidUtf8 = false;
   const bad = (where: string, message: string) => {
     result.badLines += 1;
-    report(`${where}: ${message}${invalidUtf8 ? ' (the line also held invalid UTF-8)' : ''}`);
+    report(`${where}: ${message}${invalidUtf8 ? ALSO_INVALID_UTF8 : ''}`);
     invalidUtf8 = false;
     if (options.strict) throw new StrictStop(message);
   };
@@ -270,16 +289,16 @@ export async function runFilter(options: FilterOptions, io: FilterIO): Promise<F
     if (stdinMonitor) {
       // Monitor mode: stdin is plain text, each line one monitor event (never a user turn).
       if (line.text === undefined) {
-        report(`${where}: line of ${line.bytes} bytes is over the limit of ${options.maxLineBytes ?? 'the maximum'} bytes; skipped`);
+        report(`${where}: ${overLongMessage(line.bytes, options.maxLineBytes)}`);
         return;
       }
-      if (line.invalidUtf8) report(`${where}: invalid UTF-8 replaced with U+FFFD`);
+      if (line.invalidUtf8) report(`${where}: ${INVALID_UTF8_NOTE}`);
       const event = stdinMonitor.event(line.text, now);
       if (event) monitorSink.write(event, where);
       return;
     }
     if (isOverLong(line)) {
-      bad(where, `line of ${line.bytes} bytes is over the limit of ${options.maxLineBytes ?? 'the maximum'} bytes; skipped`);
+      bad(where, overLongMessage(line.bytes, options.maxLineBytes));
       return;
     }
     invalidUtf8 = line.invalidUtf8 === true;
@@ -288,7 +307,7 @@ export async function runFilter(options: FilterOptions, io: FilterIO): Promise<F
       // A huge line is parsed from its bytes, never held whole as a string (see parseLine).
       value = parseLine(line);
     } catch (error) {
-      bad(where, `invalid JSON: ${(error as Error).message}: ${preview(line.text ?? '')}`);
+      bad(where, invalidJsonMessage(error, line.text ?? ''));
       return;
     }
     if (!adapter) {
@@ -313,7 +332,7 @@ export async function runFilter(options: FilterOptions, io: FilterIO): Promise<F
     const source = events.length > 0 ? jsonSourceOf(line, value) : undefined;
     for (const event of events) write(event, where, source);
     // Kept: the replacement is noted, once (a rejected event's diagnostic has said so already).
-    if (invalidUtf8) report(`${where}: invalid UTF-8 replaced with U+FFFD`);
+    if (invalidUtf8) report(`${where}: ${INVALID_UTF8_NOTE}`);
     invalidUtf8 = false;
   };
 
@@ -361,8 +380,55 @@ export async function runFilter(options: FilterOptions, io: FilterIO): Promise<F
     },
   });
 
+  // A large file of generic events: parsed and serialised on worker threads (lib/parallel/).
+  const plan = parallelPlan(options, io);
+  let threaded = false;
+  if (plan) {
+    if (plan.threads > 0) try {
+      adapter ??= findInputFormat('events')!.create();
+      open();
+      const target = logger?.harnesses[0];
+      if (logger && target && isSegmentTarget(target)) {
+        threaded = true;
+        result.threads = plan.threads;
+        const active = logger;
+        const said = new Set<string>();
+        await runParallel({
+          fd: plan.fd,
+          head: plan.head,
+          threads: plan.threads,
+          setup: { mapper: target.segmentOptions(), ...(options.maxLineBytes !== undefined ? { maxLineBytes: options.maxLineBytes } : {}) },
+          target,
+          ...(io.signal ? { signal: io.signal } : {}),
+          sink: {
+            active: () => active.isActive(target),
+            diagnostic(line, message, isBad) {
+              if (ONCE_WARNINGS.has(message)) {
+                if (said.has(message)) return;
+                said.add(message);
+              }
+              if (isBad) result.badLines += 1;
+              report(`${inputName}:${line}: ${message}`);
+            },
+            event: (event, line) => write(event, `${inputName}:${line}`),
+            mapped(count) {
+              result.events += count;
+            },
+            flush: () => active.flush(),
+          },
+        });
+        if (io.signal?.aborted) result.aborted = true;
+      }
+    } catch (error) {
+      threaded = true;
+      result.code = 1;
+      report(error instanceof OpenFailed ? error.message : `${inputName}: ${(error as Error).message}`);
+    }
+    if (!threaded && plan.head.length > 0) io.stdin.unshift(plan.head);
+  }
+
   const lineStream = createLineStream(options.maxLineBytes !== undefined ? { maxLineBytes: options.maxLineBytes } : {});
-  try {
+  if (!threaded) try {
     await pipeline(io.stdin, lineStream, sink, io.signal ? { signal: io.signal } : {});
   } catch (error) {
     if (error instanceof StrictStop) {
@@ -403,8 +469,62 @@ export async function runFilter(options: FilterOptions, io: FilterIO): Promise<F
 }
 
 class OpenFailed extends Error {}
+
+/** Files smaller than this are not worth starting threads for. */
+const THREADS_MIN_BYTES = 8 * 1024 * 1024;
+/** Bytes read to see what the input is. */
+const HEAD_BYTES = 64 * 1024;
+
+/**
+ * When the filter runs on worker threads: stdin is a regular file of at least `threadsMinBytes`, its first
+ * line is a generic event (or `--from events` says so), the only transcript is Claude Code's, and nothing
+ * needs the input line by line on this thread (no monitor, `--echo` or `--strict`). Reads the head of the
+ * file to decide; when the answer is no, the caller puts the head back into the stream.
+ */
+function parallelPlan(options: FilterOptions, io: FilterIO): { fd: number; head: Buffer; threads: number } | undefined {
+  const threads = options.threads ?? 2;
+  const fd = io.stdinFd;
+  if (fd === undefined || threads <= 0 || options.noSession || options.echo || options.strict) return undefined;
+  if ((options.monitors ?? []).length > 0 || options.formats.length !== 1 || options.formats[0] !== 'claude-code-cli') return undefined;
+  if (options.from !== 'auto' && options.from !== 'events') return undefined;
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile() || stat.size < (options.threadsMinBytes ?? THREADS_MIN_BYTES)) return undefined;
+  } catch {
+    return undefined;
+  }
+  const buf = Buffer.allocUnsafeSlow(HEAD_BYTES);
+  let got = 0;
+  try {
+    got = readSync(fd, buf, 0, HEAD_BYTES, null);
+  } catch {
+    // The stream reads it again and reports what fails.
+  }
+  const head = buf.subarray(0, got);
+  if (options.from === 'events' || firstLineIsEvent(head, got < HEAD_BYTES)) return { fd, head, threads };
+  return { fd, head, threads: 0 };
+}
+
+/**
+ * Whether the first non-blank line of `head` is a generic event (as the auto detection decides). Its lines
+ * end with a newline, or at the end of `head` when it is `whole` (the input ended there).
+ */
+function firstLineIsEvent(head: Buffer, whole: boolean): boolean {
+  let start = head.length >= 3 && head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf ? 3 : 0;
+  const next = (from: number) => {
+    const nl = head.indexOf(10, from);
+    return nl === -1 && whole && from < head.length ? head.length : nl;
+  };
+  for (let nl = next(start); nl !== -1; start = nl + 1, nl = next(start)) {
+    const text = head.toString('utf8', start, nl).trim();
+    if (text === '') continue;
+    try {
+      return detectInputFormat(JSON.parse(text))?.name === 'events';
+    } catch {
+      return false;
+    }
+  }
+  return false;
+}
 class DetectFailed extends Error {}
 
-function preview(text: string): string {
-  return JSON.stringify(text.length > 80 ? `${text.slice(0, 80)}...` : text);
-}

@@ -39,6 +39,7 @@ interface FilterArgs extends SessionArgs {
   'max-line-bytes': number;
   monitor?: string | string[];
   'monitor-description'?: string | string[];
+  threads: number;
 }
 
 /** A flag given once or repeated, as a list. */
@@ -53,6 +54,10 @@ export const filterCommand: CommandModule<object, FilterArgs> = {
     .option('session', { type: 'boolean', default: true, describe: 'write a transcript (--no-session: none)' })
     .option('echo', { type: 'boolean', default: false, describe: 'after the session line, copy every input line to stdout' })
     .option('strict', { type: 'boolean', default: false, describe: 'stop at the first bad line (exit 1)' })
+    .option('threads', {
+      type: 'number', default: 2, requiresArg: true,
+      describe: 'worker threads for a large file of events on stdin (0: read on one thread)',
+    })
     .option('from', { type: 'string', default: 'auto', requiresArg: true, describe: 'input format (auto: from the first line)' })
     .option('prompt', { type: 'string', requiresArg: true, describe: 'first user turn, for streams that do not echo their prompt' })
     .option('max-line-bytes', { type: 'number', default: 64 * 1024 * 1024, requiresArg: true, describe: 'longest input line accepted' })
@@ -78,6 +83,7 @@ export const filterCommand: CommandModule<object, FilterArgs> = {
     if (typeof monitors !== 'string' && monitors.length > 0) process.once('SIGHUP', onSignal(129));
     await runCommand(async () => {
       if (typeof monitors === 'string') throw new UsageError(monitors);
+      if (!Number.isInteger(argv.threads) || argv.threads < 0) throw new UsageError('--threads wants a whole number, 0 or more');
       const options: FilterOptions = {
         formats: argv['session-format'],
         sessionDirs: parseSessionDirs(argv['session-dir']),
@@ -87,6 +93,7 @@ export const filterCommand: CommandModule<object, FilterArgs> = {
         strict: argv.strict,
         from: argv.from,
         maxLineBytes: argv['max-line-bytes'],
+        threads: argv.threads,
         ...(typeof monitors !== 'string' && monitors.length > 0
           ? { monitors, shell: process.env.SHELL !== undefined && process.env.SHELL !== '' ? process.env.SHELL : '/bin/sh' }
           : {}),
@@ -98,8 +105,11 @@ export const filterCommand: CommandModule<object, FilterArgs> = {
         ...(argv.prompt !== undefined ? { prompt: argv.prompt } : {}),
       };
       // A file on stdin is read on the main thread (lib/input/file-input.ts); a pipe stays process.stdin.
-      const stdin = fileInput(0) ?? process.stdin;
-      const result = await runFilter(options, { stdin, stdout: process.stdout, stderr: process.stderr, signal: controller.signal });
+      const file = fileInput(0);
+      const stdin = file ?? process.stdin;
+      const result = await runFilter(options, {
+        stdin, ...(file ? { stdinFd: 0 } : {}), stdout: process.stdout, stderr: process.stderr, signal: controller.signal,
+      });
       if (process.stderr.isTTY) {
         for (const harness of result.harnesses) {
           process.stderr.write(`asyncai-log: resume with: ${harness.resumeCommand}  (from ${harness.cwd})\n`);

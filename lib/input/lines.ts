@@ -96,6 +96,8 @@ export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
 
 export interface LineSplitterOptions {
   maxLineBytes?: number;
+  /** The first chunk is the start of the input, where a BOM is dropped (default true). */
+  atStart?: boolean;
 }
 
 /**
@@ -110,11 +112,17 @@ export class LineSplitter {
   private grown: Buffer | undefined;
   private overLong = false;
   private lineNo = 0;
-  private first = true;
+  private first: boolean;
   private readonly max: number;
 
   constructor(options: LineSplitterOptions = {}) {
     this.max = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+    this.first = options.atStart ?? true;
+  }
+
+  /** Lines completed so far, blank and over-long ones included (the number of the last line). */
+  get lineCount(): number {
+    return this.lineNo;
   }
 
   /** The lines completed by this chunk. */

@@ -8,6 +8,8 @@ import type { ClaudeRecord } from './records.js';
 
 /** How many of our last chain records are remembered, and how far back the file is read for them. */
 const MAX_RECORDS = 2000;
+/** How many of our latest chain records are remembered for a fork repair. */
+export const RECENT_RECORDS = MAX_RECORDS;
 const MAX_READ_BYTES = 64 * 1024 * 1024;
 
 /** The chain records (uuid and parent) in complete JSONL `text`, in file order. */

@@ -7,11 +7,13 @@ import { dirname, join } from 'node:path';
 import type { GenericEvent } from '../../events.js';
 import type { JsonSource } from '../../input/raw-json.js';
 import { AppendFile } from '../../session/append-file.js';
-import { stringifySpliced, type JsonPieces } from '../../session/spliced-json.js';
-import { EventRejected, type HarnessFactory, type HarnessOptions, type SessionHarness } from '../types.js';
+import type { JsonPieces } from '../../session/spliced-json.js';
+import { type HarnessFactory, type HarnessOptions, type SessionHarness } from '../types.js';
 import { copyChain, readRecords, RecentChain } from './fork.js';
 import { encodeProjectDir } from './project-dir.js';
-import { ClaudeRecordMapper, type ClaudeRecord } from './records.js';
+import { ClaudeRecordMapper, type MapperOptions } from './records.js';
+import { newTaskKey, patchSegment, type Segment, type SegmentTarget } from './segments.js';
+import { serializeRecord } from './serialize.js';
 
 export const FORMAT = 'claude-code-cli';
 
@@ -55,7 +57,7 @@ export function lastUuidIn(text: string): string | undefined {
   return undefined;
 }
 
-class ClaudeHarness implements SessionHarness {
+class ClaudeHarness implements SegmentTarget {
   readonly format = FORMAT;
   /** Serialised records waiting for the next flush (text, and raw bytes spliced from the input). */
   private pending: JsonPieces = [];
@@ -66,6 +68,7 @@ class ClaudeHarness implements SessionHarness {
   private foreignTail = '';
   private warnedFork = false;
   private readonly mapper: ClaudeRecordMapper;
+  private readonly mapperOptions: MapperOptions;
   readonly cwd: string;
 
   constructor(
@@ -76,13 +79,30 @@ class ClaudeHarness implements SessionHarness {
   ) {
     this.cwd = options.cwd;
     const gitBranch = options.cwdFromInput ? undefined : readGitBranch(options.cwd);
-    this.mapper = new ClaudeRecordMapper({
+    this.mapperOptions = {
       sessionId,
       cwd: options.cwd,
       ...(options.model !== undefined ? { model: options.model } : {}),
       ...(gitBranch !== undefined ? { gitBranch } : {}),
       ...(options.provenance !== undefined ? { provenance: options.provenance } : {}),
-    });
+      taskKey: newTaskKey(),
+    };
+    this.mapper = new ClaudeRecordMapper(this.mapperOptions);
+  }
+
+  segmentOptions(): MapperOptions {
+    return this.mapperOptions;
+  }
+
+  knowsToolCall(id: string): boolean {
+    return this.mapper.knowsToolCall(id);
+  }
+
+  addSegment(bytes: Uint8Array, segment: Segment, markLengths: readonly number[]): void {
+    if (this.pending.length === 0) this.checkForeign();
+    patchSegment(bytes, segment, markLengths, this.mapper.resumeSegment(), this.pending);
+    this.mapper.endSegment(segment.state);
+    for (const uuid of segment.uuids) this.recent.own(uuid);
   }
 
   get sessionFile(): string {
@@ -99,7 +119,7 @@ class ClaudeHarness implements SessionHarness {
     const { records, warnings } = this.mapper.map(event);
     const start = this.pending.length;
     try {
-      for (const record of records) serialize(record, this.pending, source);
+      for (const record of records) serializeRecord(record, this.pending, source);
     } catch (error) {
       this.pending.length = start;
       this.mapper.undo(parent); // the chain continues from the last record actually written
@@ -113,7 +133,7 @@ class ClaudeHarness implements SessionHarness {
     if (this.pending.length === 0) return;
     if (this.foreign) {
       const checkpoint = this.mapper.lastPrompt();
-      if (checkpoint) serialize(checkpoint, this.pending);
+      if (checkpoint) serializeRecord(checkpoint, this.pending);
     }
     const data = this.pending;
     this.pending = [];
@@ -166,7 +186,7 @@ class ClaudeHarness implements SessionHarness {
     if (records === undefined) return;
     const { copies, messageIds } = copyChain(records, uuid, randomUUID);
     for (const copy of copies) {
-      serialize(copy, this.pending);
+      serializeRecord(copy, this.pending);
       this.recent.own(copy.uuid as string);
       this.mapper.parentUuid = copy.uuid as string;
     }
@@ -177,25 +197,6 @@ class ClaudeHarness implements SessionHarness {
 
 /** The longest unfinished foreign line carried to the next look (longer ones are not needed: no uuid there). */
 const MAX_FOREIGN_TAIL = 1024 * 1024;
-
-/**
- * Append one record's JSON line to `out`. Records of long input lines splice the line's long strings in as
- * raw bytes (the same JSON value, without serialising them again).
- */
-function serialize(record: ClaudeRecord, out: JsonPieces, source?: JsonSource): void {
-  try {
-    const json = source ? stringifySpliced(record, source) : JSON.stringify(record);
-    if (typeof json === 'string') {
-      out.push(`${json}\n`);
-    } else {
-      for (let i = 0; i < json.length - 1; i += 1) out.push(json[i]!);
-      out.push(`${json[json.length - 1] as string}\n`);
-    }
-  } catch (error) {
-    // Too deeply nested for JSON.stringify, or similar: the event is rejected, the harness goes on.
-    throw new EventRejected(`cannot be serialised: ${(error as Error).message}`);
-  }
-}
 
 export const claudeCodeCli: HarnessFactory = {
   format: FORMAT,

@@ -6,7 +6,7 @@ import type {
   AssistantEvent, CompactionEvent, ContentPart, GenericEvent, ImageInput, MonitorEndEvent, MonitorEvent, ThinkingEvent,
   ToolCallEvent, ToolResultEvent, UserEvent,
 } from '../../events.js';
-import { newTaskId } from '../../monitor/task-id.js';
+import { newTaskId, taskIdFor } from '../../monitor/task-id.js';
 import { endNotification, eventNotification, PRE, PRE_HUMAN_TURN, renderReminder, monitorOutcome } from './notification.js';
 import { RecentMap, RecentSet } from './recent.js';
 
@@ -22,6 +22,11 @@ const MAX_TASKS = 100_000;
 
 export type ClaudeRecord = Record<string, unknown>;
 
+const SUBAGENT_WARNING = 'events with "agent_id" belong to a subagent session and are not written to this transcript; further ones are dropped silently';
+const UNSIGNED_WARNING = 'unsigned thinking is not written to Claude Code transcripts (the API rejects it on resume); further ones are dropped silently';
+/** Warnings a session gives once (a mapper on each thread gives them once each: say them once in all). */
+export const ONCE_WARNINGS: ReadonlySet<string> = new Set([SUBAGENT_WARNING, UNSIGNED_WARNING]);
+
 export interface MapperOptions {
   sessionId: string;
   cwd: string;
@@ -30,6 +35,38 @@ export interface MapperOptions {
   provenance?: Record<string, unknown>;
   /** Injected for tests; defaults to crypto.randomUUID. */
   newUuid?: () => string;
+  /**
+   * Key of the session's monitor task ids: with it, a description always maps to the same id (see
+   * `taskIdFor`), so mappers on several threads agree; without it, each description draws a random id.
+   */
+  taskKey?: Uint8Array;
+}
+
+/**
+ * Stand-ins a mapper on a worker thread writes where the state before its segment is not known there (see
+ * `startSegment`): random per process, so no input can hold them; the main thread replaces them.
+ */
+export interface SegmentMarks {
+  /** In place of the parent uuid of the segment's first chain record (a JSON string where it stands). */
+  parent: string;
+  /** In place of the message id of a turn that began before the segment. */
+  message: string;
+  /** In place of the model of a turn before the segment (a JSON string where it stands). */
+  model: string;
+}
+
+/** The state a segment leaves behind, in terms of its marks (see `ClaudeRecordMapper.segmentEnd`). */
+export interface SegmentEnd {
+  /** The last chain record's uuid; undefined when the segment wrote no chain record. */
+  parent: string | undefined;
+  /** The turn's message id; null when a user-side record ended the turn; undefined when it is still the one before. */
+  message: string | null | undefined;
+  /** The last model; undefined when still the one before. */
+  model: string | undefined;
+  /** Tool call ids the segment made known, oldest first. */
+  toolIds: string[];
+  /** Monitor task ids that had events in the segment. */
+  tasksWithOutput: string[];
 }
 
 /** What a mapped event produced: records, and warnings for the caller to report. */
@@ -53,6 +90,11 @@ function randomAlnum(length: number): string {
   for (let i = 0; i < length; i += 1) out += ALNUM[randomPool[randomAt + i]! % ALNUM.length];
   randomAt += length;
   return out;
+}
+
+/** A new message id in the shape the API gives them. */
+function newMessageId(): string {
+  return `msg_${randomAlnum(24)}`;
 }
 
 function imageBlock(image: ImageInput): ClaudeRecord {
@@ -82,6 +124,11 @@ export class ClaudeRecordMapper {
   private readonly newUuid: () => string;
   private readonly common: ClaudeRecord;
 
+  /** Set while a segment is mapped on a worker thread (see `startSegment`). */
+  private marks: SegmentMarks | undefined;
+  private segmentToolIds: string[] = [];
+  private segmentTasks: string[] = [];
+
   constructor(private readonly options: MapperOptions) {
     this.newUuid = options.newUuid ?? randomUUID;
     this.common = {
@@ -100,6 +147,80 @@ export class ClaudeRecordMapper {
     return this.parentUuid;
   }
 
+  /**
+   * Begin a segment on a worker thread: the state before it is unknown here, so the chain's parent, the turn's
+   * message id and the last model become `marks`, which the main thread replaces (see `resumeSegment`).
+   * Tool calls this mapper saw before stay known; a result of any other call must be mapped on the main thread.
+   */
+  startSegment(marks: SegmentMarks): void {
+    this.marks = marks;
+    this.parentUuid = marks.parent;
+    this.messageId = marks.message;
+    this.lastModel = marks.model;
+    this.segmentToolIds = [];
+    this.segmentTasks = [];
+  }
+
+  /** What the segment begun by `startSegment` left, for the main thread's mapper (see `endSegment`). */
+  segmentEnd(): SegmentEnd {
+    const marks = this.marks;
+    if (!marks) throw new Error('no segment was started');
+    return {
+      parent: this.parentUuid === marks.parent ? undefined : this.parentUuid ?? undefined,
+      message: this.messageId === marks.message ? undefined : this.messageId ?? null,
+      model: this.lastModel === marks.model ? undefined : this.lastModel,
+      toolIds: this.segmentToolIds,
+      tasksWithOutput: this.segmentTasks,
+    };
+  }
+
+  /** True while the mapper still writes one of its segment marks (a record may then hold one). */
+  get writesMarks(): boolean {
+    const marks = this.marks;
+    return marks !== undefined
+      && (this.parentUuid === marks.parent || this.messageId === marks.message || this.lastModel === marks.model);
+  }
+
+  /** Whether a result for tool call `id` would be written as a tool_result (the call is known). */
+  knowsToolCall(id: string): boolean {
+    return this.toolIds.has(id);
+  }
+
+  /**
+   * Map `event` (a tool_result) as if its call were known: on a worker thread, where the call may have been in
+   * another thread's input, the main thread then picks these records or maps the event itself.
+   */
+  mapAssumingCall(event: ToolResultEvent): Mapped {
+    const known = this.toolIds.has(event.id);
+    if (!known) this.toolIds.add(event.id);
+    try {
+      return this.map(event);
+    } finally {
+      if (!known) this.toolIds.delete(event.id);
+    }
+  }
+
+  /**
+   * On the main thread, the values of a worker's segment marks: the chain's parent, the turn's message id
+   * (drawn now when no turn is under way, as the first assistant block of a turn would) and the model.
+   */
+  resumeSegment(): { parent: string | null; message: () => string; model: string } {
+    return {
+      parent: this.parentUuid,
+      message: () => (this.messageId ??= newMessageId()),
+      model: this.lastModel ?? this.options.model ?? DEFAULT_MODEL,
+    };
+  }
+
+  /** On the main thread, take over the state a worker's segment left (after its records are queued). */
+  endSegment(end: SegmentEnd): void {
+    if (end.parent !== undefined) this.parentUuid = end.parent;
+    if (end.message !== undefined) this.messageId = end.message ?? undefined;
+    if (end.model !== undefined) this.lastModel = end.model;
+    for (const id of end.toolIds) this.toolIds.add(id);
+    for (const id of end.tasksWithOutput) this.tasksWithOutput.add(id);
+  }
+
   /** The tool call id the last `map` made known (see `undo`). */
   private addedToolId: string | undefined;
 
@@ -110,7 +231,10 @@ export class ClaudeRecordMapper {
    */
   undo(parentUuid: string | null): void {
     this.parentUuid = parentUuid;
-    if (this.addedToolId !== undefined) this.toolIds.delete(this.addedToolId);
+    if (this.addedToolId !== undefined) {
+      this.toolIds.delete(this.addedToolId);
+      if (this.segmentToolIds[this.segmentToolIds.length - 1] === this.addedToolId) this.segmentToolIds.pop();
+    }
     this.addedToolId = undefined;
   }
 
@@ -143,7 +267,7 @@ export class ClaudeRecordMapper {
   private subagentEvent(): Mapped {
     const warnings = this.warnedSubagent
       ? []
-      : ['events with "agent_id" belong to a subagent session and are not written to this transcript; further ones are dropped silently'];
+      : [SUBAGENT_WARNING];
     this.warnedSubagent = true;
     return { records: [], warnings };
   }
@@ -212,7 +336,7 @@ export class ClaudeRecordMapper {
   private assistantSide(
     block: ClaudeRecord, model: string | undefined, usage: unknown, stopReason: string | null, timestamp: string,
   ): ClaudeRecord {
-    this.messageId ??= `msg_${randomAlnum(24)}`;
+    this.messageId ??= newMessageId();
     const resolved = model ?? this.lastModel ?? this.options.model ?? DEFAULT_MODEL;
     this.lastModel = resolved;
     return this.chain('assistant', {
@@ -253,7 +377,7 @@ export class ClaudeRecordMapper {
     if (!event.signature) {
       const warnings = this.warnedUnsigned
         ? []
-        : ['unsigned thinking is not written to Claude Code transcripts (the API rejects it on resume); further ones are dropped silently'];
+        : [UNSIGNED_WARNING];
       this.warnedUnsigned = true;
       return { records: [], warnings };
     }
@@ -262,7 +386,10 @@ export class ClaudeRecordMapper {
   }
 
   private toolCall(event: ToolCallEvent): Mapped {
-    if (!this.toolIds.has(event.id)) this.addedToolId = event.id;
+    if (!this.toolIds.has(event.id)) {
+      this.addedToolId = event.id;
+      if (this.marks) this.segmentToolIds.push(event.id);
+    }
     this.toolIds.add(event.id);
     const block = { type: 'tool_use', id: event.id, name: event.name, input: event.arguments };
     return { records: [this.assistantSide(block, event.model, event.usage, 'tool_use', event.timestamp)], warnings: [] };
@@ -295,7 +422,7 @@ export class ClaudeRecordMapper {
     if (given !== undefined) return given;
     let id = this.taskIds.get(description);
     if (id === undefined) {
-      id = newTaskId();
+      id = this.options.taskKey ? taskIdFor(this.options.taskKey, description) : newTaskId();
       this.taskIds.set(description, id);
     }
     return id;
@@ -342,7 +469,10 @@ export class ClaudeRecordMapper {
   private monitorEvent(event: MonitorEvent): Mapped {
     const description = event.description ?? 'monitor';
     const taskId = this.taskId(description, event.task_id);
-    if (!this.tasksWithOutput.has(taskId)) this.tasksWithOutput.add(taskId);
+    if (!this.tasksWithOutput.has(taskId)) {
+      this.tasksWithOutput.add(taskId);
+      if (this.marks) this.segmentTasks.push(taskId);
+    }
     const xml = eventNotification(taskId, description, event.event, event.note);
     return { records: this.notification(xml, event.timestamp), warnings: [] };
   }

@@ -1,0 +1,47 @@
+// What the filter's main thread and its worker threads say to each other (lib/parallel/). A job is a run of
+// whole input lines sent in one or more chunks; its reply holds the job's records, serialised, in segments.
+import type { GenericEvent, ToolResultEvent } from '../events.js';
+import type { MapperOptions } from '../harnesses/claude-code-cli/records.js';
+import type { Segment } from '../harnesses/claude-code-cli/segments.js';
+
+/** Given to each worker at start. */
+export interface WorkerSetup {
+  mapper: MapperOptions;
+  maxLineBytes?: number;
+}
+
+/** Bytes of a job. The job's lines end with its last chunk; a line may span several chunks. */
+export interface ChunkMessage {
+  job: number;
+  chunk: Uint8Array;
+  /** This chunk ends the job (with a newline, or at the end of the input). */
+  last: boolean;
+  /** The job begins the input (a BOM there is dropped). */
+  atStart: boolean;
+  /** When the chunk was read (the timestamp of events without one). */
+  now: string;
+  /** Buffers of earlier replies, written now, given back for the worker to fill again. */
+  spare?: ArrayBuffer[];
+}
+
+/** In input order: records to queue, an event for the main thread to map, or a diagnostic. */
+export type JobItem =
+  | { kind: 'segment'; segment: Segment }
+  | { kind: 'event'; event: GenericEvent; line: number }
+  /** A tool_result of a call the worker did not see: `segment` holds it as if the call is known. */
+  | { kind: 'result'; event: ToolResultEvent; segment: Segment | undefined; line: number }
+  | { kind: 'diagnostic'; line: number; message: string; bad: boolean };
+
+export interface JobReply {
+  job: number;
+  /** The serialised records the segments point into. */
+  bytes: Uint8Array;
+  markLengths: number[];
+  items: JobItem[];
+  /** Lines the job held (blank ones too): line numbers in `items` count from the job's first line, as 1. */
+  lines: number;
+  /** Events mapped on the worker (rejected ones included; those sent back as items are not). */
+  events: number;
+  /** The job's input buffers, done with, given back for the main thread to read into again. */
+  spare: ArrayBuffer[];
+}

@@ -1,0 +1,174 @@
+// The filter on several threads, for a regular file of generic events on stdin: the main thread reads the
+// file in jobs of whole lines and hands them round to worker threads, which parse, check and serialise; it
+// takes their replies back in input order, puts its own state where the workers left marks, and writes each
+// reply in one write. A file never makes the process wait for input, so no record waits for more of it.
+import { readSync } from 'node:fs';
+import { Worker } from 'node:worker_threads';
+import type { GenericEvent } from '../events.js';
+import type { SegmentTarget } from '../harnesses/claude-code-cli/segments.js';
+import type { ChunkMessage, JobReply, WorkerSetup } from './protocol.js';
+
+/** Bytes per job: small enough that what one job makes dies young, big enough to pay for the hand-off. */
+export const JOB_BYTES = 128 * 1024;
+
+/** Where the results go, in input order. Line numbers count from the first line of the file. */
+export interface ParallelSink {
+  /** The records of the target are still wanted (false once its file failed). */
+  active(): boolean;
+  diagnostic(line: number, message: string, bad: boolean): void;
+  /** An event whose records need the main thread's state: map it there, as the sequential filter does. */
+  event(event: GenericEvent, line: number): void;
+  /** Count events the workers mapped. */
+  mapped(count: number): void;
+  /** Write what the reply queued (once per job). */
+  flush(): void;
+}
+
+export interface ParallelOptions {
+  /** A regular file, read from its current position. */
+  fd: number;
+  /** Bytes already read from `fd`: the start of the input. */
+  head: Buffer;
+  threads: number;
+  setup: WorkerSetup;
+  target: SegmentTarget;
+  sink: ParallelSink;
+  /** Aborting stops reading; the jobs under way are still written. */
+  signal?: AbortSignal;
+}
+
+/** Young generation of each worker (MB). */
+const WORKER_YOUNG_MB = 8;
+
+interface Pending {
+  job: number;
+  worker: number;
+  reply?: JobReply;
+}
+
+/** Run the jobs of the rest of the file. Rejects on a read error or a worker that failed. */
+export async function runParallel(options: ParallelOptions): Promise<void> {
+  const { fd, threads, target, sink } = options;
+  const workers: Worker[] = [];
+  const inflight: Pending[] = [];
+  let failure: Error | undefined;
+  let wake: (() => void) | undefined;
+  const rouse = () => {
+    const resume = wake;
+    wake = undefined;
+    resume?.();
+  };
+  for (let i = 0; i < threads; i += 1) {
+    const worker = new Worker(new URL('./worker.js', import.meta.url), {
+      workerData: options.setup,
+      // What one job makes dies young: a small young generation is enough, and keeps memory down.
+      resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_MB },
+    });
+    worker.on('message', (reply: JobReply) => {
+      const pending = inflight.find((p) => p.job === reply.job);
+      if (pending) pending.reply = reply;
+      rouse();
+    });
+    worker.on('error', (error) => {
+      failure ??= new Error(`a worker thread failed: ${error.message}`);
+      rouse();
+    });
+    worker.on('exit', (code) => {
+      failure ??= new Error(`a worker thread exited (code ${code})`);
+      rouse();
+    });
+    workers.push(worker);
+  }
+
+  let lineBase = 0;
+  /** Input buffers the workers gave back, to read into again. */
+  const inputPool: ArrayBuffer[] = [];
+  /** Per worker: its output buffers, written, to give back with its next chunk. */
+  const giveBack: ArrayBuffer[][] = workers.map(() => []);
+  /** Wait for the oldest job's reply and write it. */
+  const settleOldest = async () => {
+    const oldest = inflight[0]!;
+    while (!oldest.reply) {
+      if (failure) throw failure;
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+      });
+    }
+    inflight.shift();
+    const reply = oldest.reply;
+    for (const item of reply.items) {
+      if (item.kind === 'segment') {
+        if (sink.active()) target.addSegment(reply.bytes, item.segment, reply.markLengths);
+      } else if (item.kind === 'event') {
+        sink.event(item.event, lineBase + item.line);
+      } else if (item.kind === 'result') {
+        // Its call was in another thread's input, or nowhere: the main thread knows which.
+        if (item.segment && target.knowsToolCall(item.event.id)) {
+          sink.mapped(1);
+          if (sink.active()) target.addSegment(reply.bytes, item.segment, reply.markLengths);
+        } else {
+          sink.event(item.event, lineBase + item.line);
+        }
+      } else {
+        sink.diagnostic(lineBase + item.line, item.message, item.bad);
+      }
+    }
+    lineBase += reply.lines;
+    sink.mapped(reply.events);
+    sink.flush();
+    // Written (or dropped): the buffers can be filled again.
+    giveBack[oldest.worker]!.push(reply.bytes.buffer as ArrayBuffer);
+    inputPool.push(...reply.spare);
+  };
+
+  let job = 0;
+  let turn = 0;
+  let jobOpen = false;
+  const send = (chunk: Uint8Array, last: boolean) => {
+    const spare = giveBack[turn]!.splice(0);
+    const message: ChunkMessage = { job, chunk, last, atStart: job === 0, now: new Date().toISOString(), spare };
+    workers[turn]!.postMessage(message, [chunk.buffer as ArrayBuffer, ...spare]);
+    jobOpen = !last;
+    if (!last) return;
+    inflight.push({ job, worker: turn });
+    job += 1;
+    turn = (turn + 1) % workers.length;
+  };
+
+  try {
+    let carry = options.head;
+    for (;;) {
+      if (options.signal?.aborted) break;
+      const size = Math.max(JOB_BYTES, carry.length * 2);
+      const pooled = inputPool.pop();
+      const buf = pooled && pooled.byteLength >= size ? Buffer.from(pooled) : Buffer.allocUnsafeSlow(size);
+      carry.copy(buf, 0);
+      const read = readSync(fd, buf, carry.length, size - carry.length, null);
+      const used = carry.length + read;
+      carry = EMPTY;
+      if (read === 0) {
+        // The end: what is left is the last line, without a newline (an empty chunk just ends the job).
+        if (used > 0 || jobOpen) send(buf.subarray(0, used), true);
+        break;
+      }
+      const data = buf.subarray(0, used);
+      const nl = data.lastIndexOf(10);
+      if (nl === -1) {
+        // One line longer than the chunk: the same worker gathers it (its splitter keeps memory bounded).
+        send(data, false);
+        continue;
+      }
+      carry = Buffer.from(data.subarray(nl + 1));
+      send(data.subarray(0, nl + 1), true);
+      while (inflight.length >= 2 * workers.length) await settleOldest();
+    }
+    while (inflight.length > 0) await settleOldest();
+  } finally {
+    await Promise.all(workers.map(async (worker) => {
+      worker.removeAllListeners('exit');
+      await worker.terminate();
+    }));
+  }
+}
+
+const EMPTY = Buffer.alloc(0);
