@@ -10,6 +10,9 @@ export type NodeKind = 'user' | 'assistant' | 'tool-results' | 'context' | 'boun
 
 const KINDS: readonly NodeKind[] = ['user', 'assistant', 'tool-results', 'context', 'boundary'];
 const NONE = -1;
+const SIDECHAIN = 1;
+const PARENT_STRING = 2;
+const LOGICAL_STRING = 4;
 
 /** An Int32Array that grows: one slot per record id. */
 class Column {
@@ -111,7 +114,8 @@ export class BranchIndex {
   /** Kind index into KINDS, or NONE while the record itself has not been seen. */
   private readonly kind = new Column(NONE);
   private readonly line = new Column(0);
-  private readonly sidechain = new Column(0);
+  /** Bits: SIDECHAIN, and whether parentUuid / logicalParentUuid were strings (an empty one has no id). */
+  private readonly flags = new Column(0);
   /** Timestamps and prompt previews, kept only when a tree is asked for. */
   private readonly extras = new Map<number, { timestamp?: string; preview?: string }>();
   /** ids of user/assistant records in file order. */
@@ -182,7 +186,8 @@ export class BranchIndex {
     if (typeof head.logicalParentUuid === 'string' && head.logicalParentUuid !== '') {
       this.logical.data[id] = this.idOf(head.logicalParentUuid);
     }
-    if (head.isSidechain === true) this.sidechain.data[id] = 1;
+    this.flags.data[id] = (head.isSidechain === true ? SIDECHAIN : 0) | (typeof head.parentUuid === 'string' ? PARENT_STRING : 0)
+      | (typeof head.logicalParentUuid === 'string' ? LOGICAL_STRING : 0);
     this.present += 1;
     this.lastUuid = uuid;
     if (isTurn(kind)) {
@@ -205,7 +210,7 @@ export class BranchIndex {
       id = this.uuids.length;
       this.uuids.push(uuid);
       this.ids.set(uuid, id);
-      for (const column of [this.parent, this.logical, this.kind, this.line, this.sidechain]) column.ensure(id + 1);
+      for (const column of [this.parent, this.logical, this.kind, this.line, this.flags]) column.ensure(id + 1);
     }
     return id;
   }
@@ -233,7 +238,7 @@ export class BranchIndex {
   /** Turn candidates for a leaf: the main chain's; a subagent file (all sidechain) uses its own. */
   private candidates(): Int32Array {
     const all = this.turns.subarray(0, this.turnCount);
-    const main = all.filter((id) => this.sidechain.data[id] === 0);
+    const main = all.filter((id) => (this.flags.data[id]! & SIDECHAIN) === 0);
     return main.length > 0 ? main : all;
   }
 
@@ -385,6 +390,34 @@ export class BranchIndex {
     return { records: this.present, compactions: this.boundaries, resumed_leaf: resumed ?? null, branches };
   }
 
+  /**
+   * What `branchFilter` says of each line, from the index alone, for a file whose every line held one record
+   * (the first pass saw no damage): 1 at the line numbers of the records the second pass maps.
+   */
+  selectedLines(selection: BranchSelection, lines: number): Uint8Array {
+    const selected = new Uint8Array(lines + 1);
+    if (selection.leaf === undefined) return selected;
+    const idAt = new Int32Array(lines + 1).fill(NONE);
+    for (let id = 0; id < this.uuids.length; id += 1) {
+      const line = this.line.data[id]!;
+      if (this.isPresent(id) && line <= lines) idAt[line] = id;
+    }
+    const onBranch = linkFilter(selection);
+    const link = (id: number, flag: number, flags: number): string | null => {
+      if ((flags & flag) === 0) return null;
+      return id === NONE ? '' : this.uuids[id]!;
+    };
+    for (let line = 1; line <= lines; line += 1) {
+      const id = idAt[line]!;
+      if (id === NONE) continue;
+      const flags = this.flags.data[id]!;
+      const parent = link(this.parent.data[id]!, PARENT_STRING, flags);
+      const logical = link(this.logical.data[id]!, LOGICAL_STRING, flags);
+      if (onBranch(this.uuids[id]!, parent, logical, this.kindOf(id))) selected[line] = 1;
+    }
+    return selected;
+  }
+
   private forkPoint(leaf: number, resumedPath: Uint8Array): string | null {
     let current = leaf;
     for (let steps = 0; current !== NONE && steps <= this.uuids.length; steps += 1) {
@@ -413,15 +446,23 @@ export class BranchIndex {
  * leaf on its chain, and skips a uuid's later duplicates.
  */
 export function branchFilter(index: BranchIndex, selection: BranchSelection): (record: Record<string, unknown>, line: number) => boolean {
-  const trailing = new Set<string>(selection.leaf !== undefined ? [selection.leaf] : []);
+  const onBranch = linkFilter(selection);
   return (record, line) => {
     const uuid = record.uuid;
     if (selection.leaf === undefined || typeof uuid !== 'string' || uuid === '' || index.lineOf(uuid) !== line) return false;
     const parent = typeof record.parentUuid === 'string' ? record.parentUuid : null;
-    const kind = nodeKind(record);
+    const logical = typeof record.logicalParentUuid === 'string' ? record.logicalParentUuid : null;
+    return onBranch(uuid, parent, logical, nodeKind(record));
+  };
+}
+
+/** branchFilter's test of a record that is in the index (the first with its uuid), by its links and kind. */
+function linkFilter(selection: BranchSelection): (uuid: string, parent: string | null, logical: string | null, kind: NodeKind) => boolean {
+  const trailing = new Set<string>(selection.leaf !== undefined ? [selection.leaf] : []);
+  return (uuid, parent, logical, kind) => {
     if (selection.includes(uuid, parent, kind)) return true;
     // A compaction boundary at the very end (no summary) hangs on the leaf by its logical parent.
-    const above = parent ?? (typeof record.logicalParentUuid === 'string' ? record.logicalParentUuid : null);
+    const above = parent ?? logical;
     if ((kind !== 'context' && kind !== 'boundary') || above === null || !trailing.has(above)) return false;
     trailing.add(uuid);
     return true;

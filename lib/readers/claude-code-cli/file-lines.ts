@@ -67,8 +67,11 @@ export class FileLines {
     this.buf = Buffer.allocUnsafeSlow(chunkBytes);
   }
 
-  /** Read one chunk and hand over the lines it completes. False once the file is done (nothing was read). */
-  readChunk(onLine: (line: FileLine) => void): boolean {
+  /**
+   * Read one chunk and hand over the lines it completes, then call `onChunkEnd` (the lines' bytes are still
+   * valid then: a caller can copy them in one piece). False once the file is done (nothing was read).
+   */
+  readChunk(onLine: (line: FileLine) => void, onChunkEnd?: () => void): boolean {
     if (this.done) return false;
     if (this.have === this.buf.length) this.grow();
     const want = Math.min(this.buf.length - this.have, this.limit - this.bytesRead);
@@ -76,6 +79,7 @@ export class FileLines {
     if (n === 0) {
       this.done = true;
       this.finish(onLine);
+      onChunkEnd?.();
       return false;
     }
     this.bytesRead += n;
@@ -87,6 +91,7 @@ export class FileLines {
       if (nl === -1) {
         this.skipped += n;
         this.have = 0;
+        onChunkEnd?.();
         return true;
       }
       this.skipped += nl - this.have;
@@ -107,6 +112,7 @@ export class FileLines {
         nl = start <= lastNl ? view.indexOf(10, start) : -1;
       }
     }
+    onChunkEnd?.();
     this.have = end - start;
     if (this.buf.length > this.chunkBytes && this.have <= this.chunkBytes / 2) {
       // The long line that grew the buffer is done: back to chunks of the usual size.

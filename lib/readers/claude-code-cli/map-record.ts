@@ -5,6 +5,7 @@ import {
   resolveTimestamp, type CompactionEvent, type ContentPart, type ContextEvent, type GenericEvent, type ImageInput,
   type ToolResultEvent, type Usage,
 } from '../../events.js';
+import { RecentSet } from '../../harnesses/claude-code-cli/recent.js';
 import { isObject, isPlaceholderUsage, SYNTHETIC_MODEL } from './record-types.js';
 import { SPILL, type SpillRead } from './spill.js';
 import { parseMonitorNotification } from './task-notification.js';
@@ -18,9 +19,42 @@ export interface RecordMapperOptions {
   resolveSpill?: (path: string) => SpillRead;
   /** Timestamp for events whose record has none before any record had one. */
   now?: string;
+  /**
+   * Map a stretch of the branch without knowing what came before it (a worker thread's share, see
+   * pass-two-pool.ts): which events get their response's model and usage is left to `resolveResponse` on
+   * the mapper that knows (see `deferredResponse`), and a once-only warning is handed over with its key.
+   */
+  deferred?: { anonymousPrefix: string };
 }
 
-type Warn = (message: string) => void;
+/** Reports a problem with the record being mapped; `onceKey` is set when the warning is given once per key. */
+type Warn = (message: string, onceKey?: string) => void;
+
+/** What an event would carry of its response, decided later (deferred mapping). */
+export interface DeferredResponse {
+  id: string;
+  /** The response's model, if the event could carry it. */
+  model?: string;
+  /** Whether the event could carry the response's usage. */
+  usage?: Record<string, unknown>;
+}
+
+/** The state that spans records, handed from one stretch of the branch to the next. */
+export interface MapperCarry {
+  lastTimestamp?: string;
+  boundary?: PendingBoundary;
+}
+
+const deferredResponses = new WeakMap<GenericEvent, DeferredResponse>();
+
+/** resolveResponse's answer bits. */
+export const GIVE_MODEL = 1;
+export const GIVE_USAGE = 2;
+
+/** The response decision a deferred mapper left on `event`, if any. */
+export function deferredResponse(event: GenericEvent): DeferredResponse | undefined {
+  return deferredResponses.get(event);
+}
 
 /** How many response ids are remembered for "model and usage once per response" (bounded memory). */
 const MAX_RESPONSE_IDS = 10_000;
@@ -47,11 +81,14 @@ function imageOf(block: Record<string, unknown>): ImageInput | undefined {
 /** Maps the records of one branch, in file order, to generic events (the second pass). */
 export class RecordMapper {
   private lastTimestamp: string | undefined;
-  private readonly modelGiven = new Set<string>();
-  private readonly usageGiven = new Set<string>();
+  // Bounded, first-in first-out: Set eviction by values().next() is not O(1) in V8 (see RecentSet).
+  private readonly modelGiven = new RecentSet<string>(MAX_RESPONSE_IDS);
+  private readonly usageGiven = new RecentSet<string>(MAX_RESPONSE_IDS);
   private boundary: PendingBoundary | undefined;
   private readonly warned = new Set<string>();
   private anonymous = 0;
+  /** A record's time fell back on the time before this mapper's first record (deferred mapping). */
+  leanedOnStart = false;
 
   constructor(private readonly options: RecordMapperOptions = {}) {}
 
@@ -92,6 +129,50 @@ export class RecordMapper {
     return this.mark(out);
   }
 
+  /** The state that spans records: what the next stretch must start from. */
+  carry(): MapperCarry {
+    return {
+      ...(this.lastTimestamp !== undefined ? { lastTimestamp: this.lastTimestamp } : {}),
+      ...(this.boundary !== undefined ? { boundary: this.boundary } : {}),
+    };
+  }
+
+  /** Take on the state a stretch mapped elsewhere ended with (its model and usage were resolved here). */
+  adopt(carry: MapperCarry): void {
+    if (carry.lastTimestamp !== undefined) this.lastTimestamp = carry.lastTimestamp;
+    this.boundary = carry.boundary;
+  }
+
+  /** A compaction boundary is waiting for its summary (the next record decides what it becomes). */
+  get boundaryPending(): boolean {
+    return this.boundary !== undefined;
+  }
+
+  /**
+   * Decide, in branch order, whether an event a deferred mapper made carries its response's model and usage
+   * (GIVE_MODEL and GIVE_USAGE bits): the same rule as for events mapped here (once per response, see
+   * withResponse). `hasModel` and `hasUsage` say whether the event could carry them at all.
+   */
+  resolveResponse(id: string, hasModel: boolean, hasUsage: boolean): number {
+    let give = 0;
+    if (hasModel && !this.modelGiven.has(id)) {
+      this.modelGiven.add(id);
+      give |= GIVE_MODEL;
+    }
+    if (hasUsage && !this.usageGiven.has(id)) {
+      this.usageGiven.add(id);
+      give |= GIVE_USAGE;
+    }
+    return give;
+  }
+
+  /** A once-only warning a deferred mapper handed over, given here unless it was given before. */
+  warnOnce(key: string, message: string, warn: (message: string) => void): void {
+    if (this.warned.has(key)) return;
+    this.warned.add(key);
+    warn(`${message} (reported once)`);
+  }
+
   private mark(events: GenericEvent[]): GenericEvent[] {
     if (this.options.agentId !== undefined) for (const event of events) event.agent_id = this.options.agentId;
     return events;
@@ -106,13 +187,16 @@ export class RecordMapper {
     } catch {
       // Not a usable time: the previous record's stands in.
     }
+    if (this.lastTimestamp === undefined) this.leanedOnStart = true;
     return this.lastTimestamp ?? this.options.now ?? new Date().toISOString();
   }
 
-  private warnOnce(key: string, message: string, warn: Warn): void {
-    if (this.warned.has(key)) return;
-    this.warned.add(key);
-    warn(`${message} (reported once)`);
+  private once(key: string, message: string, warn: Warn): void {
+    if (this.options.deferred) {
+      warn(message, key);
+      return;
+    }
+    this.warnOnce(key, message, warn);
   }
 
   private compaction(summary: string, timestamp: string): CompactionEvent {
@@ -172,7 +256,7 @@ export class RecordMapper {
       return;
     }
     if (!Array.isArray(content)) {
-      this.warnOnce('user-content', 'a user record without message content was skipped', warn);
+      this.once('user-content', 'a user record without message content was skipped', warn);
       return;
     }
     let texts: string[] = [];
@@ -190,13 +274,13 @@ export class RecordMapper {
       } else if (block.type === 'image') {
         const image = imageOf(block);
         if (image) images.push(image);
-        else this.warnOnce('user-image', 'an image without base64 data was skipped', warn);
+        else this.once('user-image', 'an image without base64 data was skipped', warn);
       } else if (block.type === 'tool_result') {
         flush();
         const result = this.toolResult(block, timestamp, warn);
         if (result) out.push(result);
       } else {
-        this.warnOnce(`user-part:${String(block.type)}`, `user content of type ${JSON.stringify(block.type)} has no generic event; skipped`, warn);
+        this.once(`user-part:${String(block.type)}`, `user content of type ${JSON.stringify(block.type)} has no generic event; skipped`, warn);
       }
     }
     flush();
@@ -204,7 +288,7 @@ export class RecordMapper {
 
   private toolResult(block: Record<string, unknown>, timestamp: string, warn: Warn): ToolResultEvent | undefined {
     if (typeof block.tool_use_id !== 'string' || block.tool_use_id === '') {
-      this.warnOnce('result-id', 'a tool_result without tool_use_id was skipped', warn);
+      this.once('result-id', 'a tool_result without tool_use_id was skipped', warn);
       return undefined;
     }
     let content: string | ContentPart[];
@@ -219,9 +303,9 @@ export class RecordMapper {
         } else if (part.type === 'image') {
           const image = imageOf(part);
           if (image) content.push({ type: 'image', ...image });
-          else this.warnOnce('result-image', 'a tool_result image without base64 data was skipped', warn);
+          else this.once('result-image', 'a tool_result image without base64 data was skipped', warn);
         } else {
-          this.warnOnce(`result-part:${String(part.type)}`, `tool_result content of type ${JSON.stringify(part.type)} has no generic part; skipped`, warn);
+          this.once(`result-part:${String(part.type)}`, `tool_result content of type ${JSON.stringify(part.type)} has no generic part; skipped`, warn);
         }
       }
     } else {
@@ -246,7 +330,7 @@ export class RecordMapper {
   private assistant(record: Record<string, unknown>, timestamp: string, out: GenericEvent[], warn: Warn): void {
     const message = isObject(record.message) ? record.message : undefined;
     if (!message || !Array.isArray(message.content)) {
-      this.warnOnce('assistant-content', 'an assistant record without message content was skipped', warn);
+      this.once('assistant-content', 'an assistant record without message content was skipped', warn);
       return;
     }
     const model = typeof message.model === 'string' ? message.model : undefined;
@@ -255,7 +339,8 @@ export class RecordMapper {
       this.context(out, 'synthetic', timestamp, record.isApiErrorMessage === true ? 'api_error' : undefined, textBlocks(message.content));
       return;
     }
-    const id = typeof message.id === 'string' && message.id !== '' ? message.id : `\u0000${(this.anonymous += 1)}`;
+    const id = typeof message.id === 'string' && message.id !== ''
+      ? message.id : `\u0000${this.options.deferred?.anonymousPrefix ?? ''}${(this.anonymous += 1)}`;
     for (const block of message.content) {
       if (!isObject(block)) continue;
       switch (block.type) {
@@ -276,18 +361,18 @@ export class RecordMapper {
         }
         case 'tool_use': {
           if (typeof block.id !== 'string' || block.id === '' || typeof block.name !== 'string' || block.name === '') {
-            this.warnOnce('tool-use', 'a tool_use without id or name was skipped', warn);
+            this.once('tool-use', 'a tool_use without id or name was skipped', warn);
             break;
           }
           if (!isObject(block.input) && block.input !== undefined) {
-            this.warnOnce('tool-input', 'a tool_use whose input is not an object is read with empty arguments', warn);
+            this.once('tool-input', 'a tool_use whose input is not an object is read with empty arguments', warn);
           }
           const args = isObject(block.input) ? block.input : {};
           out.push(this.withResponse({ type: 'tool_call', id: block.id, name: block.name, arguments: args, timestamp }, id, model, message.usage));
           break;
         }
         default:
-          this.warnOnce(`assistant-part:${String(block.type)}`, `assistant content of type ${JSON.stringify(block.type)} has no generic event; skipped`, warn);
+          this.once(`assistant-part:${String(block.type)}`, `assistant content of type ${JSON.stringify(block.type)} has no generic event; skipped`, warn);
       }
     }
   }
@@ -300,12 +385,21 @@ export class RecordMapper {
     const ordered = { ...event } as E & { model?: string; usage?: Usage };
     const { timestamp } = ordered;
     delete (ordered as { timestamp?: string }).timestamp;
+    if (this.options.deferred) {
+      // Left to resolveResponse: the event is written with its model and usage spliced in before `timestamp`.
+      const response: DeferredResponse = { id };
+      if (model !== undefined) response.model = model;
+      if (event.type !== 'thinking' && isObject(usage) && !isPlaceholderUsage(usage)) response.usage = usage;
+      ordered.timestamp = timestamp;
+      if (response.model !== undefined || response.usage !== undefined) deferredResponses.set(ordered, response);
+      return ordered;
+    }
     if (model !== undefined && !this.modelGiven.has(id)) {
-      remember(this.modelGiven, id);
+      this.modelGiven.add(id);
       ordered.model = model;
     }
     if (event.type !== 'thinking' && isObject(usage) && !isPlaceholderUsage(usage) && !this.usageGiven.has(id)) {
-      remember(this.usageGiven, id);
+      this.usageGiven.add(id);
       ordered.usage = usage;
     }
     ordered.timestamp = timestamp;
@@ -334,12 +428,4 @@ function attachmentText(record: Record<string, unknown>, attachment: Record<stri
     if (typeof value === 'string' && value !== '') return value;
   }
   return undefined;
-}
-
-function remember(set: Set<string>, key: string): void {
-  if (set.size >= MAX_RESPONSE_IDS) {
-    const oldest = set.values().next().value;
-    if (oldest !== undefined) set.delete(oldest);
-  }
-  set.add(key);
 }

@@ -259,39 +259,74 @@ function lastValue(walk: Walk, pos: number, key: string): number | undefined {
 const spans = new Int32Array(FIELDS.length * 2);
 const escapes = new Uint8Array(FIELDS.length);
 
+const KINDS: readonly NodeKind[] = ['user', 'assistant', 'tool-results', 'context', 'boundary'];
+/** The head's fields, first in FIELDS. */
+const HEAD_FIELDS = 7;
+
+/** Int32s a scanned head takes (see scanRecordHead): the kind, then start, end and escaped of each field. */
+export const HEAD_INTS = 1 + 3 * HEAD_FIELDS;
+
 /**
- * The head of the record on `buf[start, end)` (valid UTF-8), or undefined when the line is not one JSON
- * object or the scan is not certain of it: then the caller parses the line (and reports what is wrong).
+ * Scan the record on `buf[start, end)` (valid UTF-8) into `out[at, at + HEAD_INTS)`: where the head's
+ * values are, not the values (decodeRecordHead makes them, from the same bytes). False when the line is not
+ * one JSON object or the scan is not certain of it: then the caller parses the line (and reports what is
+ * wrong with it). Split from decoding so a worker thread can scan and the main thread decode.
  */
-export function readRecordHead(buf: Buffer, start: number, end: number): RecordHead | undefined {
+export function scanRecordHead(buf: Buffer, start: number, end: number, out: Int32Array, at: number): boolean {
   const walk = new Walk(buf, end);
   const open = walk.ws(start);
-  if (buf[open] !== 0x7b) return undefined;
+  if (buf[open] !== 0x7b) return false;
   spans.fill(-1);
   const close = walk.object(open, 1, spans, escapes);
-  if (close < 0 || walk.ws(close) !== end) return undefined;
-  const at = (field: number): unknown => (spans[2 * field]! < 0 ? undefined
+  if (close < 0 || walk.ws(close) !== end) return false;
+  const value = (field: number): unknown => (spans[2 * field]! < 0 ? undefined
     : valueAt(buf, spans[2 * field]!, spans[2 * field + 1]!, escapes[field] === 1));
-  const type = at(TYPE);
   let kind: NodeKind;
-  switch (type) {
+  switch (value(TYPE)) {
     case 'user': {
       const message = spans[2 * MESSAGE]!;
       kind = message >= 0 && toolResultsOnly(walk, message, spans[2 * MESSAGE + 1]!) ? 'tool-results' : 'user';
       break;
     }
     case 'assistant': kind = 'assistant'; break;
-    case 'system': kind = at(SUBTYPE) === 'compact_boundary' ? 'boundary' : 'context'; break;
+    case 'system': kind = value(SUBTYPE) === 'compact_boundary' ? 'boundary' : 'context'; break;
     default: kind = 'context';
   }
-  return {
-    type,
-    uuid: at(index('uuid')),
-    parentUuid: at(index('parentUuid')),
-    logicalParentUuid: at(index('logicalParentUuid')),
-    isSidechain: at(index('isSidechain')),
-    leafUuid: at(index('leafUuid')),
-    timestamp: at(index('timestamp')),
-    kind,
+  out[at] = KINDS.indexOf(kind);
+  for (let field = 0; field < HEAD_FIELDS; field += 1) {
+    const base = at + 1 + 3 * field;
+    out[base] = spans[2 * field]!;
+    out[base + 1] = spans[2 * field + 1]!;
+    out[base + 2] = escapes[field]!;
+  }
+  return true;
+}
+
+/** The head scanRecordHead found at `heads[at]`, its values made from the same bytes. */
+export function decodeRecordHead(buf: Buffer, heads: Int32Array, at: number): RecordHead {
+  const value = (field: number): unknown => {
+    const base = at + 1 + 3 * field;
+    const start = heads[base]!;
+    return start < 0 ? undefined : valueAt(buf, start, heads[base + 1]!, heads[base + 2] === 1);
   };
+  return {
+    type: value(TYPE),
+    uuid: value(index('uuid')),
+    parentUuid: value(index('parentUuid')),
+    logicalParentUuid: value(index('logicalParentUuid')),
+    isSidechain: value(index('isSidechain')),
+    leafUuid: value(index('leafUuid')),
+    timestamp: value(index('timestamp')),
+    kind: KINDS[heads[at]!]!,
+  };
+}
+
+const scratch = new Int32Array(HEAD_INTS);
+
+/**
+ * The head of the record on `buf[start, end)` (valid UTF-8), or undefined when the line is not one JSON
+ * object or the scan is not certain of it: then the caller parses the line (and reports what is wrong).
+ */
+export function readRecordHead(buf: Buffer, start: number, end: number): RecordHead | undefined {
+  return scanRecordHead(buf, start, end, scratch, 0) ? decodeRecordHead(buf, scratch, 0) : undefined;
 }

@@ -49,18 +49,26 @@ class Output {
 
   /** Write values as NDJSON lines in one write (a value that cannot be serialised is reported and skipped). */
   async writeAll(values: readonly unknown[]): Promise<void> {
-    if (this.closed) return;
     let text = '';
     for (const value of values) {
       try {
         text += `${JSON.stringify(value)}\n`;
       } catch (error) {
-        // Nested too deeply for JSON.stringify: this value is skipped and reported; the output goes on.
-        const type = (value as { type?: unknown }).type;
-        this.report(`${this.source}: ${typeof type === 'string' ? `a ${type} event` : 'a value'} cannot be written as JSON (${(error as Error).message}); skipped`);
+        this.unwritable(value, error as Error);
       }
     }
-    if (text === '') return;
+    await this.writeText(text);
+  }
+
+  /** Report a value JSON.stringify could not write (nested too deeply): it is skipped; the output goes on. */
+  unwritable(value: unknown, error: Error): void {
+    const type = (value as { type?: unknown }).type;
+    this.report(`${this.source}: ${typeof type === 'string' ? `a ${type} event` : 'a value'} cannot be written as JSON (${error.message}); skipped`);
+  }
+
+  /** Write NDJSON text as it is, in one write. */
+  async writeText(text: string | Buffer): Promise<void> {
+    if (this.closed || text.length === 0) return;
     let ok: boolean;
     try {
       ok = this.stream.write(text);
@@ -141,9 +149,9 @@ async function readOne(reader: ClaudeTranscriptReader, options: ReadCommandOptio
     return;
   }
   for (const source of [reader, ...subagents]) {
-    for (const batch of source.eventBatches()) {
+    for await (const text of source.ndjson((event, error) => out.unwritable(event, error))) {
       if (out.closed) return;
-      await out.writeAll(batch);
+      await out.writeText(text);
     }
   }
 }

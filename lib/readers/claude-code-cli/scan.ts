@@ -17,6 +17,8 @@ export interface ScannedRecord {
 
 export interface ScanOptions {
   maxRecordBytes?: number;
+  /** Bytes read at a time (default 1 MiB). */
+  chunkBytes?: number;
   /** Read only the first `bytes` bytes (the second pass reads exactly what the first one saw). */
   bytes?: number;
   warn: (line: number | undefined, message: string) => void;
@@ -152,13 +154,15 @@ export class TranscriptScan {
   private readonly lines: FileLines;
   private readonly max: number;
   private warnedUtf8 = false;
+  /** Diagnostics given so far (lines over the limit, damaged or not an object, invalid UTF-8). */
+  warnings = 0;
   private closed = false;
 
   private constructor(private readonly fd: number, private readonly options: ScanOptions) {
     this.max = options.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES;
     // The second pass reads exactly the bytes the first one saw, even when the file was appended to since.
     const limit = options.bytes ?? Number.MAX_SAFE_INTEGER;
-    this.lines = new FileLines(fd, Math.max(0, limit), this.max);
+    this.lines = new FileLines(fd, Math.max(0, limit), this.max, options.chunkBytes);
   }
 
   /** Open `path` (a regular file only, never blocking on a FIFO or device) for one pass. */
@@ -174,11 +178,11 @@ export class TranscriptScan {
     }
   }
 
-  /** Read one chunk, handing over each line it completes. False when the file is done (and closed). */
-  readChunk(onLine: (line: FileLine) => void): boolean {
+  /** Read one chunk, handing over each line it completes (see FileLines). False when the file is done (and closed). */
+  readChunk(onLine: (line: FileLine) => void, onChunkEnd?: () => void): boolean {
     let more: boolean;
     try {
-      more = this.lines.readChunk(onLine);
+      more = this.lines.readChunk(onLine, onChunkEnd);
     } finally {
       this.summary.bytes = this.lines.bytesRead;
     }
@@ -200,6 +204,7 @@ export class TranscriptScan {
   records(line: FileLine, text?: string): Record<string, unknown>[] {
     const lineNo = line.no;
     if (line.overLong) {
+      this.warnings += 1;
       this.options.warn(lineNo, `record of ${line.bytes} bytes is over the limit of ${this.max} bytes; skipped`);
       return [];
     }
@@ -232,10 +237,12 @@ export class TranscriptScan {
       if (objects.length < recovered.records.length) {
         notes.push(`${recovered.records.length - objects.length} recovered value(s) not a JSON object; skipped`);
       }
+      if (notes.length > 0) this.warnings += 1;
       if (notes.length > 0) this.options.warn(lineNo, notes.join('; '));
       return objects;
     }
     if (!isObject(value)) notes.push('not a JSON object; skipped');
+    if (notes.length > 0) this.warnings += 1;
     if (notes.length > 0) this.options.warn(lineNo, notes.join('; '));
     return isObject(value) ? [value] : [];
   }

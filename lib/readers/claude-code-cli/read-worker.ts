@@ -1,0 +1,139 @@
+// A worker thread of `read` (see worker-pool.ts). First pass: scans each line's record head (record-head.ts)
+// for the main thread to decode and index. Second pass: maps a chunk's lines on the branch to NDJSON bytes
+// without knowing what came before them; what depends on earlier records (a response's model and usage
+// once, once-only warnings, the time a record without one inherits) is handed back to be settled in order.
+import { parentPort, workerData } from 'node:worker_threads';
+import { deferredResponse, RecordMapper } from './map-record.js';
+import { HEAD_INTS, scanRecordHead } from './record-head.js';
+import {
+  LINE_INTS, LINE_INVALID_UTF8, LINE_OVER_LONG, type ChunkResult, type ChunkTask, type HeadsResult, type MapLog, type MapResult,
+  type WorkerSettings,
+} from './worker-pool.js';
+import { isObject } from './record-types.js';
+import { spillResolver } from './spill.js';
+
+const settings = workerData as WorkerSettings;
+const resolveSpill = settings.spillDir !== undefined ? spillResolver(settings.spillDir) : undefined;
+
+/** NDJSON written into one growing buffer (encoded here, in the worker, not on the main thread). */
+class ByteSink {
+  buf: Buffer;
+  length = 0;
+  constructor(size: number) {
+    this.buf = Buffer.allocUnsafe(Math.max(size, 4096));
+  }
+
+  put(text: string): void {
+    const most = text.length * 3;
+    if (this.length + most > this.buf.length) {
+      const bigger = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.length + most));
+      this.buf.copy(bigger, 0, 0, this.length);
+      this.buf = bigger;
+    }
+    this.length += this.buf.write(text, this.length);
+  }
+}
+
+const TIMESTAMP_KEY = ',"timestamp":';
+
+/** First pass: the head of each line's record, where the scan is sure of it. */
+function scanHeads(task: ChunkTask): HeadsResult {
+  const bytes = Buffer.from(task.bytes.buffer, task.bytes.byteOffset, task.bytes.byteLength);
+  const { lines } = task;
+  const count = lines.length / LINE_INTS;
+  const heads = new Int32Array(count * HEAD_INTS);
+  for (let i = 0; i < count; i += 1) {
+    const at = i * HEAD_INTS;
+    const flags = lines[i * LINE_INTS + 3]!;
+    const scanned = (flags & (LINE_OVER_LONG | LINE_INVALID_UTF8)) === 0
+      && scanRecordHead(bytes, lines[i * LINE_INTS + 1]!, lines[i * LINE_INTS + 2]!, heads, at);
+    if (!scanned) heads[at] = -1;
+  }
+  return { kind: 'heads', seq: task.seq, task, heads };
+}
+
+/** Second pass: a chunk's lines on the branch, mapped and written as NDJSON with holes. */
+function mapChunk(task: ChunkTask): MapResult {
+  const bytes = Buffer.from(task.bytes.buffer, task.bytes.byteOffset, task.bytes.byteLength);
+  const mapper = new RecordMapper({
+    ...(settings.includeEvents ? { includeEvents: true } : {}),
+    ...(settings.agentId !== undefined ? { agentId: settings.agentId } : {}),
+    ...(resolveSpill !== undefined ? { resolveSpill } : {}),
+    deferred: { anonymousPrefix: `${task.seq}:` },
+  });
+  const sink = new ByteSink(Math.ceil(bytes.length * 0.6));
+  const holes: number[] = [];
+  const ids: string[] = [];
+  let fills = '';
+  const fillLengths: number[] = [];
+  const logs: MapLog[] = [];
+  const { lines } = task;
+  for (let i = 0; i < lines.length; i += LINE_INTS) {
+    const no = lines[i]!;
+    const record: unknown = JSON.parse(bytes.toString('utf8', lines[i + 1], lines[i + 2]));
+    if (!isObject(record)) throw new Error('not an object');
+    const events = mapper.map(record, (message, key) => {
+      logs.push(key !== undefined ? { line: no, message, key } : { line: no, message });
+    });
+    for (const event of events) {
+      // A value JSON.stringify cannot write (or writes only with a bigger stack) is the main thread's to report.
+      const json = JSON.stringify(event);
+      const response = deferredResponse(event);
+      if (response === undefined) {
+        sink.put(json);
+        sink.put('\n');
+        continue;
+      }
+      // The top-level timestamp is the last key but agent_id (a string): its `,"timestamp":` is the last one.
+      const cut = json.lastIndexOf(TIMESTAMP_KEY);
+      if (cut < 0) throw new Error('an event without a timestamp');
+      sink.put(json.slice(0, cut));
+      holes.push(sink.length);
+      ids.push(response.id);
+      const model = response.model !== undefined ? `,"model":${JSON.stringify(response.model)}` : undefined;
+      const usage = response.usage !== undefined ? `,"usage":${JSON.stringify(response.usage)}` : undefined;
+      fillLengths.push(model?.length ?? -1, usage?.length ?? -1);
+      fills += (model ?? '') + (usage ?? '');
+      sink.put(json.slice(cut));
+      sink.put('\n');
+    }
+  }
+  return {
+    kind: 'map',
+    seq: task.seq,
+    task,
+    ok: true,
+    bytes: new Uint8Array(sink.buf.buffer, sink.buf.byteOffset, sink.length),
+    holes: Int32Array.from(holes),
+    ids,
+    fills,
+    fillLengths: Int32Array.from(fillLengths),
+    logs,
+    carry: mapper.carry(),
+    leaned: mapper.leanedOnStart,
+  };
+}
+
+/** The task's buffers, handed back with the result (the main thread handles the chunk itself if it must). */
+function taskBuffers(task: ChunkTask): ArrayBuffer[] {
+  return [task.bytes.buffer as ArrayBuffer, task.lines.buffer as ArrayBuffer];
+}
+
+parentPort!.on('message', (task: ChunkTask) => {
+  let result: ChunkResult;
+  try {
+    result = task.kind === 'heads' ? scanHeads(task) : mapChunk(task);
+  } catch {
+    // Anything unusual (a value too deep for this thread's stack, say): the main thread handles the chunk.
+    const failed: ChunkResult = task.kind === 'heads'
+      ? { kind: 'heads', seq: task.seq, task, heads: new Int32Array(0) }
+      : { kind: 'map', seq: task.seq, task, ok: false };
+    parentPort!.postMessage(failed, taskBuffers(task));
+    return;
+  }
+  const transfer = taskBuffers(task);
+  if (result.kind === 'heads') transfer.push(result.heads.buffer as ArrayBuffer);
+  // The output's buffer is this chunk's own (allocated unpooled), so it can be handed over whole.
+  else if (result.ok && result.bytes.byteOffset === 0) transfer.push(result.bytes.buffer as ArrayBuffer);
+  parentPort!.postMessage(result, transfer);
+});

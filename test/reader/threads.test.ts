@@ -1,0 +1,143 @@
+// `read` on worker threads (lib/readers/claude-code-cli/worker-pool.ts, read-worker.ts) writes the same
+// bytes and the same diagnostics as on one thread: chunks are made tiny so a response, a compaction and a
+// record without a time fall across chunk boundaries. The workers run the build (global setup makes it).
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, test } from 'vitest';
+import { readClaudeTranscript, type ReaderOptions } from '../../lib/readers/claude-code-cli/index.js';
+import {
+  assistant, attachment, lastPrompt, system, text, toolResult, toolUse, ts, user, writeTranscript,
+} from './support.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const WORKER = new URL('dist/lib/readers/claude-code-cli/read-worker.js', `file://${ROOT}/`);
+const FIXTURES = join(ROOT, 'fixtures', 'claude-code-cli');
+
+interface Output {
+  ndjson: string;
+  warnings: string[];
+  unwritable: string[];
+}
+
+/** Chunks mapped on worker threads in the last threaded read, and of them mapped again on the main thread. */
+let threading = { chunks: 0, remapped: 0 };
+
+async function readNdjson(path: string, options: ReaderOptions): Promise<Output> {
+  const warnings: string[] = [];
+  const unwritable: string[] = [];
+  const reader = readClaudeTranscript(path, { ...options, onWarning: (w) => warnings.push(`${w.line ?? ''}: ${w.message}`) });
+  let ndjson = '';
+  for await (const chunk of reader.ndjson((event, error) => unwritable.push(`${event.type}: ${error.message}`))) ndjson += chunk.toString();
+  if ((options.threads ?? 0) > 0) threading = { ...reader.threading };
+  return { ndjson, warnings, unwritable };
+}
+
+/** The output on two worker threads and on this thread, with chunks of `chunkBytes`. */
+async function both(path: string, options: ReaderOptions = {}, chunkBytes = 1024): Promise<[Output, Output]> {
+  const common = { ...options, chunkBytes, parallelMinBytes: 0, workerUrl: WORKER };
+  threading = { chunks: 0, remapped: 0 };
+  return [await readNdjson(path, { ...common, threads: 2 }), await readNdjson(path, { ...common, threads: 0 })];
+}
+
+/** A long conversation with everything that spans records: responses over several records, a compaction, records without a time, anonymous responses, once-only warnings and an abandoned branch. */
+function conversation(): (Record<string, unknown> | string)[] {
+  const lines: (Record<string, unknown> | string)[] = [];
+  let parent: string | null = null;
+  const push = (record: Record<string, unknown>) => {
+    lines.push(record);
+    parent = record.uuid as string;
+  };
+  for (let turn = 0; turn < 60; turn += 1) {
+    push(user(`u${turn}`, parent, `question ${turn} ${'é'.repeat(turn * 7)}`));
+    const id = turn % 7 === 3 ? '' : `msg_${turn}`;
+    const usage = { input_tokens: 100 + turn, output_tokens: 7, cache_read_input_tokens: turn };
+    push(assistant(`t${turn}`, parent, [{ type: 'thinking', thinking: `thought ${turn}`, signature: 'sig' }], { id, usage }));
+    push(assistant(`a${turn}`, parent, [text(`answer ${turn} ${'x'.repeat(turn * 13)}`)], { id, usage }));
+    push(assistant(`c${turn}`, parent, [toolUse(`toolu_${turn}`, 'Bash', { command: `ls ${turn}`, nested: { timestamp: 'not this one' } })], { id, usage }));
+    push(user(`r${turn}`, parent, [toolResult(`toolu_${turn}`, `out ${turn}`)]));
+    if (turn % 11 === 5) push(assistant(`w${turn}`, parent, [{ type: 'server_tool_use', id: 'x' }], { id: `msg_w${turn}` }));
+    if (turn % 13 === 6) {
+      const stale = user(`s${turn}`, parent, 'no time');
+      delete stale.timestamp;
+      push(stale);
+    }
+    if (turn % 17 === 8) {
+      push(system(`b${turn}`, null, 'compact_boundary', { logicalParentUuid: parent, compactMetadata: { trigger: 'auto', preTokens: 1000 + turn } }));
+      push(user(`sum${turn}`, parent, `summary ${turn}`, { isCompactSummary: true }));
+    }
+    if (turn % 19 === 9) lines.push(user(`edit${turn}`, `u${turn}`, 'an abandoned edit'));
+    if (turn % 23 === 10) push(attachment(`att${turn}`, parent, { type: 'todo', content: 'context' }));
+  }
+  lines.push(lastPrompt(parent!));
+  return lines;
+}
+
+describe('read on worker threads', () => {
+  test('writes the same NDJSON and diagnostics as one thread, chunk boundaries anywhere', async () => {
+    const path = writeTranscript(conversation());
+    for (const chunkBytes of [512, 1500, 4096]) {
+      const [threaded, here] = await both(path, {}, chunkBytes);
+      expect(threaded.ndjson.split('\n').length).toBeGreaterThan(300);
+      expect(threaded).toEqual(here);
+      // Most chunks were the workers' own (one starting inside a compaction or with a timeless record is redone).
+      expect(threading.chunks).toBeGreaterThan(10);
+      expect(threading.remapped).toBeLessThan(threading.chunks / 2);
+    }
+  });
+
+  test('writes the same context events as one thread (--events)', async () => {
+    const path = writeTranscript(conversation());
+    const [threaded, here] = await both(path, { includeEvents: true });
+    expect(threaded.ndjson).toContain('"type":"context"');
+    expect(threading.chunks).toBeGreaterThan(10);
+    expect(threaded).toEqual(here);
+  });
+
+  test('gives a damaged line its one diagnostic, as one thread does', async () => {
+    const lines = conversation();
+    lines.splice(40, 0, '{"type":"user","message":{"ro\u0000\u0000\n', 'not json at all\n', '[1,2]\n');
+    lines.push(`${JSON.stringify(user('cut', null, 'cut off')).slice(0, 30)}`);
+    const path = writeTranscript(lines);
+    const [threaded, here] = await both(path);
+    expect(threaded.warnings.filter((w) => /damaged line|not a JSON object|cut off/.test(w))).toHaveLength(4);
+    // Damage leaves the second pass to this thread (the first pass scanned on the workers all the same).
+    expect(threading.chunks).toBe(0);
+    expect(threaded).toEqual(here);
+  });
+
+  test('reads a chosen branch the same as one thread (--branch)', async () => {
+    const path = writeTranscript(conversation());
+    const [threaded, here] = await both(path, { branch: 'edit28' });
+    expect(threaded.ndjson).toContain('an abandoned edit');
+    expect(threading.chunks).toBeGreaterThan(10);
+    expect(threaded).toEqual(here);
+  });
+
+  test('reads every fixture transcript the same as one thread', async () => {
+    const files: string[] = [];
+    for (const name of readdirSync(FIXTURES)) {
+      for (const file of readdirSync(join(FIXTURES, name), { recursive: true }) as string[]) {
+        if (file.endsWith('.jsonl')) files.push(join(FIXTURES, name, file));
+      }
+    }
+    expect(files.length).toBeGreaterThan(5);
+    for (const file of files) {
+      for (const includeEvents of [false, true]) {
+        const [threaded, here] = await both(file, { includeEvents, resolveSpills: false }, 700);
+        expect(threaded, file).toEqual(here);
+      }
+    }
+  });
+
+  test('a record without a time right after a chunk boundary takes the time before it, as on one thread', async () => {
+    const first = user('u1', null, 'x'.repeat(300));
+    const timeless = user('u2', 'u1', 'no time of its own');
+    delete timeless.timestamp;
+    const path = writeTranscript([first, timeless, assistant('a1', 'u2', [text('done')]), { ...user('u3', 'a1', 'later'), timestamp: ts() }]);
+    const [threaded, here] = await both(path, {}, 700);
+    expect(threaded.ndjson).toContain(`"text":"no time of its own","timestamp":"${first.timestamp as string}"`);
+    expect(threading.remapped).toBe(1);
+    expect(threaded).toEqual(here);
+  });
+});
