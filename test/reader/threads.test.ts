@@ -140,4 +140,14 @@ describe('read on worker threads', () => {
     expect(threading.remapped).toBe(1);
     expect(threaded).toEqual(here);
   });
+
+  test('a record over a megabyte is mapped on the main thread, in its place', async () => {
+    const lines = conversation();
+    lines.splice(30, 0, user('big', 'u4', `${'y'.repeat(1_200_000)} end`));
+    const path = writeTranscript(lines);
+    const [threaded, here] = await both(path, { branch: 'big' }, 4096);
+    expect(threaded.ndjson).toContain(' end"');
+    expect(threading.remapped).toBeGreaterThan(0);
+    expect(threaded).toEqual(here);
+  });
 });

@@ -3,6 +3,7 @@
 // without knowing what came before them; what depends on earlier records (a response's model and usage
 // once, once-only warnings, the time a record without one inherits) is handed back to be settled in order.
 import { parentPort, workerData } from 'node:worker_threads';
+import { ByteSink } from './byte-sink.js';
 import { deferredResponse, RecordMapper } from './map-record.js';
 import { HEAD_INTS, scanRecordHead } from './record-head.js';
 import {
@@ -14,25 +15,6 @@ import { spillResolver } from './spill.js';
 
 const settings = workerData as WorkerSettings;
 const resolveSpill = settings.spillDir !== undefined ? spillResolver(settings.spillDir) : undefined;
-
-/** NDJSON written into one growing buffer (encoded here, in the worker, not on the main thread). */
-class ByteSink {
-  buf: Buffer;
-  length = 0;
-  constructor(size: number) {
-    this.buf = Buffer.allocUnsafe(Math.max(size, 4096));
-  }
-
-  put(text: string): void {
-    const most = text.length * 3;
-    if (this.length + most > this.buf.length) {
-      const bigger = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.length + most));
-      this.buf.copy(bigger, 0, 0, this.length);
-      this.buf = bigger;
-    }
-    this.length += this.buf.write(text, this.length);
-  }
-}
 
 const TIMESTAMP_KEY = ',"timestamp":';
 

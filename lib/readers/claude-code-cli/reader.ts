@@ -6,6 +6,7 @@ import { availableParallelism } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { resolveTimestamp, type ContextEvent, type GenericEvent } from '../../events.js';
 import { BranchIndex, branchFilter, type BranchSelection, type TranscriptTree } from './branch.js';
+import { ByteSink } from './byte-sink.js';
 import { GIVE_MODEL, GIVE_USAGE, RecordMapper } from './map-record.js';
 import { classifyRecordType, isObject } from './record-types.js';
 import { lineText, type FileLine } from './file-lines.js';
@@ -257,14 +258,18 @@ export class ClaudeTranscriptReader implements AsyncIterable<GenericEvent> {
     const onLine = (line: FileLine) => {
       if (wanted(line)) chunk.add(line);
     };
+    let local = false;
     const onChunkEnd = () => {
+      // A record too big for a worker's small heap is mapped on this thread, in order, with its chunk.
+      local = kind === 'map' && chunk.longest > WORKER_MAX_LINE_BYTES;
       task = chunk.take();
     };
     let more = true;
     while (more) {
       more = this.readChunk(scan, onLine, onChunkEnd);
       if (task !== undefined) {
-        inFlight.push(kind === 'heads' ? pool.run('heads', task.bytes, task.lines) : pool.run('map', task.bytes, task.lines));
+        if (local) inFlight.push(Promise.resolve({ kind: 'map', seq: -1, task: { kind: 'map', seq: -1, ...task }, ok: false }));
+        else inFlight.push(kind === 'heads' ? pool.run('heads', task.bytes, task.lines) : pool.run('map', task.bytes, task.lines));
         task = undefined;
       }
       while (inFlight.length > (more ? pool.size * 2 : 0)) yield await inFlight.shift()!;
@@ -395,7 +400,7 @@ export class ClaudeTranscriptReader implements AsyncIterable<GenericEvent> {
   private *ndjsonHere(
     selected: Uint8Array | undefined, onBranch: ((record: Record<string, unknown>, line: number) => boolean) | undefined,
     mapper: RecordMapper, bytes: number, onUnwritable: (event: GenericEvent, error: Error) => void,
-  ): Generator<string> {
+  ): Generator<Buffer> {
     const scan = this.open(bytes);
     let batch: GenericEvent[] = [];
     const onLine = (line: FileLine) => {
@@ -410,14 +415,14 @@ export class ClaudeTranscriptReader implements AsyncIterable<GenericEvent> {
         if (batch.length === 0) continue;
         const text = eventText(batch, onUnwritable);
         batch = [];
-        if (text !== '') yield text;
+        if (text.length > 0) yield text;
       }
     } finally {
       scan.close();
     }
     for (const event of mapper.end()) batch.push(event);
     const text = eventText(batch, onUnwritable);
-    if (text !== '') yield text;
+    if (text.length > 0) yield text;
   }
 
   /**
@@ -542,6 +547,9 @@ export function readClaudeTranscript(path: string, options: ReaderOptions = {}):
   return new ClaudeTranscriptReader(path, options);
 }
 
+/** Records longer than this are mapped on the main thread (a worker's heap is kept small: see WorkerPool). */
+const WORKER_MAX_LINE_BYTES = 1024 * 1024;
+
 /** Transcripts smaller than this are read on one thread: starting workers would cost more than they save. */
 const PARALLEL_MIN_BYTES = 16 * 1024 * 1024;
 
@@ -551,20 +559,26 @@ function defaultThreads(): number {
 }
 
 /** Events as NDJSON lines; one JSON.stringify cannot write (nested too deeply) goes to `onUnwritable`. */
-function eventText(events: readonly GenericEvent[], onUnwritable: (event: GenericEvent, error: Error) => void): string {
-  let text = '';
+function eventText(events: readonly GenericEvent[], onUnwritable: (event: GenericEvent, error: Error) => void): Buffer {
+  const sink = new ByteSink();
   for (const event of events) {
+    let json: string;
     try {
-      text += `${JSON.stringify(event)}\n`;
+      json = JSON.stringify(event);
     } catch (error) {
       onUnwritable(event, error as Error);
+      continue;
     }
+    sink.put(json);
+    sink.put('\n');
   }
-  return text;
+  return sink.bytes();
 }
 
 /** The wanted lines of one chunk, copied for a worker in one piece when the chunk is done. */
 class ChunkBuilder {
+  /** The longest line added since the last take. */
+  longest = 0;
   private lines: number[] = [];
   private source: Buffer | undefined;
   private from = 0;
@@ -582,6 +596,7 @@ class ChunkBuilder {
     }
     this.lines.push(line.no, line.start, line.end, flags);
     this.to = line.end;
+    if (line.end - line.start > this.longest) this.longest = line.end - line.start;
   }
 
   /** The chunk's bytes and line table (undefined when no line was wanted); the builder starts over. */
@@ -599,6 +614,7 @@ class ChunkBuilder {
     this.source = undefined;
     this.from = 0;
     this.to = 0;
+    this.longest = 0;
     return { bytes, lines };
   }
 }

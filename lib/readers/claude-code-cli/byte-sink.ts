@@ -1,0 +1,30 @@
+// NDJSON written straight into one growing Buffer: the text of a chunk of events never becomes one big heap
+// string (strings of a few hundred kilobytes are allocated in V8's old generation, so a string per chunk
+// made the heap, and RSS, grow with the transcript until a full collection).
+
+/** A growing byte buffer that strings are encoded into as UTF-8. */
+export class ByteSink {
+  buf: Buffer;
+  length = 0;
+
+  /** @param size bytes to start with (it grows as needed) */
+  constructor(size = 64 * 1024) {
+    // Not below 4 KiB: Buffer.allocUnsafe pools smaller buffers, and a pooled buffer cannot be transferred.
+    this.buf = Buffer.allocUnsafe(Math.max(size, 4096));
+  }
+
+  put(text: string): void {
+    const most = text.length * 3;
+    if (this.length + most > this.buf.length) {
+      const bigger = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.length + most));
+      this.buf.copy(bigger, 0, 0, this.length);
+      this.buf = bigger;
+    }
+    this.length += this.buf.write(text, this.length);
+  }
+
+  /** What was written (a view of the buffer). */
+  bytes(): Buffer {
+    return this.buf.subarray(0, this.length);
+  }
+}
