@@ -3,6 +3,7 @@
 // per record (not the records), picks the leaf `claude --resume` would continue, and selects the records on
 // the branch ending there, through compaction boundaries (a boundary's logicalParentUuid).
 import type { RecordHead } from './record-head.js';
+import { UuidIds } from './uuid-ids.js';
 import { isObject, isToolResultsOnly } from './record-types.js';
 
 /** What a record is, as far as branches go. */
@@ -10,6 +11,8 @@ export type NodeKind = 'user' | 'assistant' | 'tool-results' | 'context' | 'boun
 
 const KINDS: readonly NodeKind[] = ['user', 'assistant', 'tool-results', 'context', 'boundary'];
 const NONE = -1;
+/** A link that is not a string at all (null, missing): unlike NONE, a string naming no record here. */
+const NOT_A_STRING = -2;
 const SIDECHAIN = 1;
 const PARENT_STRING = 2;
 const LOGICAL_STRING = 4;
@@ -65,6 +68,8 @@ export interface BranchSelection {
   leaf: string | undefined;
   /** Whether a uuid-bearing record is on the branch (or answers a parallel call on it). */
   includes(uuid: string, parent: string | null, kind: NodeKind): boolean;
+  /** `includes` by index ids (this index's own; parentId -1 for a parent that is not in it). */
+  includesId(id: number, parentId: number, kind: NodeKind): boolean;
 }
 
 type Warn = (line: number | undefined, message: string) => void;
@@ -102,13 +107,12 @@ function isTurn(kind: NodeKind): boolean {
 
 /**
  * The branch structure of one transcript, fed record by record in file order (the first pass). Records are
- * kept as integer ids in typed columns (parent, logical parent, kind, line, flags): about 40 bytes and one
- * uuid string per record, so a transcript of a million records indexes in well under 100 MB.
+ * kept as integer ids in typed columns (parent, logical parent, kind, line, flags) and their uuids as 16 bytes
+ * (uuid-ids.ts): about 50 bytes per record, so a transcript of a million records indexes in about 50 MB.
  */
 export class BranchIndex {
-  /** uuid -> id; ids are also given to uuids only named as a parent (not present until their record comes). */
-  private readonly ids = new Map<string, number>();
-  private readonly uuids: string[] = [];
+  /** uuid <-> id; ids are also given to uuids only named as a parent (not present until their record comes). */
+  private readonly ids = new UuidIds();
   private readonly parent = new Column(NONE);
   private readonly logical = new Column(NONE);
   /** Kind index into KINDS, or NONE while the record itself has not been seen. */
@@ -207,9 +211,7 @@ export class BranchIndex {
   private idOf(uuid: string): number {
     let id = this.ids.get(uuid);
     if (id === undefined) {
-      id = this.uuids.length;
-      this.uuids.push(uuid);
-      this.ids.set(uuid, id);
+      id = this.ids.add(uuid);
       for (const column of [this.parent, this.logical, this.kind, this.line, this.flags]) column.ensure(id + 1);
     }
     return id;
@@ -249,7 +251,7 @@ export class BranchIndex {
    */
   resumedLeaf(warn: Warn): string | undefined {
     const id = this.resumedId(warn);
-    return id === undefined ? this.lastUuid : this.uuids[id];
+    return id === undefined ? this.lastUuid : this.ids.name(id);
   }
 
   private resumedId(warn: Warn): number | undefined {
@@ -259,7 +261,7 @@ export class BranchIndex {
       const at = this.find(checkpoint.uuid);
       if (at !== undefined) {
         // 0: not known yet, 1: at or below the checkpoint, 2: not.
-        const memo = new Uint8Array(this.uuids.length);
+        const memo = new Uint8Array(this.ids.size);
         memo[at] = 1;
         for (let i = candidates.length - 1; i >= 0; i -= 1) {
           if (this.descends(candidates[i]!, memo)) return candidates[i];
@@ -283,7 +285,7 @@ export class BranchIndex {
         answer = known === 1;
         break;
       }
-      if (seen.length > this.uuids.length) break; // a cycle
+      if (seen.length > this.ids.size) break; // a cycle
       seen.push(current);
       current = this.isPresent(current) ? this.up(current) : NONE;
     }
@@ -293,11 +295,11 @@ export class BranchIndex {
 
   /** Flags of the ids from `leaf` up to its root, through compaction boundaries. Reports a broken link once. */
   private path(leaf: number, warn: Warn): Uint8Array {
-    const path = new Uint8Array(this.uuids.length);
+    const path = new Uint8Array(this.ids.size);
     let current = leaf;
     while (current !== NONE && path[current] === 0) {
       if (!this.isPresent(current)) {
-        warn(undefined, `the branch refers to ${this.uuids[current]}, which is not in the file; records before it are not on the branch`);
+        warn(undefined, `the branch refers to ${this.ids.name(current)}, which is not in the file; records before it are not on the branch`);
         break;
       }
       path[current] = 1;
@@ -313,12 +315,12 @@ export class BranchIndex {
    */
   select(leaf: string | undefined, warn: Warn): BranchSelection {
     const chosenId = leaf !== undefined ? this.find(leaf) : this.resumedId(warn);
-    const chosen = leaf ?? (chosenId !== undefined ? this.uuids[chosenId] : this.lastUuid);
-    if (chosen === undefined) return { leaf: undefined, includes: () => false };
+    const chosen = leaf ?? (chosenId !== undefined ? this.ids.name(chosenId) : this.lastUuid);
+    if (chosen === undefined) return { leaf: undefined, includes: () => false, includesId: () => false };
     const startId = chosenId ?? this.find(chosen);
-    if (startId === undefined) return { leaf: chosen, includes: () => false };
+    if (startId === undefined) return { leaf: chosen, includes: () => false, includesId: () => false };
     const path = this.path(startId, warn);
-    const answered = new Uint8Array(this.uuids.length);
+    const answered = new Uint8Array(this.ids.size);
     for (let id = 0; id < path.length; id += 1) {
       if (path[id] === 1 && this.kindOf(id) === 'tool-results' && this.parent.data[id]! !== NONE) answered[this.parent.data[id]!] = 1;
     }
@@ -335,13 +337,18 @@ export class BranchIndex {
         const above = onPath(parent);
         return above.on && answered[above.id!] === 0;
       },
+      includesId: (id, parentId, kind) => {
+        if (path[id] === 1) return true;
+        if (kind !== 'tool-results' || parentId === NONE) return false;
+        return path[parentId] === 1 && answered[parentId] === 0;
+      },
     };
   }
 
   /** The nearest user/assistant record above `id`. */
   private turnAbove(id: number): number | undefined {
     let current = this.up(id);
-    for (let steps = 0; current !== NONE && steps <= this.uuids.length; steps += 1) {
+    for (let steps = 0; current !== NONE && steps <= this.ids.size; steps += 1) {
       if (!this.isPresent(current)) return undefined;
       if (isTurn(this.kindOf(current))) return current;
       current = this.up(current);
@@ -352,7 +359,7 @@ export class BranchIndex {
   /** Every branch: one per leaf turn (a parallel call's result beside the branch's next record is no branch). */
   tree(warn: Warn): TranscriptTree {
     const candidates = this.candidates();
-    const count = this.uuids.length;
+    const count = this.ids.size;
     const parentTurn = new Int32Array(count).fill(NONE);
     const children = new Int32Array(count);
     const depth = new Int32Array(count);
@@ -364,11 +371,11 @@ export class BranchIndex {
     }
     // Without turns, the last uuid-bearing record is the leaf (as resumedLeaf says).
     const resumedId = this.resumedId(warn) ?? (this.lastUuid !== undefined ? this.find(this.lastUuid) : undefined);
-    const resumed = resumedId !== undefined ? this.uuids[resumedId] : undefined;
+    const resumed = resumedId !== undefined ? this.ids.name(resumedId) : undefined;
     const resumedPath = resumedId !== undefined ? this.path(resumedId, () => {}) : new Uint8Array(count);
     const branches: BranchInfo[] = [];
     const info = (id: number, isResumed: boolean, forks: string | null): BranchInfo => {
-      const branch: BranchInfo = { leaf: this.uuids[id]!, resumed: isResumed, records: depth[id] || 1, forks_from: forks, line: this.line.data[id]! };
+      const branch: BranchInfo = { leaf: this.ids.name(id), resumed: isResumed, records: depth[id] || 1, forks_from: forks, line: this.line.data[id]! };
       const timestamp = this.extras.get(id)?.timestamp;
       if (timestamp !== undefined) branch.timestamp = timestamp;
       const prompt = this.lastPrompt(id);
@@ -398,30 +405,63 @@ export class BranchIndex {
     const selected = new Uint8Array(lines + 1);
     if (selection.leaf === undefined) return selected;
     const idAt = new Int32Array(lines + 1).fill(NONE);
-    for (let id = 0; id < this.uuids.length; id += 1) {
+    for (let id = 0; id < this.ids.size; id += 1) {
       const line = this.line.data[id]!;
       if (this.isPresent(id) && line <= lines) idAt[line] = id;
     }
-    const onBranch = linkFilter(selection);
-    const link = (id: number, flag: number, flags: number): string | null => {
-      if ((flags & flag) === 0) return null;
-      return id === NONE ? '' : this.uuids[id]!;
-    };
+    const onBranch = this.linkFilter(selection);
     for (let line = 1; line <= lines; line += 1) {
       const id = idAt[line]!;
       if (id === NONE) continue;
       const flags = this.flags.data[id]!;
-      const parent = link(this.parent.data[id]!, PARENT_STRING, flags);
-      const logical = link(this.logical.data[id]!, LOGICAL_STRING, flags);
-      if (onBranch(this.uuids[id]!, parent, logical, this.kindOf(id))) selected[line] = 1;
+      const parent = (flags & PARENT_STRING) !== 0 ? this.parent.data[id]! : NOT_A_STRING;
+      const logical = (flags & LOGICAL_STRING) !== 0 ? this.logical.data[id]! : NOT_A_STRING;
+      if (onBranch(id, parent, logical, this.kindOf(id))) selected[line] = 1;
     }
     return selected;
   }
 
+  /**
+   * The second pass's test, record by record in file order (see branchFilter): whether a record is on the
+   * selected branch.
+   */
+  filter(selection: BranchSelection): (record: Record<string, unknown>, line: number) => boolean {
+    const onBranch = this.linkFilter(selection);
+    const link = (value: unknown): number => {
+      if (typeof value !== 'string') return NOT_A_STRING;
+      return value === '' ? NONE : this.ids.get(value) ?? NONE;
+    };
+    return (record, line) => {
+      const uuid = record.uuid;
+      if (selection.leaf === undefined || typeof uuid !== 'string' || uuid === '') return false;
+      const id = this.find(uuid);
+      if (id === undefined || this.line.data[id] !== line) return false;
+      return onBranch(id, link(record.parentUuid), link(record.logicalParentUuid), nodeKind(record));
+    };
+  }
+
+  /**
+   * The test of a record that is in the index (the first with its uuid), by ids: `parent` and `logical` are
+   * the ids of its links, NONE for a string that names no record here, NOT_A_STRING when there is no link.
+   */
+  private linkFilter(selection: BranchSelection): (id: number, parent: number, logical: number, kind: NodeKind) => boolean {
+    const trailing = new Uint8Array(this.ids.size);
+    const leaf = selection.leaf !== undefined ? this.ids.get(selection.leaf) : undefined;
+    if (leaf !== undefined) trailing[leaf] = 1;
+    return (id, parent, logical, kind) => {
+      if (selection.includesId(id, parent === NOT_A_STRING ? NONE : parent, kind)) return true;
+      // A compaction boundary at the very end (no summary) hangs on the leaf by its logical parent.
+      const above = parent !== NOT_A_STRING ? parent : logical;
+      if ((kind !== 'context' && kind !== 'boundary') || above < 0 || trailing[above] !== 1) return false;
+      trailing[id] = 1;
+      return true;
+    };
+  }
+
   private forkPoint(leaf: number, resumedPath: Uint8Array): string | null {
     let current = leaf;
-    for (let steps = 0; current !== NONE && steps <= this.uuids.length; steps += 1) {
-      if (resumedPath[current] === 1) return this.uuids[current]!;
+    for (let steps = 0; current !== NONE && steps <= this.ids.size; steps += 1) {
+      if (resumedPath[current] === 1) return this.ids.name(current);
       if (!this.isPresent(current)) return null;
       current = this.up(current);
     }
@@ -430,7 +470,7 @@ export class BranchIndex {
 
   private lastPrompt(leaf: number): string | undefined {
     let current = leaf;
-    for (let steps = 0; current !== NONE && steps <= this.uuids.length; steps += 1) {
+    for (let steps = 0; current !== NONE && steps <= this.ids.size; steps += 1) {
       if (!this.isPresent(current)) return undefined;
       const text = this.extras.get(current)?.preview;
       if (text !== undefined) return text;
@@ -446,25 +486,5 @@ export class BranchIndex {
  * leaf on its chain, and skips a uuid's later duplicates.
  */
 export function branchFilter(index: BranchIndex, selection: BranchSelection): (record: Record<string, unknown>, line: number) => boolean {
-  const onBranch = linkFilter(selection);
-  return (record, line) => {
-    const uuid = record.uuid;
-    if (selection.leaf === undefined || typeof uuid !== 'string' || uuid === '' || index.lineOf(uuid) !== line) return false;
-    const parent = typeof record.parentUuid === 'string' ? record.parentUuid : null;
-    const logical = typeof record.logicalParentUuid === 'string' ? record.logicalParentUuid : null;
-    return onBranch(uuid, parent, logical, nodeKind(record));
-  };
-}
-
-/** branchFilter's test of a record that is in the index (the first with its uuid), by its links and kind. */
-function linkFilter(selection: BranchSelection): (uuid: string, parent: string | null, logical: string | null, kind: NodeKind) => boolean {
-  const trailing = new Set<string>(selection.leaf !== undefined ? [selection.leaf] : []);
-  return (uuid, parent, logical, kind) => {
-    if (selection.includes(uuid, parent, kind)) return true;
-    // A compaction boundary at the very end (no summary) hangs on the leaf by its logical parent.
-    const above = parent ?? logical;
-    if ((kind !== 'context' && kind !== 'boundary') || above === null || !trailing.has(above)) return false;
-    trailing.add(uuid);
-    return true;
-  };
+  return index.filter(selection);
 }
