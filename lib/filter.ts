@@ -8,7 +8,7 @@ import type { GenericEvent } from './events.js';
 import { findHarness, knownFormats } from './harnesses/index.js';
 import type { SessionHarness } from './harnesses/types.js';
 import { detectInputFormat, findInputFormat, inputFormatNames } from './input/index.js';
-import { createLineStream, isOverLong, type Line, type LineBatch } from './input/lines.js';
+import { createLineStream, isOverLong, LineSplitter, type Line, type LineBatch } from './input/lines.js';
 import { jsonSourceOf, parseLine, type JsonSource } from './input/raw-json.js';
 import { InputError, type InputAdapter } from './input/types.js';
 import { SessionLogger, sessionLine } from './session/logger.js';
@@ -284,8 +284,9 @@ export async function runFilter(options: FilterOptions, io: FilterIO): Promise<F
     }
   }
 
-  const handle = (line: Line, now: string) => {
-    const where = `${inputName}:${line.no}`;
+  /** One input line; `lineBase` lines came before the splitter that made it. */
+  const handle = (line: Line, now: string, lineBase = 0) => {
+    const where = `${inputName}:${lineBase + line.no}`;
     if (stdinMonitor) {
       // Monitor mode: stdin is plain text, each line one monitor event (never a user turn).
       if (line.text === undefined) {
@@ -415,6 +416,20 @@ export async function runFilter(options: FilterOptions, io: FilterIO): Promise<F
               result.events += count;
             },
             flush: () => active.flush(),
+            mainLines(lineBase) {
+              const splitter = new LineSplitter({ atStart: false, ...(options.maxLineBytes !== undefined ? { maxLineBytes: options.maxLineBytes } : {}) });
+              const now = new Date().toISOString();
+              return {
+                push(chunk) {
+                  for (const line of splitter.push(chunk)) handle(line, now, lineBase);
+                },
+                end() {
+                  for (const line of splitter.end()) handle(line, now, lineBase);
+                  active.flush();
+                  return splitter.lineCount;
+                },
+              };
+            },
           },
         });
         if (io.signal?.aborted) result.aborted = true;

@@ -1,5 +1,5 @@
 // What the filter's main thread and its worker threads say to each other (lib/parallel/). A job is a run of
-// whole input lines sent in one or more chunks; its reply holds the job's records, serialised, in segments.
+// whole input lines; its reply holds the job's records, serialised, in segments.
 import type { GenericEvent, ToolResultEvent } from '../events.js';
 import type { MapperOptions } from '../harnesses/claude-code-cli/records.js';
 import type { Segment } from '../harnesses/claude-code-cli/segments.js';
@@ -10,12 +10,10 @@ export interface WorkerSetup {
   maxLineBytes?: number;
 }
 
-/** Bytes of a job. The job's lines end with its last chunk; a line may span several chunks. */
+/** A job: whole lines (the last one ends with a newline, or at the end of the input). */
 export interface ChunkMessage {
   job: number;
   chunk: Uint8Array;
-  /** This chunk ends the job (with a newline, or at the end of the input). */
-  last: boolean;
   /** The job begins the input (a BOM there is dropped). */
   atStart: boolean;
   /** When the chunk was read (the timestamp of events without one). */

@@ -11,8 +11,17 @@ import type { ChunkMessage, JobReply, WorkerSetup } from './protocol.js';
 /** Bytes per job: small enough that what one job makes dies young, big enough to pay for the hand-off. */
 export const JOB_BYTES = 128 * 1024;
 
+/**
+ * Lines longer than this are read on the main thread (after every job before them is written): the main
+ * thread's splitter and parser keep a huge line's memory bounded (lib/input/raw-json.ts), and the workers'
+ * heaps stay small.
+ */
+export const WORKER_LINE_MAX_BYTES = 1024 * 1024;
+
 /** Where the results go, in input order. Line numbers count from the first line of the file. */
 export interface ParallelSink {
+  /** A line too long for a worker, handled on this thread: its bytes, then `end` (which says how many lines). */
+  mainLines(lineBase: number): { push(chunk: Buffer): void; end(): number };
   /** The records of the target are still wanted (false once its file failed). */
   active(): boolean;
   diagnostic(line: number, message: string, bad: boolean): void;
@@ -37,8 +46,12 @@ export interface ParallelOptions {
   signal?: AbortSignal;
 }
 
-/** Young generation of each worker (MB). */
-const WORKER_YOUNG_MB = 8;
+/**
+ * Heap limits of each worker (MB). A worker holds one job (lines of at most WORKER_LINE_MAX_BYTES) and the tool
+ * call ids it has seen: what one job makes dies young, and a small heap is collected before it grows.
+ */
+const WORKER_YOUNG_MB = Number(process.env.YG ?? 8);
+const WORKER_OLD_MB = Number(process.env.OG ?? 64);
 
 interface Pending {
   job: number;
@@ -62,7 +75,7 @@ export async function runParallel(options: ParallelOptions): Promise<void> {
     const worker = new Worker(new URL('./worker.js', import.meta.url), {
       workerData: options.setup,
       // What one job makes dies young: a small young generation is enough, and keeps memory down.
-      resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_MB },
+      resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_MB, maxOldGenerationSizeMb: WORKER_OLD_MB },
     });
     worker.on('message', (reply: JobReply) => {
       const pending = inflight.find((p) => p.job === reply.job);
@@ -123,16 +136,39 @@ export async function runParallel(options: ParallelOptions): Promise<void> {
 
   let job = 0;
   let turn = 0;
-  let jobOpen = false;
-  const send = (chunk: Uint8Array, last: boolean) => {
+  const send = (chunk: Uint8Array) => {
     const spare = giveBack[turn]!.splice(0);
-    const message: ChunkMessage = { job, chunk, last, atStart: job === 0, now: new Date().toISOString(), spare };
+    const message: ChunkMessage = { job, chunk, atStart: job === 0, now: new Date().toISOString(), spare };
     workers[turn]!.postMessage(message, [chunk.buffer as ArrayBuffer, ...spare]);
-    jobOpen = !last;
-    if (!last) return;
     inflight.push({ job, worker: turn });
     job += 1;
     turn = (turn + 1) % workers.length;
+  };
+  /** The start of a line longer than one read, held until it ends or is too long for a worker. */
+  let held: Buffer[] = [];
+  let heldBytes = 0;
+  /** Set while a line too long for a worker is read on this thread. */
+  let onMain: { push(chunk: Buffer): void; end(): number } | undefined;
+  const endOnMain = () => {
+    lineBase += onMain!.end();
+    onMain = undefined;
+  };
+  /** A job of the held bytes and `tail` (which ends with a newline, or the input). */
+  const sendWithHeld = (tail: Buffer) => {
+    if (held.length === 0) {
+      send(tail);
+      return;
+    }
+    const whole = Buffer.allocUnsafeSlow(heldBytes + tail.length);
+    let at = 0;
+    for (const piece of held) {
+      at += piece.copy(whole, at);
+      inputPool.push(piece.buffer as ArrayBuffer);
+    }
+    tail.copy(whole, at);
+    held = [];
+    heldBytes = 0;
+    send(whole);
   };
 
   try {
@@ -144,22 +180,43 @@ export async function runParallel(options: ParallelOptions): Promise<void> {
       const buf = pooled && pooled.byteLength >= size ? Buffer.from(pooled) : Buffer.allocUnsafeSlow(size);
       carry.copy(buf, 0);
       const read = readSync(fd, buf, carry.length, size - carry.length, null);
-      const used = carry.length + read;
+      const data = buf.subarray(0, carry.length + read);
       carry = EMPTY;
       if (read === 0) {
-        // The end: what is left is the last line, without a newline (an empty chunk just ends the job).
-        if (used > 0 || jobOpen) send(buf.subarray(0, used), true);
+        // The end: what is left is the last line, without a newline.
+        if (onMain) {
+          if (data.length > 0) onMain.push(data);
+          endOnMain();
+        } else if (data.length > 0 || held.length > 0) {
+          sendWithHeld(data);
+        }
         break;
       }
-      const data = buf.subarray(0, used);
       const nl = data.lastIndexOf(10);
       if (nl === -1) {
-        // One line longer than the chunk: the same worker gathers it (its splitter keeps memory bounded).
-        send(data, false);
+        // Inside a line longer than one read.
+        if (onMain) {
+          onMain.push(data);
+        } else {
+          held.push(data);
+          heldBytes += data.length;
+          if (heldBytes > WORKER_LINE_MAX_BYTES) {
+            while (inflight.length > 0) await settleOldest();
+            onMain = sink.mainLines(lineBase);
+            for (const piece of held) onMain.push(piece);
+            held = [];
+            heldBytes = 0;
+          }
+        }
         continue;
       }
       carry = Buffer.from(data.subarray(nl + 1));
-      send(data.subarray(0, nl + 1), true);
+      if (onMain) {
+        onMain.push(data.subarray(0, nl + 1));
+        endOnMain();
+      } else {
+        sendWithHeld(data.subarray(0, nl + 1));
+      }
       while (inflight.length >= 2 * workers.length) await settleOldest();
     }
     while (inflight.length > 0) await settleOldest();

@@ -14,14 +14,13 @@ import { InputError } from '../input/types.js';
 import type { ChunkMessage, JobItem, JobReply, WorkerSetup } from './protocol.js';
 
 const setup = workerData as WorkerSetup;
-const writer = new SegmentWriter(setup.mapper);
+/** Tool call ids a worker remembers: results of older calls are decided on the main thread, which knows more. */
+const WORKER_TOOL_IDS = 10_000;
+const writer = new SegmentWriter({ ...setup.mapper, toolIdsRemembered: WORKER_TOOL_IDS });
 const adapter = genericEvents.create();
 
-let splitter: LineSplitter | undefined;
 let items: JobItem[] = [];
 let events = 0;
-/** The job's input buffers, given back with its reply. */
-let inputs: ArrayBuffer[] = [];
 
 /** End the open segment: what follows may depend on state only the main thread has. */
 function closeSegment(): void {
@@ -86,25 +85,23 @@ function handle(line: Line, now: string): void {
 }
 
 parentPort!.on('message', (message: ChunkMessage) => {
-  splitter ??= new LineSplitter({
+  for (const buffer of message.spare ?? []) writer.giveBack(buffer);
+  const splitter = new LineSplitter({
     atStart: message.atStart,
     ...(setup.maxLineBytes !== undefined ? { maxLineBytes: setup.maxLineBytes } : {}),
   });
-  for (const buffer of message.spare ?? []) writer.giveBack(buffer);
   const chunk = Buffer.from(message.chunk.buffer, message.chunk.byteOffset, message.chunk.byteLength);
-  inputs.push(message.chunk.buffer as ArrayBuffer);
   for (const line of splitter.push(chunk)) handle(line, message.now);
-  if (!message.last) return;
   for (const line of splitter.end()) handle(line, message.now);
   const segment = writer.close();
   if (segment) items.push({ kind: 'segment', segment });
   const bytes = writer.take();
-  // The splitter keeps no reference to the input; what a line still needs of it was copied into the output.
-  const spare = inputs;
-  const reply: JobReply = { job: message.job, bytes, markLengths: writer.markLengths, items, lines: splitter.lineCount, events, spare };
-  splitter = undefined;
+  // The input is done with: what a record still needs of it was copied into the output.
+  const input = message.chunk.buffer as ArrayBuffer;
+  const reply: JobReply = {
+    job: message.job, bytes, markLengths: writer.markLengths, items, lines: splitter.lineCount, events, spare: [input],
+  };
   items = [];
   events = 0;
-  inputs = [];
-  parentPort!.postMessage(reply, [bytes.buffer as ArrayBuffer, ...spare]);
+  parentPort!.postMessage(reply, [bytes.buffer as ArrayBuffer, input]);
 });

@@ -55,6 +55,12 @@ export class RecentChain {
     this.push(uuid);
   }
 
+  /** We wrote chain records whose uuids (`size` characters each) are `packed` back to back. */
+  ownPacked(packed: string, size: number): void {
+    const from = Math.max(0, packed.length - MAX_RECORDS * size);
+    for (let at = from; at < packed.length; at += size) this.push(packed.slice(at, at + size));
+  }
+
   /**
    * Our records that the chain records in `text` (complete lines another process appended) went around:
    * the uuids of ours after the point the other writer continued from, oldest first. `undefined` when it

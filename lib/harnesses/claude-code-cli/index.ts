@@ -12,7 +12,7 @@ import { type HarnessFactory, type HarnessOptions, type SessionHarness } from '.
 import { copyChain, readRecords, RecentChain } from './fork.js';
 import { encodeProjectDir } from './project-dir.js';
 import { ClaudeRecordMapper, type MapperOptions } from './records.js';
-import { newTaskKey, patchSegment, type Segment, type SegmentTarget } from './segments.js';
+import { newTaskKey, patchSegment, UUID_LENGTH, type Segment, type SegmentTarget } from './segments.js';
 import { serializeRecord } from './serialize.js';
 
 export const FORMAT = 'claude-code-cli';
@@ -102,7 +102,7 @@ class ClaudeHarness implements SegmentTarget {
     if (this.pending.length === 0) this.checkForeign();
     patchSegment(bytes, segment, markLengths, this.mapper.resumeSegment(), this.pending);
     this.mapper.endSegment(segment.state);
-    for (const uuid of segment.uuids) this.recent.own(uuid);
+    this.recent.ownPacked(segment.uuids, UUID_LENGTH);
   }
 
   get sessionFile(): string {

@@ -36,6 +36,11 @@ export interface MapperOptions {
   /** Injected for tests; defaults to crypto.randomUUID. */
   newUuid?: () => string;
   /**
+   * How many tool call ids are remembered for matching results (default 100,000). A worker thread remembers
+   * fewer: a result it cannot match is decided on the main thread (see `mapAssumingCall`).
+   */
+  toolIdsRemembered?: number;
+  /**
    * Key of the session's monitor task ids: with it, a description always maps to the same id (see
    * `taskIdFor`), so mappers on several threads agree; without it, each description draws a random id.
    */
@@ -116,13 +121,15 @@ export class ClaudeRecordMapper {
   parentUuid: string | null = null;
   private messageId: string | undefined;
   private lastModel: string | undefined;
-  private readonly toolIds = new RecentSet<string>(MAX_TOOL_IDS);
+  private readonly toolIds: RecentSet<string>;
   private readonly taskIds = new RecentMap<string, string>(MAX_TASKS);
   /** Task ids that have had at least one event: their end says "stream ended", not "without output". */
   private readonly tasksWithOutput = new RecentSet<string>(MAX_TASKS);
   private warnedUnsigned = false;
   private readonly newUuid: () => string;
   private readonly common: ClaudeRecord;
+  /** The prototype of user and assistant records: `turnTail` is the JSON of `common`, to close their line. */
+  private readonly turnPrototype: object;
 
   /** Set while a segment is mapped on a worker thread (see `startSegment`). */
   private marks: SegmentMarks | undefined;
@@ -130,6 +137,7 @@ export class ClaudeRecordMapper {
   private segmentTasks: string[] = [];
 
   constructor(private readonly options: MapperOptions) {
+    this.toolIds = new RecentSet<string>(options.toolIdsRemembered ?? MAX_TOOL_IDS);
     this.newUuid = options.newUuid ?? randomUUID;
     this.common = {
       userType: 'external',
@@ -140,6 +148,9 @@ export class ClaudeRecordMapper {
       ...(options.gitBranch !== undefined ? { gitBranch: options.gitBranch } : {}),
       ...(options.provenance ?? {}),
     };
+    this.turnPrototype = Object.create(Object.prototype, {
+      turnTail: { value: `,${JSON.stringify(this.common).slice(1)}`, enumerable: false },
+    }) as object;
   }
 
   /** The uuid of the last chain record, for a `last-prompt` checkpoint. */
@@ -327,9 +338,28 @@ export class ClaudeRecordMapper {
     return record;
   }
 
-  private userSide(content: unknown, timestamp: string, extra: ClaudeRecord = {}): ClaudeRecord {
+  /**
+   * A user or assistant record of the chain, with the same fields in the same order as `chain` gives it. Its
+   * prototype carries the JSON of the common fields, so it can be serialised by template (see serialize.ts).
+   */
+  private turn(type: 'user' | 'assistant', message: ClaudeRecord, timestamp: string): ClaudeRecord {
+    const uuid = this.newUuid();
+    const record = Object.create(this.turnPrototype) as ClaudeRecord;
+    record.parentUuid = this.parentUuid;
+    record.isSidechain = false;
+    record.type = type;
+    record.message = message;
+    record.uuid = uuid;
+    record.timestamp = timestamp;
+    Object.assign(record, this.common);
+    this.parentUuid = uuid;
+    return record;
+  }
+
+  private userSide(content: unknown, timestamp: string, extra?: ClaudeRecord): ClaudeRecord {
     // A user-side record ends the assistant's turn: the next assistant block starts a new message.id.
     this.messageId = undefined;
+    if (extra === undefined) return this.turn('user', { role: 'user', content }, timestamp);
     return this.chain('user', { message: { role: 'user', content }, ...extra }, timestamp);
   }
 
@@ -339,17 +369,15 @@ export class ClaudeRecordMapper {
     this.messageId ??= newMessageId();
     const resolved = model ?? this.lastModel ?? this.options.model ?? DEFAULT_MODEL;
     this.lastModel = resolved;
-    return this.chain('assistant', {
-      message: {
-        id: this.messageId,
-        type: 'message',
-        role: 'assistant',
-        model: resolved,
-        content: [block],
-        stop_reason: stopReason,
-        stop_sequence: null,
-        usage: usage ?? { input_tokens: 0, output_tokens: 0 },
-      },
+    return this.turn('assistant', {
+      id: this.messageId,
+      type: 'message',
+      role: 'assistant',
+      model: resolved,
+      content: [block],
+      stop_reason: stopReason,
+      stop_sequence: null,
+      usage: usage ?? { input_tokens: 0, output_tokens: 0 },
     }, timestamp);
   }
 
