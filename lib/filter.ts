@@ -185,6 +185,17 @@ export async function runFilter(options: FilterOptions, io: FilterIO): Promise<F
     }
     adapter = format.create();
   }
+  // Warnings a session gives once: with worker threads, more than one mapper may give them.
+  const saidOnce = new Set<string>();
+  /** True when `message` is a once-only warning said before. */
+  const sayingOnce = (message: string) => {
+    for (const once of ONCE_WARNINGS) {
+      if (!message.endsWith(once)) continue;
+      if (saidOnce.has(once)) return true;
+      saidOnce.add(once);
+    }
+    return false;
+  };
   const stdout = new Stdout(io.stdout);
   // With --echo, bytes read before the session line could be printed wait here (only until the first line).
   let held: Buffer[] = [];
@@ -205,7 +216,9 @@ export async function runFilter(options: FilterOptions, io: FilterIO): Promise<F
         : { path: options.processCwd, fromInput: false };
     let harnesses: SessionHarness[];
     try {
-      harnesses = openSessions(options, cwd, report);
+      harnesses = openSessions(options, cwd, (message) => {
+        if (!sayingOnce(message)) report(message);
+      });
     } catch (error) {
       throw new OpenFailed(`cannot create the session: ${(error as Error).message}`);
     }
@@ -393,7 +406,6 @@ export async function runFilter(options: FilterOptions, io: FilterIO): Promise<F
         threaded = true;
         result.threads = plan.threads;
         const active = logger;
-        const said = new Set<string>();
         await runParallel({
           fd: plan.fd,
           head: plan.head,
@@ -404,10 +416,7 @@ export async function runFilter(options: FilterOptions, io: FilterIO): Promise<F
           sink: {
             active: () => active.isActive(target),
             diagnostic(line, message, isBad) {
-              if (ONCE_WARNINGS.has(message)) {
-                if (said.has(message)) return;
-                said.add(message);
-              }
+              if (sayingOnce(message)) return;
               if (isBad) result.badLines += 1;
               report(`${inputName}:${line}: ${message}`);
             },

@@ -123,6 +123,9 @@ function conversation(rng: Rng): Buffer {
     else if (roll === 18 && rng.chance(0.1)) lines.push(ev({ type: 'compaction', summary: 'what happened so far' }).trimEnd());
     else lines.push(ev({ type: 'assistant', text: big(rng.int(3) * 40_000 + 10) }).trimEnd());
   }
+  // Lines over a megabyte are read on the main thread, between the jobs around them.
+  lines.splice(rng.int(lines.length), 0, ev({ type: 'assistant', text: big(350_000) }).trimEnd());
+  lines.splice(rng.int(lines.length), 0, ev({ type: 'user', text: `huge ${big(300_000)}`, timestamp: '2026-01-02T03:04:05.000Z' }).trimEnd());
   const bytes: Buffer[] = [Buffer.from('\ufeff')];
   lines.forEach((line, i) => {
     bytes.push(Buffer.from(line));
@@ -147,6 +150,7 @@ describe('the filter on worker threads', () => {
       expect(chainBreaks(two.records)).toBe(0);
       expect(two.stderr).toBe(one.stderr);
       expect(two.stderr).toMatch(/stdin:\d+: invalid JSON/);
+      expect(two.records.some((r) => typeof r.message?.content === 'string' && r.message.content.startsWith('huge '))).toBe(true);
       expect(two.stderr.match(/unsigned thinking/g)?.length ?? 0).toBe(one.stderr.match(/unsigned thinking/g)?.length ?? 0);
       expect(two.stdout.split('\n')[0]).toMatch(/"work_name":"session"/);
       expect({ ...two.result, harnesses: [], threads: 0 }).toEqual({ ...one.result, harnesses: [], threads: 0 });
