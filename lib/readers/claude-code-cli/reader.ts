@@ -221,7 +221,7 @@ export class ClaudeTranscriptReader implements AsyncIterable<GenericEvent> {
     };
     const onLine = (line: FileLine) => {
       lines = line.no;
-      const head = previews || line.overLong || line.invalidUtf8 ? undefined : readRecordHead(line.buf, line.start, line.end);
+      const head = previews || line.overLong || line.invalidUtf8 ? undefined : readRecordHead(line.buf, line.start, line.end, first === undefined);
       if (head !== undefined) onHead(head, line.no);
       else onParsed(line);
     };
@@ -235,7 +235,7 @@ export class ClaudeTranscriptReader implements AsyncIterable<GenericEvent> {
           // A worker that could not scan the chunk (heads empty) leaves its lines to this thread.
           if (heads.length > 0 && heads[i * HEAD_INTS]! >= 0) {
             lines = line.no;
-            onHead(decodeRecordHead(line.buf, heads, i * HEAD_INTS), line.no);
+            onHead(decodeRecordHead(line.buf, heads, i * HEAD_INTS, first === undefined), line.no);
           } else {
             onLine(line);
           }

@@ -302,8 +302,11 @@ export function scanRecordHead(buf: Buffer, start: number, end: number, out: Int
   return true;
 }
 
-/** The head scanRecordHead found at `heads[at]`, its values made from the same bytes. */
-export function decodeRecordHead(buf: Buffer, heads: Int32Array, at: number): RecordHead {
+/**
+ * The head scanRecordHead found at `heads[at]`, its values made from the same bytes (the timestamp only
+ * when `withTime`: the first pass wants just the first one).
+ */
+export function decodeRecordHead(buf: Buffer, heads: Int32Array, at: number, withTime = true): RecordHead {
   const value = (field: number): unknown => {
     const base = at + 1 + 3 * field;
     const start = heads[base]!;
@@ -316,7 +319,7 @@ export function decodeRecordHead(buf: Buffer, heads: Int32Array, at: number): Re
     logicalParentUuid: value(index('logicalParentUuid')),
     isSidechain: value(index('isSidechain')),
     leafUuid: value(index('leafUuid')),
-    timestamp: value(index('timestamp')),
+    timestamp: withTime ? value(index('timestamp')) : undefined,
     kind: KINDS[heads[at]!]!,
   };
 }
@@ -327,6 +330,6 @@ const scratch = new Int32Array(HEAD_INTS);
  * The head of the record on `buf[start, end)` (valid UTF-8), or undefined when the line is not one JSON
  * object or the scan is not certain of it: then the caller parses the line (and reports what is wrong).
  */
-export function readRecordHead(buf: Buffer, start: number, end: number): RecordHead | undefined {
-  return scanRecordHead(buf, start, end, scratch, 0) ? decodeRecordHead(buf, scratch, 0) : undefined;
+export function readRecordHead(buf: Buffer, start: number, end: number, withTime = true): RecordHead | undefined {
+  return scanRecordHead(buf, start, end, scratch, 0) ? decodeRecordHead(buf, scratch, 0, withTime) : undefined;
 }

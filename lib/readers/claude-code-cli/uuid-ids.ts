@@ -14,11 +14,8 @@ const HEX_PAIRS = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(
 /** Where the dashes of a canonical UUID are. */
 const DASHES = [8, 13, 18, 23];
 
-/** Scratch for one packed uuid. */
-const scratch = new Uint32Array(4);
-
-/** Pack a canonical lowercase UUID into `scratch`; false for any other string. */
-function pack(uuid: string): boolean {
+/** Pack a canonical lowercase UUID into `out` (four words); false for any other string. */
+function pack(uuid: string, out: Uint32Array): boolean {
   if (uuid.length !== 36) return false;
   let word = 0;
   let nibbles = 0;
@@ -33,7 +30,7 @@ function pack(uuid: string): boolean {
     word = (word << 4) | v;
     nibbles += 1;
     if ((nibbles & 7) === 0) {
-      scratch[(nibbles >> 3) - 1] = word;
+      out[(nibbles >> 3) - 1] = word;
       word = 0;
     }
   }
@@ -59,6 +56,9 @@ export class UuidIds {
   private readonly otherNames = new Map<number, string>();
   private count = 0;
   private packedCount = 0;
+  /** The last uuid packed, and the string it was packed from (the index asks about one uuid a few times in a row). */
+  private readonly scratch = new Uint32Array(4);
+  private packed: string | undefined;
 
   /** Ids given so far. */
   get size(): number {
@@ -67,7 +67,8 @@ export class UuidIds {
 
   /** The id of `uuid`, or undefined. */
   get(uuid: string): number | undefined {
-    if (!pack(uuid)) return this.others.get(uuid);
+    if (!this.pack(uuid)) return this.others.get(uuid);
+    const { scratch } = this;
     const id = this.slots[this.probe(scratch[0]!, scratch[1]!, scratch[2]!, scratch[3]!)]!;
     return id === NONE ? undefined : id;
   }
@@ -81,16 +82,25 @@ export class UuidIds {
       grown.set(this.words);
       this.words = grown;
     }
-    if (!pack(uuid)) {
+    if (!this.pack(uuid)) {
       this.others.set(uuid, id);
       this.otherNames.set(id, uuid);
       return id;
     }
+    const { scratch } = this;
     this.words.set(scratch, 4 * id);
     if (2 * (this.packedCount + 1) > this.slots.length) this.rehash();
     this.slots[this.probe(scratch[0]!, scratch[1]!, scratch[2]!, scratch[3]!)] = id;
     this.packedCount += 1;
     return id;
+  }
+
+  /** pack(), remembering the last string packed. */
+  private pack(uuid: string): boolean {
+    if (uuid === this.packed) return true;
+    if (!pack(uuid, this.scratch)) return false;
+    this.packed = uuid;
+    return true;
   }
 
   /** The uuid of an id. */
