@@ -9,7 +9,7 @@ import { BranchIndex, branchFilter, type BranchSelection, type TranscriptTree } 
 import { ByteSink } from './byte-sink.js';
 import { GIVE_MODEL, GIVE_USAGE, RecordMapper } from './map-record.js';
 import { classifyRecordType, isObject } from './record-types.js';
-import { lineText, type FileLine } from './file-lines.js';
+import { CHUNK_BYTES, lineText, type FileLine } from './file-lines.js';
 import { decodeRecordHead, HEAD_INTS, readRecordHead, type RecordHead } from './record-head.js';
 import {
   isLost, LINE_INTS, LINE_INVALID_UTF8, LINE_LAST, LINE_OVER_LONG, WorkerPool, type ChunkResult, type ChunkTask, type HeadsResult,
@@ -272,7 +272,12 @@ export class ClaudeTranscriptReader implements AsyncIterable<GenericEvent> {
         else inFlight.push(kind === 'heads' ? pool.run('heads', task.bytes, task.lines) : pool.run('map', task.bytes, task.lines));
         task = undefined;
       }
-      while (inFlight.length > (more ? pool.size * 2 : 0)) yield await inFlight.shift()!;
+      while (inFlight.length > (more ? pool.size * 2 : 0)) {
+        const result = await inFlight.shift()!;
+        yield result;
+        // Settled: its bytes hold the next chunk (not a fresh megabyte each time, left for the collector).
+        chunk.recycle(result.task.bytes);
+      }
     }
   }
 
@@ -366,19 +371,15 @@ export class ClaudeTranscriptReader implements AsyncIterable<GenericEvent> {
       })
       : undefined;
     try {
-      const start = await this.startPassTwo(pool);
-      if (start.header) yield eventText([start.header], onUnwritable);
-      const { mapper, pass } = start;
+      const second = await this.prepareSecondPass(pool);
+      if (second.header) yield eventText([second.header], onUnwritable);
+      const { mapper, selected, bytes } = second;
       if (mapper === undefined) return;
-      if (pool === undefined || !pass.regular) {
-        // In a file without damage the branch is known by line: lines off it are not even parsed.
-        const selected = pass.regular ? pass.index.selectedLines(start.selection, pass.lines) : undefined;
-        const onBranch = selected !== undefined ? undefined : start.onBranch;
-        yield* this.ndjsonHere(selected, onBranch, mapper, pass.bytes, onUnwritable);
+      if (pool === undefined || selected === undefined) {
+        yield* this.ndjsonHere(selected, second.onBranch, mapper, bytes, onUnwritable);
         return;
       }
-      const selected = pass.index.selectedLines(start.selection, pass.lines);
-      const scan = this.open(pass.bytes);
+      const scan = this.open(bytes);
       try {
         for await (const result of this.pipeline(scan, pool, 'map', (line) => selected[line.no] === 1)) {
           yield this.settle(result as MapResult, mapper, onUnwritable);
@@ -391,6 +392,21 @@ export class ClaudeTranscriptReader implements AsyncIterable<GenericEvent> {
     } finally {
       pool?.close();
     }
+  }
+
+  /**
+   * The first pass, and what the second needs of it: in a file without damage the branch is known by line
+   * (`selected`: lines off it are not even parsed), and the index is let go before the second pass starts;
+   * otherwise the branch filter, which keeps the index.
+   */
+  private async prepareSecondPass(pool: WorkerPool | undefined): Promise<{
+    header: ContextEvent | undefined; mapper: RecordMapper | undefined; bytes: number; selected?: Uint8Array;
+    onBranch?: (record: Record<string, unknown>, line: number) => boolean;
+  }> {
+    const start = await this.startPassTwo(pool);
+    const { header, mapper, pass } = start;
+    if (!pass.regular) return { header, mapper, bytes: pass.bytes, onBranch: start.onBranch };
+    return { header, mapper, bytes: pass.bytes, selected: pass.index.selectedLines(start.selection, pass.lines) };
   }
 
   /**
@@ -579,6 +595,8 @@ function eventText(events: readonly GenericEvent[], onUnwritable: (event: Generi
 class ChunkBuilder {
   /** The longest line added since the last take. */
   longest = 0;
+  /** Buffers of settled chunks, for the next ones. */
+  private free: ArrayBuffer[] = [];
   private lines: number[] = [];
   private source: Buffer | undefined;
   private from = 0;
@@ -602,7 +620,15 @@ class ChunkBuilder {
   /** The chunk's bytes and line table (undefined when no line was wanted); the builder starts over. */
   take(): { bytes: Uint8Array; lines: Int32Array } | undefined {
     if (this.lines.length === 0) return undefined;
-    const bytes = new Uint8Array(this.to - this.from);
+    const size = this.to - this.from;
+    const reused = this.free.pop();
+    let bytes: Uint8Array;
+    if (reused !== undefined && reused.byteLength >= size) {
+      bytes = new Uint8Array(reused, 0, size);
+    } else {
+      if (reused !== undefined) this.free.push(reused);
+      bytes = new Uint8Array(Math.max(size, CHUNK_BYTES)).subarray(0, size);
+    }
     if (this.source !== undefined) bytes.set(this.source.subarray(this.from, this.to));
     const lines = Int32Array.from(this.lines);
     for (let i = 0; i < lines.length; i += LINE_INTS) {
@@ -616,6 +642,11 @@ class ChunkBuilder {
     this.to = 0;
     this.longest = 0;
     return { bytes, lines };
+  }
+
+  /** Take back the buffer of a chunk that is done with (a lost one, whose buffer went with its worker, is not). */
+  recycle(bytes: Uint8Array): void {
+    if (bytes.buffer.byteLength >= CHUNK_BYTES && this.free.length < 8) this.free.push(bytes.buffer as ArrayBuffer);
   }
 }
 
