@@ -26,8 +26,12 @@ export interface ChunkMessage {
 export type JobItem =
   | { kind: 'segment'; segment: Segment }
   | { kind: 'event'; event: GenericEvent; line: number }
-  /** A tool_result of a call the worker did not see: `segment` holds it as if the call is known. */
-  | { kind: 'result'; event: ToolResultEvent; segment: Segment | undefined; line: number }
+  /**
+   * A tool_result of a call the worker did not see: `segment` holds it as if the call is known. When the main
+   * thread does not know the call either, it maps the event again from its line: bytes `[start, end)` of the
+   * job's input buffer (given back in `spare`), or `event` where the line's bytes are not there.
+   */
+  | { kind: 'result'; id: string; segment: Segment | undefined; line: number; start: number; end: number; event?: ToolResultEvent }
   | { kind: 'diagnostic'; line: number; message: string; bad: boolean };
 
 export interface JobReply {

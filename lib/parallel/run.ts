@@ -4,7 +4,7 @@
 // reply in one write. A file never makes the process wait for input, so no record waits for more of it.
 import { readSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
-import type { GenericEvent } from '../events.js';
+import { normalizeEvent, type GenericEvent } from '../events.js';
 import type { SegmentTarget } from '../harnesses/claude-code-cli/segments.js';
 import type { ChunkMessage, JobReply, WorkerSetup } from './protocol.js';
 
@@ -56,6 +56,8 @@ const WORKER_OLD_MB = Number(process.env.OG ?? 64);
 interface Pending {
   job: number;
   worker: number;
+  /** When the job was read (the timestamp of its events without one). */
+  now: string;
   reply?: JobReply;
 }
 
@@ -116,11 +118,12 @@ export async function runParallel(options: ParallelOptions): Promise<void> {
         sink.event(item.event, lineBase + item.line);
       } else if (item.kind === 'result') {
         // Its call was in another thread's input, or nowhere: the main thread knows which.
-        if (item.segment && target.knowsToolCall(item.event.id)) {
+        if (item.segment && target.knowsToolCall(item.id)) {
           sink.mapped(1);
           if (sink.active()) target.addSegment(reply.bytes, item.segment, reply.markLengths);
         } else {
-          sink.event(item.event, lineBase + item.line);
+          const event = item.event ?? resultFromLine(Buffer.from(reply.spare[0]!, item.start, item.end - item.start), oldest.now);
+          sink.event(event, lineBase + item.line);
         }
       } else {
         sink.diagnostic(lineBase + item.line, item.message, item.bad);
@@ -138,9 +141,10 @@ export async function runParallel(options: ParallelOptions): Promise<void> {
   let turn = 0;
   const send = (chunk: Uint8Array) => {
     const spare = giveBack[turn]!.splice(0);
-    const message: ChunkMessage = { job, chunk, atStart: job === 0, now: new Date().toISOString(), spare };
+    const now = new Date().toISOString();
+    const message: ChunkMessage = { job, chunk, atStart: job === 0, now, spare };
     workers[turn]!.postMessage(message, [chunk.buffer as ArrayBuffer, ...spare]);
-    inflight.push({ job, worker: turn });
+    inflight.push({ job, worker: turn, now });
     job += 1;
     turn = (turn + 1) % workers.length;
   };
@@ -229,3 +233,10 @@ export async function runParallel(options: ParallelOptions): Promise<void> {
 }
 
 const EMPTY = Buffer.alloc(0);
+
+/** The tool_result event of a line a worker read (and checked) already, read again from its bytes. */
+function resultFromLine(bytes: Buffer, now: string): GenericEvent {
+  const result = normalizeEvent(JSON.parse(bytes.toString('utf8')), now);
+  if (!result.ok || !result.event) throw new Error('a line a worker read as a tool_result reads otherwise here');
+  return result.event;
+}

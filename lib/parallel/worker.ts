@@ -8,7 +8,7 @@ import { SegmentWriter } from '../harnesses/claude-code-cli/segments.js';
 import { EventRejected } from '../harnesses/types.js';
 import { genericEvents } from '../input/generic-events.js';
 import { ALSO_INVALID_UTF8, INVALID_UTF8_NOTE, invalidJsonMessage, overLongMessage } from '../input/line-messages.js';
-import { isOverLong, LineSplitter, type Line } from '../input/lines.js';
+import { bytesOf, isOverLong, LineSplitter, type Line } from '../input/lines.js';
 import { jsonSourceOf, parseLine } from '../input/raw-json.js';
 import { InputError } from '../input/types.js';
 import type { ChunkMessage, JobItem, JobReply, WorkerSetup } from './protocol.js';
@@ -27,6 +27,9 @@ function closeSegment(): void {
   const segment = writer.close();
   if (segment) items.push({ kind: 'segment', segment });
 }
+
+/** The input buffer of the job under way, to locate a line's bytes in it. */
+let input: Buffer = Buffer.alloc(0);
 
 function handle(line: Line, now: string): void {
   let invalidUtf8 = line.invalidUtf8 === true;
@@ -65,7 +68,15 @@ function handle(line: Line, now: string): void {
       // Its call may be in another thread's input: written as if it is, and the main thread decides (and counts).
       closeSegment();
       try {
-        items.push({ kind: 'result', event, segment: writer.addAssumingCall(event, source), line: line.no });
+        const segment = writer.addAssumingCall(event, source);
+        // The main thread may need the event itself: it reads it again from the line's bytes (cheaper to send).
+        const at = bytesOf(line);
+        if (at && at.source.buffer === input.buffer) {
+          const start = at.source.byteOffset + at.start;
+          items.push({ kind: 'result', id: event.id, segment, line: line.no, start, end: start + line.bytes });
+        } else {
+          items.push({ kind: 'result', id: event.id, segment, line: line.no, start: 0, end: 0, event });
+        }
       } catch (error) {
         if (!(error instanceof EventRejected)) throw error;
         events += 1;
@@ -91,17 +102,18 @@ parentPort!.on('message', (message: ChunkMessage) => {
     ...(setup.maxLineBytes !== undefined ? { maxLineBytes: setup.maxLineBytes } : {}),
   });
   const chunk = Buffer.from(message.chunk.buffer, message.chunk.byteOffset, message.chunk.byteLength);
+  input = chunk;
   for (const line of splitter.push(chunk)) handle(line, message.now);
   for (const line of splitter.end()) handle(line, message.now);
   const segment = writer.close();
   if (segment) items.push({ kind: 'segment', segment });
   const bytes = writer.take();
   // The input is done with: what a record still needs of it was copied into the output.
-  const input = message.chunk.buffer as ArrayBuffer;
+  const spare = message.chunk.buffer as ArrayBuffer;
   const reply: JobReply = {
-    job: message.job, bytes, markLengths: writer.markLengths, items, lines: splitter.lineCount, events, spare: [input],
+    job: message.job, bytes, markLengths: writer.markLengths, items, lines: splitter.lineCount, events, spare: [spare],
   };
   items = [];
   events = 0;
-  parentPort!.postMessage(reply, [bytes.buffer as ArrayBuffer, input]);
+  parentPort!.postMessage(reply, [bytes.buffer as ArrayBuffer, spare]);
 });
