@@ -59,6 +59,13 @@ export class UuidIds {
   /** The last uuid packed, and the string it was packed from (the index asks about one uuid a few times in a row). */
   private readonly scratch = new Uint32Array(4);
   private packed: string | undefined;
+  /**
+   * The last few uuids asked about or added, with their ids: a record's parent is usually the record before
+   * it, and a table of a million ids is a cache miss per probe.
+   */
+  private readonly recent: (string | undefined)[] = [undefined, undefined, undefined, undefined];
+  private readonly recentIds = new Int32Array(4);
+  private recentAt = 0;
 
   /** Ids given so far. */
   get size(): number {
@@ -67,10 +74,19 @@ export class UuidIds {
 
   /** The id of `uuid`, or undefined. */
   get(uuid: string): number | undefined {
+    for (let i = 0; i < 4; i += 1) if (this.recent[i] === uuid) return this.recentIds[i];
     if (!this.pack(uuid)) return this.others.get(uuid);
     const { scratch } = this;
     const id = this.slots[this.probe(scratch[0]!, scratch[1]!, scratch[2]!, scratch[3]!)]!;
-    return id === NONE ? undefined : id;
+    if (id === NONE) return undefined;
+    this.remember(uuid, id);
+    return id;
+  }
+
+  private remember(uuid: string, id: number): void {
+    this.recent[this.recentAt] = uuid;
+    this.recentIds[this.recentAt] = id;
+    this.recentAt = (this.recentAt + 1) & 3;
   }
 
   /** Give `uuid` (not known yet) the next id. */
@@ -82,6 +98,7 @@ export class UuidIds {
       grown.set(this.words);
       this.words = grown;
     }
+    this.remember(uuid, id);
     if (!this.pack(uuid)) {
       this.others.set(uuid, id);
       this.otherNames.set(id, uuid);
