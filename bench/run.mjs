@@ -113,6 +113,17 @@ function percentile(values, p) {
 const round = (n, digits = 2) => (n === null || n === undefined ? null : Math.round(n * 10 ** digits) / 10 ** digits);
 
 /**
+ * `args` of a node command line that runs `bin`, with the node flags of the bin's launcher line
+ * (`#!/usr/bin/env -S node <flags>`) before it: the bin is measured as its users run it.
+ */
+function withLauncherFlags(args, bin) {
+  if (args[0] !== bin) return args;
+  const first = readFileSync(bin, 'utf8').split('\n', 1)[0];
+  const match = /^#!\/usr\/bin\/env -S node((?: --?[\w-]+(?:=\S+)?)*)\s*$/.exec(first);
+  return match ? [...match[1].trim().split(/\s+/).filter(Boolean), ...args] : args;
+}
+
+/**
  * Run one command as a whole process: stdin from `input` (a file) or nothing, stdout to /dev/null.
  * Resolves with wall seconds, CPU seconds (user + sys, GNU time only) and peak RSS in MiB.
  */
@@ -361,7 +372,7 @@ async function runTool(tool, corpus, context) {
       return { ...row, status: 'not available', note: `unknown tool ${tool}` };
   }
   for (let rep = 0; rep < opts.reps; rep += 1) {
-    const runArgs = perRun() ?? args;
+    const runArgs = withLauncherFlags(perRun() ?? args, opts.bin);
     const result = await measure(command, runArgs, { input, gnuTime, cwd: work });
     if (result.code !== 0) {
       return { ...row, status: 'failed', note: `exit ${result.code}: ${result.stderr.trim().split('\n').slice(0, 3).join(' / ')}` };
@@ -403,7 +414,7 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
  */
 async function latency(opts, work) {
   const root = join(work, 'latency');
-  const child = spawn(process.execPath, [opts.bin, '--session-dir', `claude-code-cli=${root}`, '--cwd', '/bench'], {
+  const child = spawn(process.execPath, withLauncherFlags([opts.bin, '--session-dir', `claude-code-cli=${root}`, '--cwd', '/bench'], opts.bin), {
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let stderr = '';
