@@ -61,7 +61,7 @@ describe('bench/run.mjs', () => {
     };
     expect(report.machine.cores).toBeGreaterThan(0);
     expect(report.machine.node).toBe(process.version);
-    const tools = ['cat', 'node-parse', 'jq', 'filter', 'read', 'convert'];
+    const tools = ['cat', 'node-parse', 'jq', 'filter', 'filter-1t', 'read', 'convert'];
     expect(report.rows.map((r) => `${r.corpus}/${r.tool}`)).toEqual(
       ['full', 'short', 'single'].flatMap((c) => tools.map((t) => `${c}/${t}`)),
     );
