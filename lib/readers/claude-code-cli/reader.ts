@@ -247,7 +247,7 @@ export class ClaudeTranscriptReader implements AsyncIterable<GenericEvent> {
 
   /**
    * Read the file a chunk at a time, hand each chunk's wanted lines to the pool, and yield the results in
-   * file order (at most two chunks per worker in flight, so memory stays flat whatever the consumer does).
+   * file order (one chunk per worker in flight and one more, so memory stays flat whatever the consumer does).
    */
   private async *pipeline(
     scan: TranscriptScan, pool: WorkerPool, kind: 'heads' | 'map', wanted: (line: FileLine) => boolean,
@@ -272,7 +272,7 @@ export class ClaudeTranscriptReader implements AsyncIterable<GenericEvent> {
         else inFlight.push(kind === 'heads' ? pool.run('heads', task.bytes, task.lines) : pool.run('map', task.bytes, task.lines));
         task = undefined;
       }
-      while (inFlight.length > (more ? pool.size * 2 : 0)) {
+      while (inFlight.length > (more ? pool.size + 1 : 0)) {
         const result = await inFlight.shift()!;
         yield result;
         // Settled: its bytes hold the next chunk (not a fresh megabyte each time, left for the collector).

@@ -74,7 +74,7 @@ export type MapResult = {
 export type ChunkResult = HeadsResult | MapResult;
 
 /** Heap limits of a worker, in MB. */
-const WORKER_HEAP = { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 8 };
+const WORKER_HEAP = { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 4 };
 
 /** A task a worker did not give back: its buffers went with it (the worker died). */
 export function isLost(task: ChunkTask): boolean {
