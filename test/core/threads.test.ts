@@ -4,27 +4,16 @@
 import { describe, expect, test } from 'vitest';
 import { closeSync, openSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 // The built code: worker threads load dist/lib/parallel/worker.js, which exists only there.
 import { runFilter, type FilterOptions, type FilterResult } from '../../dist/lib/filter.js';
 import { fileInput } from '../../dist/lib/input/file-input.js';
 import { JOB_BYTES } from '../../dist/lib/parallel/run.js';
+import { collect } from '../support/collect.js';
 import { tempDir } from '../support/run.js';
 import { generateInput } from '../reliability/generate.js';
 import { ev, Rng, withSeed } from '../reliability/support.js';
 
 const CWD = '/home/user/project';
-
-function collect(): { stream: Writable; text: () => string } {
-  const parts: Buffer[] = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, callback) {
-      parts.push(Buffer.from(chunk));
-      callback();
-    },
-  });
-  return { stream, text: () => Buffer.concat(parts).toString('utf8') };
-}
 
 interface Outcome {
   result: FilterResult;

@@ -5,24 +5,14 @@
 import { describe, expect, test } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Readable, Writable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { runFilter, type FilterOptions } from '../../lib/filter.js';
+import { collect } from '../support/collect.js';
 import { tempDir } from '../support/run.js';
 import { generateInput, MARKER, type GeneratedInput } from './generate.js';
 import { ev, feed, finished, sessionFromStdout, spawnBin, transcriptState, withSeed, type Rng } from './support.js';
 
 const CWD = '/home/user/project';
-
-function sink(): { stream: Writable; text: () => string } {
-  const parts: Buffer[] = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, callback) {
-      parts.push(Buffer.from(chunk));
-      callback();
-    },
-  });
-  return { stream, text: () => Buffer.concat(parts).toString('utf8') };
-}
 
 /** The markers of the chain records of a transcript, in file order. */
 function writtenMarkers(records: any[]): string[] {
@@ -52,8 +42,8 @@ async function runInProcess(input: GeneratedInput, from: string) {
     chunks.push(input.data.subarray(offset, offset + size));
     offset += size;
   }
-  const stdout = sink();
-  const stderr = sink();
+  const stdout = collect();
+  const stderr = collect();
   const options: FilterOptions = {
     formats: ['claude-code-cli'], sessionDirs: { 'claude-code-cli': root }, cwd: CWD, agentName: 'fuzz',
     noSession: false, echo: false, strict: false, from, env: {}, homedir: root, processCwd: root,
