@@ -66,6 +66,8 @@ export interface FilterOptions extends SessionOptions {
   threads?: number;
   /** The smallest file (bytes) worth starting worker threads for (default 8 MiB). */
   threadsMinBytes?: number;
+  /** The old generation of each worker thread, MB (default 64; tests make it fail with less). */
+  threadHeapMb?: number;
 }
 
 export interface FilterIO {
@@ -413,6 +415,7 @@ export async function runFilter(options: FilterOptions, io: FilterIO): Promise<F
           setup: { mapper: target.segmentOptions(), ...(options.maxLineBytes !== undefined ? { maxLineBytes: options.maxLineBytes } : {}) },
           target,
           ...(io.signal ? { signal: io.signal } : {}),
+          ...(options.threadHeapMb !== undefined ? { workerHeapMb: options.threadHeapMb } : {}),
           sink: {
             active: () => active.isActive(target),
             diagnostic(line, message, isBad) {
@@ -425,8 +428,9 @@ export async function runFilter(options: FilterOptions, io: FilterIO): Promise<F
               result.events += count;
             },
             flush: () => active.flush(),
-            mainLines(lineBase) {
-              const splitter = new LineSplitter({ atStart: false, ...(options.maxLineBytes !== undefined ? { maxLineBytes: options.maxLineBytes } : {}) });
+            warn: report,
+            mainLines(lineBase, atStart = false) {
+              const splitter = new LineSplitter({ atStart, ...(options.maxLineBytes !== undefined ? { maxLineBytes: options.maxLineBytes } : {}) });
               const now = new Date().toISOString();
               return {
                 push(chunk) {

@@ -20,8 +20,13 @@ export const WORKER_LINE_MAX_BYTES = 1024 * 1024;
 
 /** Where the results go, in input order. Line numbers count from the first line of the file. */
 export interface ParallelSink {
-  /** A line too long for a worker, handled on this thread: its bytes, then `end` (which says how many lines). */
-  mainLines(lineBase: number): { push(chunk: Buffer): void; end(): number };
+  /**
+   * Lines handled on this thread (a line too long for a worker; everything after a worker failed): their
+   * bytes, then `end`, which says how many lines there were. `atStart`: the bytes begin the input.
+   */
+  mainLines(lineBase: number, atStart?: boolean): { push(chunk: Buffer): void; end(): number };
+  /** A diagnostic about the run, not a line. */
+  warn(message: string): void;
   /** The records of the target are still wanted (false once its file failed). */
   active(): boolean;
   diagnostic(line: number, message: string, bad: boolean): void;
@@ -44,24 +49,31 @@ export interface ParallelOptions {
   sink: ParallelSink;
   /** Aborting stops reading; the jobs under way are still written. */
   signal?: AbortSignal;
+  /** The old generation of each worker (MB; default 64). */
+  workerHeapMb?: number;
 }
 
 /**
  * Heap limits of each worker (MB). A worker holds one job (lines of at most WORKER_LINE_MAX_BYTES) and the tool
  * call ids it has seen: what one job makes dies young, and a small heap is collected before it grows.
  */
-const WORKER_YOUNG_MB = Number(process.env.YG ?? 8);
-const WORKER_OLD_MB = Number(process.env.OG ?? 64);
+const WORKER_YOUNG_MB = 8;
+const WORKER_OLD_MB = 64;
 
 interface Pending {
   job: number;
   worker: number;
   /** When the job was read (the timestamp of its events without one). */
   now: string;
+  /** A copy of the job's bytes: if its worker fails, this thread reads them itself. */
+  copy: Buffer;
   reply?: JobReply;
 }
 
-/** Run the jobs of the rest of the file. Rejects on a read error or a worker that failed. */
+/**
+ * Run the jobs of the rest of the file. When a worker fails, the jobs not yet written and the rest of the
+ * input are read on this thread (said once on stderr): nothing is lost. Rejects on a read error.
+ */
 export async function runParallel(options: ParallelOptions): Promise<void> {
   const { fd, threads, target, sink } = options;
   const workers: Worker[] = [];
@@ -77,7 +89,7 @@ export async function runParallel(options: ParallelOptions): Promise<void> {
     const worker = new Worker(new URL('./worker.js', import.meta.url), {
       workerData: options.setup,
       // What one job makes dies young: a small young generation is enough, and keeps memory down.
-      resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_MB, maxOldGenerationSizeMb: WORKER_OLD_MB },
+      resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_MB, maxOldGenerationSizeMb: options.workerHeapMb ?? WORKER_OLD_MB },
     });
     worker.on('message', (reply: JobReply) => {
       const pending = inflight.find((p) => p.job === reply.job);
@@ -100,11 +112,33 @@ export async function runParallel(options: ParallelOptions): Promise<void> {
   const inputPool: ArrayBuffer[] = [];
   /** Per worker: its output buffers, written, to give back with its next chunk. */
   const giveBack: ArrayBuffer[][] = workers.map(() => []);
+  /** Set once a worker failed: everything left is read on this thread. */
+  let alone: { push(chunk: Buffer): void; end(): number } | undefined;
+  const stopWorkers = () => Promise.all(workers.map(async (worker) => {
+    worker.removeAllListeners('exit');
+    worker.removeAllListeners('error');
+    worker.on('error', () => {});
+    await worker.terminate();
+  }));
+  /** A worker failed: the jobs not yet written are read here, in order, and so is the rest of the input. */
+  const goAlone = async (error: Error) => {
+    sink.warn(`${error.message}; the rest of the input is read on one thread`);
+    await stopWorkers();
+    for (const pending of inflight.splice(0)) {
+      const lines = sink.mainLines(lineBase, pending.job === 0);
+      lines.push(pending.copy);
+      lineBase += lines.end();
+    }
+    alone = sink.mainLines(lineBase, false);
+  };
   /** Wait for the oldest job's reply and write it. */
   const settleOldest = async () => {
     const oldest = inflight[0]!;
     while (!oldest.reply) {
-      if (failure) throw failure;
+      if (failure) {
+        await goAlone(failure);
+        return;
+      }
       await new Promise<void>((resolve) => {
         wake = resolve;
       });
@@ -143,8 +177,9 @@ export async function runParallel(options: ParallelOptions): Promise<void> {
     const spare = giveBack[turn]!.splice(0);
     const now = new Date().toISOString();
     const message: ChunkMessage = { job, chunk, atStart: job === 0, now, spare };
+    const copy = Buffer.from(chunk);
     workers[turn]!.postMessage(message, [chunk.buffer as ArrayBuffer, ...spare]);
-    inflight.push({ job, worker: turn, now });
+    inflight.push({ job, worker: turn, now, copy });
     job += 1;
     turn = (turn + 1) % workers.length;
   };
@@ -186,6 +221,13 @@ export async function runParallel(options: ParallelOptions): Promise<void> {
       const read = readSync(fd, buf, carry.length, size - carry.length, null);
       const data = buf.subarray(0, carry.length + read);
       carry = EMPTY;
+      if (alone) {
+        for (const piece of held) alone.push(piece);
+        held = [];
+        if (data.length > 0) alone.push(data);
+        if (read === 0) break;
+        continue;
+      }
       if (read === 0) {
         // The end: what is left is the last line, without a newline.
         if (onMain) {
@@ -224,11 +266,9 @@ export async function runParallel(options: ParallelOptions): Promise<void> {
       while (inflight.length >= 2 * workers.length) await settleOldest();
     }
     while (inflight.length > 0) await settleOldest();
+    if (alone) lineBase += alone.end();
   } finally {
-    await Promise.all(workers.map(async (worker) => {
-      worker.removeAllListeners('exit');
-      await worker.terminate();
-    }));
+    await stopWorkers();
   }
 }
 

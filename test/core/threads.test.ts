@@ -163,6 +163,21 @@ describe('the filter on worker threads', () => {
     });
   });
 
+  test('when a worker fails (here: out of memory), what it had not written and the rest are read on one thread', async () => {
+    await withSeed('threads-worker-fails', async (rng) => {
+      const file = join(tempDir(), 'events.ndjson');
+      writeFileSync(file, conversation(rng));
+      const one = await filterFile(file, 0);
+      const failing = await filterFile(file, 2, { threadHeapMb: 2 });
+      expect(failing.result.code).toBe(0);
+      expect(normalise(failing.records)).toEqual(normalise(one.records));
+      const notice = failing.stderr.split('\n').filter((l) => l.includes('worker thread'));
+      expect(notice).toHaveLength(1);
+      expect(notice[0]).toMatch(/^asyncai-log: a worker thread (failed|exited).*; the rest of the input is read on one thread$/);
+      expect(failing.stderr.split('\n').filter((l) => !l.includes('worker thread'))).toEqual(one.stderr.split('\n'));
+    });
+  });
+
   test('one thread is used for input that is not generic events, and for --strict, --echo and other formats', async () => {
     const dir = tempDir();
     const file = join(dir, 'events.ndjson');
