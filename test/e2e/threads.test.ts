@@ -112,6 +112,36 @@ describe('the filter on worker threads, end to end', () => {
     });
   });
 
+  test('SIGTERM during a threaded run writes the jobs under way, leaves whole records on one chain, exits 143', async () => {
+    const root = tempDir();
+    const file = join(tempDir(), 'big.ndjson');
+    const line = ev({ type: 'assistant', text: `a reply ü ${'x'.repeat(400)}` });
+    writeFileSync(file, line.repeat(Math.ceil((40 * 1024 * 1024) / Buffer.byteLength(line))));
+    const fd = openSync(file, 'r');
+    const child = spawn(process.execPath, [BIN, '--session-dir', `claude-code-cli=${root}`, '--cwd', '/home/user/project'], {
+      env: cleanEnv(), stdio: [fd, 'pipe', 'pipe'],
+    });
+    closeSync(fd);
+    let stdout = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      if (stdout === '') setTimeout(() => child.kill('SIGTERM'), 150);
+      stdout += d.toString();
+    });
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(code).toBe(143);
+    const sessionFile = JSON.parse(stdout.split('\n')[0]!).result.session_file as string;
+    const text = readFileSync(sessionFile, 'utf8');
+    expect(text.endsWith('\n')).toBe(true);
+    expect(text).not.toContain('asyncai-log-');
+    const records = text.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l));
+    expect(records.length).toBeGreaterThan(0);
+    let previous: string | null = null;
+    for (const r of records) {
+      expect(r.parentUuid).toBe(previous);
+      previous = r.uuid;
+    }
+  });
+
   test('--threads takes a whole number of 0 or more', async () => {
     for (const bad of ['-1', '1.5', 'many']) {
       const r = await runBin(['--threads', bad], { input: '' });
