@@ -1,14 +1,15 @@
 // `read` on worker threads (lib/readers/claude-code-cli/worker-pool.ts, read-worker.ts) writes the same
 // bytes and the same diagnostics as on one thread: chunks are made tiny so a response, a compaction and a
 // record without a time fall across chunk boundaries. The workers run the build (global setup makes it).
-import { readdirSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import { readClaudeTranscript, type ReaderOptions } from '../../lib/readers/claude-code-cli/index.js';
 import {
   assistant, attachment, lastPrompt, system, text, toolResult, toolUse, ts, user, writeTranscript,
 } from './support.js';
+import { tempDir } from '../support/run.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const WORKER = new URL('dist/lib/readers/claude-code-cli/read-worker.js', `file://${ROOT}/`);
@@ -40,7 +41,10 @@ async function both(path: string, options: ReaderOptions = {}, chunkBytes = 1024
   return [await readNdjson(path, { ...common, threads: 2 }), await readNdjson(path, { ...common, threads: 0 })];
 }
 
-/** A long conversation with everything that spans records: responses over several records, a compaction, records without a time, anonymous responses, once-only warnings and an abandoned branch. */
+/**
+ * A long conversation with everything that spans records: responses over several records, a compaction,
+ * records without a time, anonymous responses, once-only warnings and an abandoned branch.
+ */
 function conversation(): (Record<string, unknown> | string)[] {
   const lines: (Record<string, unknown> | string)[] = [];
   let parent: string | null = null;
@@ -149,5 +153,15 @@ describe('read on worker threads', () => {
     expect(threaded.ndjson).toContain(' end"');
     expect(threading.remapped).toBeGreaterThan(0);
     expect(threaded).toEqual(here);
+  });
+
+  test('a worker module that cannot start leaves the whole read to the main thread, the same bytes out', async () => {
+    const broken = join(tempDir(), 'broken-worker.mjs');
+    writeFileSync(broken, "throw new Error('this worker cannot start');\n");
+    const path = writeTranscript(conversation());
+    const options = { chunkBytes: 1024, parallelMinBytes: 0, threads: 2 };
+    const failed = await readNdjson(path, { ...options, workerUrl: pathToFileURL(broken) });
+    const here = await readNdjson(path, { ...options, threads: 0 });
+    expect(failed).toEqual(here);
   });
 });

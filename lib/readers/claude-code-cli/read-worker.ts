@@ -119,3 +119,6 @@ parentPort!.on('message', (task: ChunkTask) => {
   else if (result.ok && result.bytes.byteOffset === 0) transfer.push(result.bytes.buffer as ArrayBuffer);
   parentPort!.postMessage(result, transfer);
 });
+
+// Tasks are sent once this module has loaded (see WorkerPool): a worker that fails to start loses none.
+parentPort!.postMessage({ ready: true });

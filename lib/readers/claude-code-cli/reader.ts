@@ -1,6 +1,7 @@
 // The Claude Code transcript reader: a file in, generic events out (the writer's inverse). Two passes over
 // the file, each read synchronously a chunk at a time: the first indexes the branch structure (a few fields
-// per record), the second maps the records on the chosen branch. Subagent transcripts beside the session are readers of their own.
+// per record), the second maps the records on the chosen branch; a big file's chunks go to worker threads
+// (worker-pool.ts). Subagent transcripts beside the session are readers of their own.
 import { existsSync, promises as fsp, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { basename, dirname, join } from 'node:path';
@@ -221,7 +222,8 @@ export class ClaudeTranscriptReader implements AsyncIterable<GenericEvent> {
     };
     const onLine = (line: FileLine) => {
       lines = line.no;
-      const head = previews || line.overLong || line.invalidUtf8 ? undefined : readRecordHead(line.buf, line.start, line.end, first === undefined);
+      const head = previews || line.overLong || line.invalidUtf8
+        ? undefined : readRecordHead(line.buf, line.start, line.end, first === undefined);
       if (head !== undefined) onHead(head, line.no);
       else onParsed(line);
     };

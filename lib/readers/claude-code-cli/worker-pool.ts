@@ -83,7 +83,7 @@ export function isLost(task: ChunkTask): boolean {
 
 /** A few workers, each handling the chunks it is given in the order it gets them. */
 export class WorkerPool {
-  private readonly workers: Worker[] = [];
+  private readonly workers: { worker: Worker; ready: boolean; queued: ChunkTask[] }[] = [];
   /** Tasks given out, by sequence number; a worker that dies gives its tasks back through `fail`. */
   private readonly waiting = new Map<number, { task: ChunkTask; done: (result: ChunkResult) => void }>();
   private next = 0;
@@ -95,15 +95,23 @@ export class WorkerPool {
       // Small heaps: a worker holds one chunk at a time (records over a megabyte stay on the main thread), and
       // two workers with the default heap sizes more than doubled the peak RSS of a read.
       const worker = new Worker(url, { workerData: settings, resourceLimits: WORKER_HEAP });
-      worker.on('message', (result: ChunkResult) => {
-        const waiting = this.waiting.get(result.seq);
-        this.waiting.delete(result.seq);
-        waiting?.done(result);
+      const slot = { worker, ready: false, queued: [] as ChunkTask[] };
+      worker.on('message', (message: ChunkResult | { ready: true }) => {
+        if ('ready' in message) {
+          // Tasks wait here until the worker has started: one that cannot start takes no chunk with it.
+          slot.ready = true;
+          for (const task of slot.queued) this.post(worker, task);
+          slot.queued = [];
+          return;
+        }
+        const waiting = this.waiting.get(message.seq);
+        this.waiting.delete(message.seq);
+        waiting?.done(message);
       });
       // A worker that dies (cannot start, runs out of memory) fails what it held.
       worker.on('error', () => this.fail());
       worker.on('exit', () => this.fail());
-      this.workers.push(worker);
+      this.workers.push(slot);
     }
   }
 
@@ -116,23 +124,30 @@ export class WorkerPool {
     if (this.broken) return Promise.resolve(failed(task));
     return new Promise((resolve) => {
       this.waiting.set(task.seq, { task, done: resolve });
-      const worker = this.workers[this.next % this.workers.length]!;
+      const slot = this.workers[this.next % this.workers.length]!;
       this.next += 1;
-      worker.postMessage(task, [task.bytes.buffer as ArrayBuffer, task.lines.buffer as ArrayBuffer]);
+      if (slot.ready) this.post(slot.worker, task);
+      else slot.queued.push(task);
     });
+  }
+
+  private post(worker: Worker, task: ChunkTask): void {
+    worker.postMessage(task, [task.bytes.buffer as ArrayBuffer, task.lines.buffer as ArrayBuffer]);
   }
 
   private fail(): void {
     this.broken = true;
+    // A task not sent yet is whole and is handled on the main thread; a sent one went with its worker (lost).
     for (const { task, done } of this.waiting.values()) done(failed(task));
     this.waiting.clear();
+    for (const slot of this.workers) slot.queued = [];
   }
 
   /** Stop the workers (what they still hold is dropped). */
   close(): void {
     this.broken = true;
     this.waiting.clear();
-    for (const worker of this.workers) void worker.terminate();
+    for (const { worker } of this.workers) void worker.terminate();
   }
 }
 
