@@ -611,7 +611,7 @@ const DESIGN_NOTES = [
   '  bytes; the main thread settles them in file order (which event carries its response\'s model and usage,',
   '  once-only warnings, state across chunks) and maps a chunk itself when a worker could not (a compaction',
   '  pending across chunks, a record without a time, a record over 1 MiB). Same bytes out (test/reader/threads.test.ts);',
-  '  about 20% more CPU than one thread, for about 1.4x the speed on two idle cores.',
+  '  about 30% more CPU than one thread, for about 1.35x the speed on two idle cores.',
   '- Response ids are remembered in a ring beside a Set: the `values().next()` eviction cost 8 s of a 1 GB read.',
   '',
   'Profile a change with `node bench/profile.mjs` (self time per function, from `--cpu-prof`; `BENCH_BIN=<bin>`',
