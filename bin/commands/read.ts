@@ -16,6 +16,7 @@ interface ReadArgs {
   spills: boolean;
   'session-dir': string[];
   'max-record-bytes'?: number;
+  threads?: number;
 }
 
 export const readCommand: CommandModule<object, ReadArgs> = {
@@ -33,7 +34,11 @@ export const readCommand: CommandModule<object, ReadArgs> = {
       type: 'string', array: true, default: [], requiresArg: true,
       describe: 'where session uuids are looked up, as claude-code-cli=<path>',
     })
-    .option('max-record-bytes', { type: 'number', requiresArg: true, describe: 'longest record read (default 64 MiB)' }) as unknown as Argv<ReadArgs>,
+    .option('max-record-bytes', { type: 'number', requiresArg: true, describe: 'longest record read (default 64 MiB)' })
+    .option('threads', {
+      type: 'number', requiresArg: true,
+      describe: 'worker threads for a transcript of 16 MiB or more (default 2 on a machine of 2 cores or more; 0: one thread)',
+    }) as unknown as Argv<ReadArgs>,
   handler: async (argv: ArgumentsCamelCase<ReadArgs>) => {
     await runCommand(async () => {
       if (argv.usage && argv.tree) throw new UsageError('--usage and --tree cannot be combined');
@@ -41,6 +46,8 @@ export const readCommand: CommandModule<object, ReadArgs> = {
       if (maxRecordBytes !== undefined && (!Number.isInteger(maxRecordBytes) || maxRecordBytes <= 0)) {
         throw new UsageError('--max-record-bytes wants a positive integer');
       }
+      const threads = argv.threads;
+      if (threads !== undefined && (!Number.isInteger(threads) || threads < 0)) throw new UsageError('--threads wants a whole number, 0 or more');
       const code = await runRead({
         inputs: argv.transcripts,
         usage: argv.usage,
@@ -54,6 +61,7 @@ export const readCommand: CommandModule<object, ReadArgs> = {
         processCwd: process.cwd(),
         ...(argv.branch !== undefined ? { branch: argv.branch } : {}),
         ...(maxRecordBytes !== undefined ? { maxRecordBytes } : {}),
+        ...(threads !== undefined ? { threads } : {}),
       }, { stdout: process.stdout, stderr: process.stderr });
       return code;
     });

@@ -142,11 +142,32 @@ describe('the filter on worker threads, end to end', () => {
     }
   });
 
-  test('--threads takes a whole number of 0 or more', async () => {
+  test('--threads takes a whole number of 0 or more, for the filter and for read', async () => {
     for (const bad of ['-1', '1.5', 'many']) {
-      const r = await runBin(['--threads', bad], { input: '' });
-      expect(r.code).toBe(2);
-      expect(r.stderr).toMatch(/--threads wants a whole number/);
+      for (const args of [['--threads', bad], ['read', '--threads', bad, 'some.jsonl']]) {
+        const r = await runBin(args, { input: '' });
+        expect(r.code).toBe(2);
+        expect(r.stderr).toMatch(/--threads wants a whole number/);
+      }
     }
+  });
+
+  test('read --threads 0 prints what read prints on threads', async () => {
+    const root = tempDir();
+    const lines: string[] = [];
+    // A transcript of about 20 MB: read uses its threads from 16 MiB.
+    for (let i = 0, bytes = 0; bytes < 9 * 1024 * 1024; i += 1) {
+      lines.push(ev({ type: 'user', text: `q${i}` }), ev({ type: 'assistant', text: `a${i} ${'é'.repeat(i % 300)}` }));
+      bytes += Buffer.byteLength(lines[lines.length - 1]!) + Buffer.byteLength(lines[lines.length - 2]!);
+    }
+    const wrote = await runBin(['--session-dir', `claude-code-cli=${root}`, '--cwd', '/home/user/project'], { input: lines.join('') });
+    expect(wrote.code).toBe(0);
+    const file = JSON.parse(wrote.stdout.split('\n')[0]!).result.session_file as string;
+    const threaded = await runBin(['read', file]);
+    const alone = await runBin(['read', '--threads', '0', file]);
+    expect(threaded.code).toBe(0);
+    expect(alone.code).toBe(0);
+    expect(alone.stdout).toBe(threaded.stdout);
+    expect(alone.stdout.split('\n').filter((l) => l !== '')).toHaveLength(lines.length);
   });
 });

@@ -20,6 +20,8 @@ export interface ReadCommandOptions {
   /** Resolve spilled output (default true). */
   spills: boolean;
   maxRecordBytes?: number;
+  /** Worker threads for a large transcript (see ReaderOptions.threads; 0: one thread). */
+  threads?: number;
   /** `--session-dir` values, parsed (only `claude-code-cli` is used). */
   sessionDirs: Record<string, string>;
   env: Record<string, string | undefined>;
@@ -94,6 +96,7 @@ export async function runRead(options: ReadCommandOptions, io: ReadIO): Promise<
     resolveSpills: options.spills,
     ...(options.branch !== undefined ? { branch: options.branch } : {}),
     ...(options.maxRecordBytes !== undefined ? { maxRecordBytes: options.maxRecordBytes } : {}),
+    ...(options.threads !== undefined ? { threads: options.threads } : {}),
   };
   const root = resolve(options.processCwd,
     options.sessionDirs['claude-code-cli'] ?? claudeCodeCli.defaultRoot(options.env, options.homedir));
