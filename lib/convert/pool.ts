@@ -53,7 +53,8 @@ export function createWorkerRunner(size: number, settings: ConvertSettings, work
   };
 
   const spawn = (): Worker => {
-    const worker = new Worker(workerUrl, { workerData: settings });
+    // A young generation of V8's usual size: the launcher's smaller one (for the filter) cost conversions time.
+    const worker = new Worker(workerUrl, { workerData: settings, resourceLimits: { maxYoungGenerationSizeMb: 32 } });
     worker.on('message', (message: WorkerMessage) => {
       const job = busy.get(worker);
       if (!job) return;
