@@ -4,6 +4,7 @@
 import { closeSync, openSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { Rng } from '../reliability/support.js';
 import { LineSplitter } from '../../lib/input/lines.js';
 import { FileLines, lineText } from '../../lib/readers/claude-code-cli/file-lines.js';
 import { tempDir } from '../support/run.js';
@@ -19,13 +20,8 @@ interface Seen {
 
 /** A seeded generator (mulberry32): the same files on every run. */
 function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const rng = new Rng(seed);
+  return () => rng.next();
 }
 
 function randomFile(rand: () => number): Buffer {

@@ -3,18 +3,14 @@
 // JSON.parse refuses. Seeded fuzzing (reordered keys, decoy keys in nested values, escapes, unicode,
 // damaged bytes) and the edge cases one by one.
 import { describe, expect, test } from 'vitest';
+import { Rng } from '../reliability/support.js';
 import { nodeKind } from '../../lib/readers/claude-code-cli/branch.js';
 import { readRecordHead } from '../../lib/readers/claude-code-cli/record-head.js';
 
 /** A seeded generator (mulberry32): the same lines on every run. */
 function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const rng = new Rng(seed);
+  return () => rng.next();
 }
 
 const HEAD_KEYS = ['type', 'uuid', 'parentUuid', 'logicalParentUuid', 'isSidechain', 'leafUuid', 'timestamp'] as const;
