@@ -248,6 +248,8 @@ export async function runParallel(options: ParallelOptions): Promise<void> {
           heldBytes += data.length;
           if (heldBytes > WORKER_LINE_MAX_BYTES) {
             while (inflight.length > 0) await settleOldest();
+            // A worker failed meanwhile: this thread reads everything from here, the held bytes first.
+            if (alone) continue;
             onMain = sink.mainLines(lineBase);
             for (const piece of held) onMain.push(piece);
             held = [];

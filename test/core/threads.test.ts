@@ -178,6 +178,18 @@ describe('the filter on worker threads', () => {
     });
   });
 
+  test('a worker that fails while a line over a megabyte waits loses nothing of that line or what follows', async () => {
+    const file = join(tempDir(), 'events.ndjson');
+    const lines = [ev({ type: 'user', text: 'first' }), ev({ type: 'assistant', text: `huge ${'é'.repeat(800_000)}` })];
+    for (let i = 0; i < 2000; i += 1) lines.push(ev({ type: 'assistant', text: `after ${i}` }));
+    writeFileSync(file, lines.join(''));
+    const one = await filterFile(file, 0);
+    const failing = await filterFile(file, 2, { threadHeapMb: 2 });
+    expect(failing.result.code).toBe(0);
+    expect(failing.stderr).toMatch(/the rest of the input is read on one thread/);
+    expect(normalise(failing.records)).toEqual(normalise(one.records));
+  });
+
   test('one thread is used for input that is not generic events, and for --strict, --echo and other formats', async () => {
     const dir = tempDir();
     const file = join(dir, 'events.ndjson');
