@@ -112,9 +112,10 @@ function conversation(rng: Rng): Buffer {
     else if (roll === 18 && rng.chance(0.1)) lines.push(ev({ type: 'compaction', summary: 'what happened so far' }).trimEnd());
     else lines.push(ev({ type: 'assistant', text: big(rng.int(3) * 40_000 + 10) }).trimEnd());
   }
-  // Lines over a megabyte are read on the main thread, between the jobs around them.
-  lines.splice(rng.int(lines.length), 0, ev({ type: 'assistant', text: big(350_000) }).trimEnd());
-  lines.splice(rng.int(lines.length), 0, ev({ type: 'user', text: `huge ${big(300_000)}`, timestamp: '2026-01-02T03:04:05.000Z' }).trimEnd());
+  // Lines over a megabyte are read on the main thread, between the jobs around them (never first: the first
+  // line must fit the head the filter reads to decide on threads).
+  lines.splice(1 + rng.int(lines.length), 0, ev({ type: 'assistant', text: big(350_000) }).trimEnd());
+  lines.splice(1 + rng.int(lines.length), 0, ev({ type: 'user', text: `huge ${big(300_000)}`, timestamp: '2026-01-02T03:04:05.000Z' }).trimEnd());
   const bytes: Buffer[] = [Buffer.from('\ufeff')];
   lines.forEach((line, i) => {
     bytes.push(Buffer.from(line));
