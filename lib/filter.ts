@@ -1,6 +1,7 @@
 // The filter: bytes on stdin -> lines -> (adapter) generic events -> every harness, one write per input
 // chunk, the session line first on stdout. Bad lines are reported and skipped (or, with `strict`, end the
 // run after what came before is written). Also the place where monitor sources join the same ordered queue.
+import { fstatSync, readSync } from 'node:fs';
 import { Writable, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { resolve } from 'node:path';
@@ -8,17 +9,16 @@ import type { GenericEvent } from './events.js';
 import { findHarness, knownFormats } from './harnesses/index.js';
 import type { SessionHarness } from './harnesses/types.js';
 import { detectInputFormat, findInputFormat, inputFormatNames } from './input/index.js';
-import { createLineStream, isOverLong, LineSplitter, type Line, type LineBatch } from './input/lines.js';
-import { jsonSourceOf, parseLine, type JsonSource } from './input/raw-json.js';
+import { createLineStream, LineSplitter, type Line, type LineBatch } from './input/lines.js';
+import { jsonSourceOf, readLineValue, type JsonSource } from './input/raw-json.js';
 import { InputError, type InputAdapter } from './input/types.js';
 import { SessionLogger, sessionLine } from './session/logger.js';
 import { MonitorGroup, MonitorSource, STDIN_DESCRIPTION, type MonitorSink, type MonitorSpec } from './monitor/index.js';
 import { drainedOrFailed } from './util/drain.js';
-import { fstatSync, readSync } from 'node:fs';
 import { ONCE_WARNINGS } from './harnesses/claude-code-cli/records.js';
 import { isSegmentTarget } from './harnesses/claude-code-cli/segments.js';
 import { runParallel } from './parallel/run.js';
-import { ALSO_INVALID_UTF8, INVALID_UTF8_NOTE, invalidJsonMessage, overLongMessage, preview } from './input/line-messages.js';
+import { ALSO_INVALID_UTF8, INVALID_UTF8_NOTE, overLongMessage, preview } from './input/line-messages.js';
 
 /** A usage error: reported as it is, exit 2, nothing written. */
 export class UsageError extends Error {}
@@ -313,19 +313,14 @@ export async function runFilter(options: FilterOptions, io: FilterIO): Promise<F
       if (event) monitorSink.write(event, where);
       return;
     }
-    if (isOverLong(line)) {
-      bad(where, overLongMessage(line.bytes, options.maxLineBytes));
-      return;
-    }
     invalidUtf8 = line.invalidUtf8 === true;
-    let value: unknown;
-    try {
-      // A huge line is parsed from its bytes, never held whole as a string (see parseLine).
-      value = parseLine(line);
-    } catch (error) {
-      bad(where, invalidJsonMessage(error, line.text ?? ''));
+    // A huge line is parsed from its bytes, never held whole as a string (see parseLine).
+    const read = readLineValue(line, options.maxLineBytes);
+    if ('bad' in read) {
+      bad(where, read.bad);
       return;
     }
+    const { value } = read;
     if (!adapter) {
       const format = detectInputFormat(value);
       if (!format) {
@@ -497,6 +492,7 @@ export async function runFilter(options: FilterOptions, io: FilterIO): Promise<F
 }
 
 class OpenFailed extends Error {}
+class DetectFailed extends Error {}
 
 /** Files smaller than this are not worth starting threads for. */
 const THREADS_MIN_BYTES = 8 * 1024 * 1024;
@@ -538,21 +534,13 @@ function parallelPlan(options: FilterOptions, io: FilterIO): { fd: number; head:
  * end with a newline, or at the end of `head` when it is `whole` (the input ended there).
  */
 function firstLineIsEvent(head: Buffer, whole: boolean): boolean {
-  let start = head.length >= 3 && head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf ? 3 : 0;
-  const next = (from: number) => {
-    const nl = head.indexOf(10, from);
-    return nl === -1 && whole && from < head.length ? head.length : nl;
-  };
-  for (let nl = next(start); nl !== -1; start = nl + 1, nl = next(start)) {
-    const text = head.toString('utf8', start, nl).trim();
-    if (text === '') continue;
-    try {
-      return detectInputFormat(JSON.parse(text))?.name === 'events';
-    } catch {
-      return false;
-    }
+  const splitter = new LineSplitter();
+  const [first] = [...splitter.push(head), ...(whole ? splitter.end() : [])];
+  if (first?.text === undefined) return false;
+  try {
+    return detectInputFormat(JSON.parse(first.text))?.name === 'events';
+  } catch {
+    return false;
   }
-  return false;
 }
-class DetectFailed extends Error {}
 

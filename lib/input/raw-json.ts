@@ -3,7 +3,8 @@
 // JSON.parse made of them (the raw text and the parsed string are the same JSON value, whatever escapes the
 // producer chose). Also parseLine: huge lines parsed from their bytes, long strings decoded piece by piece.
 import { randomBytes } from 'node:crypto';
-import { bytesOf, isLazyLine, type Line } from './lines.js';
+import { bytesOf, isLazyLine, isOverLong, type Line } from './lines.js';
+import { invalidJsonMessage, overLongMessage } from './line-messages.js';
 import { isObject } from '../util/is-object.js';
 
 /** Strings shorter than this (in UTF-16 units) are serialised as usual: splicing them would not pay. */
@@ -65,6 +66,19 @@ const PIECEWISE_MIN_BYTES = 64 * 1024;
 const PIECE_BYTES = 32 * 1024;
 /** Stands in for a piecewise string in the parsed skeleton (random per process: no input can hold it). */
 const MARK = `asyncai-log-piecewise-${randomBytes(16).toString('hex')}-`;
+
+/**
+ * The value of an input line, or the one diagnostic it gets instead: over the `maxLineBytes` limit (its bytes
+ * were dropped), or invalid JSON.
+ */
+export function readLineValue(line: Line, maxLineBytes: number | undefined): { value: unknown } | { bad: string } {
+  if (isOverLong(line)) return { bad: overLongMessage(line.bytes, maxLineBytes) };
+  try {
+    return { value: parseLine(line) };
+  } catch (error) {
+    return { bad: invalidJsonMessage(error, line.text ?? '') };
+  }
+}
 
 /**
  * JSON.parse of the line's text. A long line whose text has not been decoded (see LAZY_TEXT_BYTES) is

@@ -1,6 +1,6 @@
 // What the filter's main thread and its worker threads say to each other (lib/parallel/). A job is a run of
 // whole input lines; its reply holds the job's records, serialised, in segments.
-import type { GenericEvent, ToolResultEvent } from '../events.js';
+import type { GenericEvent } from '../events.js';
 import type { MapperOptions } from '../harnesses/claude-code-cli/records.js';
 import type { Segment } from '../harnesses/claude-code-cli/segments.js';
 
@@ -29,9 +29,9 @@ export type JobItem =
   /**
    * A tool_result of a call the worker did not see: `segment` holds it as if the call is known. When the main
    * thread does not know the call either, it maps the event again from its line: bytes `[start, end)` of the
-   * job's input buffer (given back in `spare`), or `event` where the line's bytes are not there.
+   * job's input buffer (given back in `spare`).
    */
-  | { kind: 'result'; id: string; segment: Segment | undefined; line: number; start: number; end: number; event?: ToolResultEvent }
+  | { kind: 'result'; id: string; segment: Segment | undefined; line: number; start: number; end: number }
   | { kind: 'diagnostic'; line: number; message: string; bad: boolean };
 
 export interface JobReply {

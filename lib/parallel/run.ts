@@ -156,8 +156,7 @@ export async function runParallel(options: ParallelOptions): Promise<void> {
           sink.mapped(1);
           if (sink.active()) target.addSegment(reply.bytes, item.segment, reply.markLengths);
         } else {
-          const event = item.event ?? resultFromLine(Buffer.from(reply.spare[0]!, item.start, item.end - item.start), oldest.now);
-          sink.event(event, lineBase + item.line);
+          sink.event(resultFromLine(Buffer.from(reply.spare[0]!, item.start, item.end - item.start), oldest.now), lineBase + item.line);
         }
       } else {
         sink.diagnostic(lineBase + item.line, item.message, item.bad);

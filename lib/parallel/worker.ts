@@ -7,9 +7,9 @@ import type { GenericEvent } from '../events.js';
 import { SegmentWriter } from '../harnesses/claude-code-cli/segments.js';
 import { EventRejected } from '../harnesses/types.js';
 import { genericEvents } from '../input/generic-events.js';
-import { ALSO_INVALID_UTF8, INVALID_UTF8_NOTE, invalidJsonMessage, overLongMessage } from '../input/line-messages.js';
-import { bytesOf, isOverLong, LineSplitter, type Line } from '../input/lines.js';
-import { jsonSourceOf, parseLine } from '../input/raw-json.js';
+import { ALSO_INVALID_UTF8, INVALID_UTF8_NOTE } from '../input/line-messages.js';
+import { bytesOf, LineSplitter, type Line } from '../input/lines.js';
+import { jsonSourceOf, readLineValue } from '../input/raw-json.js';
 import { InputError } from '../input/types.js';
 import type { ChunkMessage, JobItem, JobReply, WorkerSetup } from './protocol.js';
 
@@ -28,26 +28,18 @@ function closeSegment(): void {
   if (segment) items.push({ kind: 'segment', segment });
 }
 
-/** The input buffer of the job under way, to locate a line's bytes in it. */
-let input: Buffer = Buffer.alloc(0);
-
 function handle(line: Line, now: string): void {
   let invalidUtf8 = line.invalidUtf8 === true;
   const note = (message: string, bad: boolean) => {
     items.push({ kind: 'diagnostic', line: line.no, message: bad && invalidUtf8 ? `${message}${ALSO_INVALID_UTF8}` : message, bad });
     if (bad) invalidUtf8 = false;
   };
-  if (isOverLong(line)) {
-    note(overLongMessage(line.bytes, setup.maxLineBytes), true);
+  const read = readLineValue(line, setup.maxLineBytes);
+  if ('bad' in read) {
+    note(read.bad, true);
     return;
   }
-  let value: unknown;
-  try {
-    value = parseLine(line);
-  } catch (error) {
-    note(invalidJsonMessage(error, line.text ?? ''), true);
-    return;
-  }
+  const { value } = read;
   let mapped: GenericEvent[];
   try {
     mapped = adapter.map(value, now, (message) => note(message, false));
@@ -70,13 +62,10 @@ function handle(line: Line, now: string): void {
       try {
         const segment = writer.addAssumingCall(event, source);
         // The main thread may need the event itself: it reads it again from the line's bytes (cheaper to send).
-        const at = bytesOf(line);
-        if (at && at.source.buffer === input.buffer) {
-          const start = at.source.byteOffset + at.start;
-          items.push({ kind: 'result', id: event.id, segment, line: line.no, start, end: start + line.bytes });
-        } else {
-          items.push({ kind: 'result', id: event.id, segment, line: line.no, start: 0, end: 0, event });
-        }
+        // A job is one chunk: every line's bytes are in its buffer, which goes back with the reply.
+        const at = bytesOf(line)!;
+        const start = at.source.byteOffset + at.start;
+        items.push({ kind: 'result', id: event.id, segment, line: line.no, start, end: start + line.bytes });
       } catch (error) {
         if (!(error instanceof EventRejected)) throw error;
         events += 1;
@@ -102,11 +91,9 @@ parentPort!.on('message', (message: ChunkMessage) => {
     ...(setup.maxLineBytes !== undefined ? { maxLineBytes: setup.maxLineBytes } : {}),
   });
   const chunk = Buffer.from(message.chunk.buffer, message.chunk.byteOffset, message.chunk.byteLength);
-  input = chunk;
   for (const line of splitter.push(chunk)) handle(line, message.now);
   for (const line of splitter.end()) handle(line, message.now);
-  const segment = writer.close();
-  if (segment) items.push({ kind: 'segment', segment });
+  closeSegment();
   const bytes = writer.take();
   // The input is done with: what a record still needs of it was copied into the output.
   const spare = message.chunk.buffer as ArrayBuffer;
