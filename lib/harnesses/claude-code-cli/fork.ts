@@ -6,10 +6,8 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import type { ClaudeRecord } from './records.js';
 
-/** How many of our last chain records are remembered, and how far back the file is read for them. */
-const MAX_RECORDS = 2000;
-/** How many of our latest chain records are remembered for a fork repair. */
-export const RECENT_RECORDS = MAX_RECORDS;
+/** How many of our last chain records are remembered for a fork repair (and read back for one, at most). */
+export const RECENT_RECORDS = 2000;
 const MAX_READ_BYTES = 64 * 1024 * 1024;
 
 /** The chain records (uuid and parent) in complete JSONL `text`, in file order. */
@@ -57,7 +55,7 @@ export class RecentChain {
 
   /** We wrote chain records whose uuids (`size` characters each) are `packed` back to back. */
   ownPacked(packed: string, size: number): void {
-    const from = Math.max(0, packed.length - MAX_RECORDS * size);
+    const from = Math.max(0, packed.length - RECENT_RECORDS * size);
     for (let at = from; at < packed.length; at += size) this.push(packed.slice(at, at + size));
   }
 
@@ -82,10 +80,10 @@ export class RecentChain {
 
   private push(uuid: string): void {
     this.uuids.push(uuid);
-    if (this.uuids.length - this.head > MAX_RECORDS) {
+    if (this.uuids.length - this.head > RECENT_RECORDS) {
       this.anchors.delete(this.uuids[this.head]!);
       this.head += 1;
-      if (this.head >= MAX_RECORDS) {
+      if (this.head >= RECENT_RECORDS) {
         this.uuids = this.uuids.slice(this.head);
         this.head = 0;
       }
