@@ -1,26 +1,9 @@
 import { describe, expect, test } from 'vitest';
-import type { GenericEvent } from '../../lib/events.js';
-import { ClaudeRecordMapper, type ClaudeRecord } from '../../lib/harnesses/claude-code-cli/records.js';
+import type { ClaudeRecord } from '../../lib/harnesses/claude-code-cli/records.js';
 import { encodeProjectDir } from '../../lib/harnesses/claude-code-cli/project-dir.js';
+import { mapEvents as mapAll, testMapper as mapper } from '../support/claude-mapper.js';
 
 const T = '2026-11-29T10:00:00.000Z';
-
-function mapper() {
-  let n = 0;
-  return new ClaudeRecordMapper({ sessionId: 'S', cwd: '/p', newUuid: () => `u${(n += 1)}` });
-}
-
-function mapAll(events: GenericEvent[]): { records: ClaudeRecord[]; warnings: string[] } {
-  const m = mapper();
-  const records: ClaudeRecord[] = [];
-  const warnings: string[] = [];
-  for (const e of events) {
-    const out = m.map(e);
-    records.push(...out.records);
-    warnings.push(...out.warnings);
-  }
-  return { records, warnings };
-}
 
 const msg = (r: ClaudeRecord) => r.message as Record<string, any>;
 

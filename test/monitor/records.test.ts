@@ -2,16 +2,13 @@
 // the terminal notifications and the watch-notice note. Literal events in, records out.
 import { describe, expect, test } from 'vitest';
 import type { GenericEvent } from '../../lib/events.js';
-import { ClaudeRecordMapper, type ClaudeRecord } from '../../lib/harnesses/claude-code-cli/records.js';
+import type { ClaudeRecord } from '../../lib/harnesses/claude-code-cli/records.js';
+import { mapEvents } from '../support/claude-mapper.js';
 import { endNotification, escapeXml, eventNotification, PRE, PRE_HUMAN_TURN, truncateSummary } from '../../lib/harnesses/claude-code-cli/notification.js';
 
 const T = '2026-11-29T10:00:00.000Z';
 
-function mapAll(events: GenericEvent[]): ClaudeRecord[] {
-  let n = 0;
-  const m = new ClaudeRecordMapper({ sessionId: 'S', cwd: '/p', newUuid: () => `u${(n += 1)}` });
-  return events.flatMap((e) => m.map(e).records);
-}
+const mapAll = (events: GenericEvent[]): ClaudeRecord[] => mapEvents(events).records;
 
 const event = (text: string, extra: Partial<GenericEvent> = {}): GenericEvent =>
   ({ type: 'monitor_event', event: text, description: 'tail', task_id: 'btask0001', timestamp: T, ...extra }) as GenericEvent;

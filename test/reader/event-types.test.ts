@@ -2,22 +2,10 @@
 // and how the Claude Code mapper writes them.
 import { describe, expect, test } from 'vitest';
 import { normalizeEvent, type GenericEvent } from '../../lib/events.js';
-import { ClaudeRecordMapper, type ClaudeRecord } from '../../lib/harnesses/claude-code-cli/records.js';
+import type { ClaudeRecord } from '../../lib/harnesses/claude-code-cli/records.js';
+import { mapEvents as mapAll } from '../support/claude-mapper.js';
 
 const T = '2026-11-29T10:00:00.000Z';
-
-function mapAll(events: GenericEvent[]): { records: ClaudeRecord[]; warnings: string[] } {
-  let n = 0;
-  const m = new ClaudeRecordMapper({ sessionId: 'S', cwd: '/p', newUuid: () => `u${(n += 1)}` });
-  const records: ClaudeRecord[] = [];
-  const warnings: string[] = [];
-  for (const e of events) {
-    const out = m.map(e);
-    records.push(...out.records);
-    warnings.push(...out.warnings);
-  }
-  return { records, warnings };
-}
 
 describe('compaction and context events', () => {
   test('a compaction event keeps its summary, trigger and pre_tokens', () => {
