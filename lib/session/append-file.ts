@@ -48,6 +48,8 @@ function makeDirsBelow(root: string, dir: string): void {
 export class AppendFile {
   /** Size of the file after our last write, as far as we know. */
   private knownSize = 0;
+  /** Foreign bytes found before one of our writes (another process appended just before it), not yet reported. */
+  private missed: string | undefined;
   private closed = false;
   private block: Buffer | undefined;
 
@@ -80,23 +82,14 @@ export class AppendFile {
 
   /** Bytes another process appended since our last write, or undefined when there are none. */
   foreignBytes(): ForeignBytes | undefined {
+    const missed = this.missed;
     const size = fstatSync(this.fd).size;
-    if (size <= this.knownSize) return undefined;
-    const length = size - this.knownSize;
-    const buf = Buffer.allocUnsafe(length);
-    const readFd = openSync(this.path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
-    let got = 0;
-    try {
-      while (got < length) {
-        const n = readSync(readFd, buf, got, length - got, this.knownSize + got);
-        if (n === 0) break;
-        got += n;
-      }
-    } finally {
-      closeSync(readFd);
-    }
-    this.knownSize += got;
-    return { text: buf.toString('utf8', 0, got), needsNewline: got > 0 && buf[got - 1] !== 10 };
+    if (size <= this.knownSize && missed === undefined) return undefined;
+    this.missed = undefined;
+    const buf = size > this.knownSize ? this.readRange(this.knownSize, size) : Buffer.alloc(0);
+    this.knownSize += buf.length;
+    // Missed bytes were followed by our own write, which ends with a newline: only later bytes can lack one.
+    return { text: (missed ?? '') + buf.toString('utf8'), needsNewline: buf.length > 0 && buf[buf.length - 1] !== 10 };
   }
 
   /**
@@ -106,14 +99,60 @@ export class AppendFile {
   write(data: string | readonly (string | Uint8Array)[]): void {
     if (this.closed) throw new Error('transcript file is closed');
     const iov = this.encode(typeof data === 'string' ? [data] : data);
+    const ours = iov.slice();
+    const before = this.knownSize;
+    let total = 0;
     let first = 0;
     while (first < iov.length) {
       let written = writevSync(this.fd, first === 0 ? iov : iov.slice(first));
       if (written === 0) throw new Error('the transcript file accepted no bytes');
-      this.knownSize += written;
+      total += written;
       while (first < iov.length && written >= iov[first]!.length) written -= iov[first++]!.length;
       if (written > 0) iov[first] = iov[first]!.subarray(written);
     }
+    this.knownSize = before + total;
+    // Another process may have appended between our last look and this write: its bytes then sit before
+    // ours, and counting only our own would misplace every later look at the file. One fstat tells.
+    const size = fstatSync(this.fd).size;
+    if (size > this.knownSize) this.locateOwnWrite(before, size, ours, total);
+  }
+
+  /**
+   * The file grew by more than our write of `own` since `before`: find where ours landed. Foreign bytes before
+   * it are kept for the next `foreignBytes`, and those after it are left to it as usual. If ours cannot be
+   * found whole (the kernel took it in pieces with foreign bytes between), the whole range counts as
+   * foreign: a harness then sees its own records again, which costs copies, never records.
+   */
+  private locateOwnWrite(before: number, size: number, pieces: readonly Uint8Array[], total: number): void {
+    const own = Buffer.concat(pieces, total);
+    const range = this.readRange(before, size);
+    const at = range.indexOf(own);
+    if (at === 0) return;
+    if (at > 0) {
+      this.missed = (this.missed ?? '') + range.toString('utf8', 0, at);
+      this.knownSize = before + at + own.length;
+      return;
+    }
+    this.missed = (this.missed ?? '') + range.toString('utf8');
+    this.knownSize = before + range.length;
+  }
+
+  /** Bytes `start` to `end` of the file, read through a descriptor of its own (ours is write-only). */
+  private readRange(start: number, end: number): Buffer {
+    const length = end - start;
+    const buf = Buffer.allocUnsafe(length);
+    const readFd = openSync(this.path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+    let got = 0;
+    try {
+      while (got < length) {
+        const n = readSync(readFd, buf, got, length - got, start + got);
+        if (n === 0) break;
+        got += n;
+      }
+    } finally {
+      closeSync(readFd);
+    }
+    return buf.subarray(0, got);
   }
 
   /**

@@ -125,6 +125,22 @@ describe('AppendFile', () => {
     expect(file.foreignBytes()).toBeUndefined();
     file.close();
   });
+
+  test('bytes another process appended just before one of our writes are returned once, and ours are not', () => {
+    const { file } = AppendFile.createExclusive(tempDir(), () => 'f.jsonl');
+    file.write('own 1\n');
+    // The other process appends after our last look and before our next write: its bytes land before ours.
+    appendFileSync(file.path, 'foreign, much longer than our next write\n');
+    file.write('own 2\n');
+    appendFileSync(file.path, 'foreign after\n');
+    expect(file.foreignBytes()).toEqual({ text: 'foreign, much longer than our next write\nforeign after\n', needsNewline: false });
+    expect(file.foreignBytes()).toBeUndefined();
+    file.write('own 3\n');
+    expect(file.foreignBytes()).toBeUndefined();
+    appendFileSync(file.path, 'x');
+    expect(file.foreignBytes()).toEqual({ text: 'x', needsNewline: true });
+    file.close();
+  });
 });
 
 describe('Claude harness on disk', () => {
@@ -181,6 +197,31 @@ describe('Claude harness on disk', () => {
     expect(own[2].parentUuid).toBe(own[1].uuid);
     expect(lines.filter((r) => r.type === 'last-prompt').map((r) => r.leafUuid)).toEqual(['foreign-1', own[1].uuid, own[2].uuid]);
     expect(warnings.filter((w) => w.includes('session.foreign_append'))).toHaveLength(1);
+  });
+
+  test('a resume that appends between our look and our write still gets our records copied after its own', () => {
+    // A concurrent `claude --resume` loaded the file when it held "a" and appends its reply just before our
+    // flush of "b": without noticing that its bytes sit before ours, "b" would be off the next resume's branch.
+    const warnings: string[] = [];
+    const h = claudeCodeCli.create({ root: tempDir(), cwd: '/p', cwdFromInput: true, warn: (m) => warnings.push(m) });
+    h.add({ type: 'user', text: 'a', timestamp: T }, 'stdin:1');
+    h.flush();
+    const a = JSON.parse(readFileSync(h.sessionFile, 'utf8')).uuid as string;
+    h.add({ type: 'user', text: 'b', timestamp: T }, 'stdin:2');
+    appendFileSync(h.sessionFile, `{"type":"assistant","uuid":"foreign-1","parentUuid":"${a}","message":{"role":"assistant","content":"${'x'.repeat(4000)}"}}\n`
+      + '{"type":"last-prompt","leafUuid":"foreign-1"}\n');
+    h.flush();
+    h.add({ type: 'user', text: 'c', timestamp: T }, 'stdin:3');
+    h.finish();
+    const lines = readFileSync(h.sessionFile, 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l));
+    const byUuid = new Map(lines.filter((r) => typeof r.uuid === 'string').map((r) => [r.uuid as string, r]));
+    // The branch the next resume follows: from the last checkpoint's leaf back to the root.
+    const chain: string[] = [];
+    for (let r = byUuid.get(lines.filter((l) => l.type === 'last-prompt').at(-1).leafUuid); r; r = byUuid.get(r.parentUuid)) {
+      chain.unshift(typeof r.message?.content === 'string' && r.type === 'user' ? r.message.content : r.uuid);
+    }
+    expect(chain).toEqual(['a', 'foreign-1', 'b', 'c']);
+    expect(warnings.filter((w) => w.includes('session.concurrent_fork'))).toHaveLength(1);
   });
 
   test('the git branch of a cwd given on the command line is read from .git/HEAD', () => {
