@@ -1,6 +1,7 @@
 // Records serialised on a worker thread, in segments: a run of events mapped from a state the worker does not
-// know (the chain's parent, the turn's message id, usage and time, the last model), with marks in its place. The main thread
-// replaces the marks with its own state and takes over the state each segment leaves (lib/parallel/).
+// know (the chain's parent, the turn's message id, usage and time, the last model), with marks in its place.
+// The main thread replaces the marks with its own state and takes over the state each segment leaves
+// (lib/parallel/).
 import { randomBytes } from 'node:crypto';
 import type { GenericEvent, ToolResultEvent } from '../../events.js';
 import type { JsonSource } from '../../input/raw-json.js';
