@@ -60,6 +60,83 @@ describe('Claude record mapping', () => {
     expect(msg(records[2]!).usage).toEqual({ input_tokens: 0, output_tokens: 0 });
   });
 
+  test('every record of a response carries the usage reported so far: a tool call after the text repeats it', () => {
+    const { records } = mapAll([
+      { type: 'user', text: 'hi', timestamp: T },
+      { type: 'thinking', text: 'hmm', signature: 'sig', timestamp: T },
+      { type: 'assistant', text: 'ok', usage: { input_tokens: 100, output_tokens: 50 }, timestamp: T },
+      { type: 'tool_call', id: 'a', name: 'Bash', arguments: { command: 'ls' }, timestamp: T },
+      { type: 'tool_result', id: 'a', content: 'x', is_error: false, timestamp: T },
+      { type: 'assistant', text: 'next response', timestamp: T },
+    ]);
+    expect(records.map((r) => (r.type === 'assistant' ? msg(r).usage : null))).toEqual([
+      null,
+      { input_tokens: 0, output_tokens: 0 },
+      { input_tokens: 100, output_tokens: 50 },
+      { input_tokens: 100, output_tokens: 50 },
+      null,
+      { input_tokens: 0, output_tokens: 0 },
+    ]);
+  });
+
+  test('usage reported more than once in a response is summed: numbers add, nested fields too, other values are the later', () => {
+    const { records } = mapAll([
+      { type: 'assistant', text: 'a', usage: { input_tokens: 10, output_tokens: 1, cache_creation: { ephemeral_5m_input_tokens: 2 }, service_tier: 'standard' }, timestamp: T },
+      { type: 'tool_call', id: 'a', name: 'Bash', arguments: {}, usage: { output_tokens: 4, cache_read_input_tokens: 7, cache_creation: { ephemeral_5m_input_tokens: 3, ephemeral_1h_input_tokens: 1 }, service_tier: 'priority' }, timestamp: T },
+      { type: 'tool_call', id: 'b', name: 'Bash', arguments: {}, timestamp: T },
+    ]);
+    const total = { input_tokens: 10, output_tokens: 5, cache_creation: { ephemeral_5m_input_tokens: 5, ephemeral_1h_input_tokens: 1 }, service_tier: 'priority', cache_read_input_tokens: 7 };
+    expect(msg(records[1]!).usage).toEqual(total);
+    expect(msg(records[2]!).usage).toEqual(total);
+    // The first record keeps what was known when it was written; the event's own object is not changed.
+    expect(msg(records[0]!).usage).toEqual({ input_tokens: 10, output_tokens: 1, cache_creation: { ephemeral_5m_input_tokens: 2 }, service_tier: 'standard' });
+  });
+
+  test('a usage key named __proto__ stays a key when summed', () => {
+    const { records } = mapAll([
+      { type: 'assistant', text: 'a', usage: JSON.parse('{"__proto__":{"n":1},"input_tokens":1}'), timestamp: T },
+      { type: 'assistant', text: 'b', usage: JSON.parse('{"__proto__":{"n":2}}'), timestamp: T },
+    ]);
+    expect(JSON.stringify(msg(records[1]!).usage)).toBe('{"__proto__":{"n":3},"input_tokens":1}');
+  });
+
+  test('the records of one response get strictly increasing times: equal ones move by a millisecond each', () => {
+    const { records } = mapAll([
+      { type: 'user', text: 'go', timestamp: T },
+      { type: 'assistant', text: 'two calls', timestamp: T },
+      { type: 'tool_call', id: 'a', name: 'Bash', arguments: {}, timestamp: T },
+      { type: 'tool_call', id: 'b', name: 'Bash', arguments: {}, timestamp: T },
+      { type: 'tool_result', id: 'a', content: 'x', is_error: false, timestamp: T },
+      { type: 'tool_result', id: 'b', content: 'y', is_error: false, timestamp: T },
+      { type: 'assistant', text: 'done', timestamp: T },
+    ]);
+    expect(records.map((r) => r.timestamp)).toEqual([
+      T, T, '2026-11-29T10:00:00.001Z', '2026-11-29T10:00:00.002Z', T, T, T,
+    ]);
+  });
+
+  test('given times of a response are kept when they increase, and moved only as far as the order needs', () => {
+    const { records } = mapAll([
+      { type: 'assistant', text: 'a', timestamp: '2026-11-29T10:00:00.500Z' },
+      { type: 'tool_call', id: 'a', name: 'Bash', arguments: {}, timestamp: '2026-11-29T10:00:01.000Z' },
+      { type: 'tool_call', id: 'b', name: 'Bash', arguments: {}, timestamp: '2026-11-29T10:00:00.200Z' },
+      { type: 'tool_call', id: 'c', name: 'Bash', arguments: {}, timestamp: '2026-11-29T10:00:01.001Z' },
+      { type: 'tool_call', id: 'd', name: 'Bash', arguments: {}, timestamp: '2026-11-29T10:00:05.000Z' },
+    ]);
+    expect(records.map((r) => r.timestamp)).toEqual([
+      '2026-11-29T10:00:00.500Z', '2026-11-29T10:00:01.000Z', '2026-11-29T10:00:01.001Z', '2026-11-29T10:00:01.002Z', '2026-11-29T10:00:05.000Z',
+    ]);
+  });
+
+  test('times past year 9999 are ordered too', () => {
+    const far = '+010000-01-01T00:00:00.000Z';
+    const { records } = mapAll([
+      { type: 'assistant', text: 'a', timestamp: far },
+      { type: 'assistant', text: 'b', timestamp: '2026-11-29T10:00:00.000Z' },
+    ]);
+    expect(records.map((r) => r.timestamp)).toEqual([far, '+010000-01-01T00:00:00.001Z']);
+  });
+
   test('unsigned thinking is not written and is reported once', () => {
     const { records, warnings } = mapAll([
       { type: 'thinking', text: 'a', timestamp: T },

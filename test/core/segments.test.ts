@@ -40,6 +40,48 @@ describe('segments', () => {
     expect(readFileSync(h.sessionFile, 'utf8')).not.toContain('asyncai-log-');
   });
 
+  test('a segment goes on with the usage and time of a turn begun before it, as one mapper would', () => {
+    const u1 = { input_tokens: 100, output_tokens: 50 };
+    const u2 = { input_tokens: 1, output_tokens: 2, cache_read_input_tokens: 3 };
+    const u3 = { input_tokens: 7, output_tokens: 7 };
+    const before = [
+      { type: 'user', text: 'go', timestamp: T },
+      { type: 'assistant', text: 'on main', usage: u1, timestamp: T },
+    ] as const;
+    const onWorker = [
+      { type: 'tool_call', id: 't1', name: 'Bash', arguments: {}, timestamp: T },
+      { type: 'tool_call', id: 't2', name: 'Bash', arguments: {}, usage: u2, timestamp: T },
+      { type: 'tool_result', id: 't1', content: 'x', is_error: false, timestamp: T },
+      { type: 'assistant', text: 'a new turn on the worker', usage: u3, timestamp: T },
+    ] as const;
+    const after = { type: 'tool_call', id: 't3', name: 'Bash', arguments: {}, usage: u3, timestamp: T } as const;
+    const wanted = (file: string) => records(file).map((r) => [r.timestamp, r.message.usage]);
+
+    const h = claudeCodeCli.create({ root: tempDir(), cwd: '/p', cwdFromInput: true, warn: () => {} });
+    if (!isSegmentTarget(h)) throw new Error('the Claude harness takes segments');
+    for (const e of before) h.add(e, 'stdin');
+    const writer = new SegmentWriter(h.segmentOptions());
+    for (const e of onWorker) writer.add(e);
+    const segment = writer.close()!;
+    h.addSegment(writer.take(), segment, writer.markLengths);
+    h.add(after, 'stdin');
+    h.finish();
+
+    const one = claudeCodeCli.create({ root: tempDir(), cwd: '/p', cwdFromInput: true, warn: () => {} });
+    for (const e of [...before, ...onWorker, after]) one.add(e, 'stdin');
+    one.finish();
+    expect(wanted(h.sessionFile)).toEqual(wanted(one.sessionFile));
+    expect(wanted(h.sessionFile)).toEqual([
+      [T, undefined],
+      [T, u1],
+      ['2026-11-29T10:00:00.001Z', u1],
+      ['2026-11-29T10:00:00.002Z', { input_tokens: 101, output_tokens: 52, cache_read_input_tokens: 3 }],
+      [T, undefined],
+      [T, u3],
+      ['2026-11-29T10:00:00.001Z', { input_tokens: 14, output_tokens: 14 }],
+    ]);
+  });
+
   test('a segment after a foreign append is chained onto the foreign record, with a checkpoint', () => {
     const warnings: string[] = [];
     const h = claudeCodeCli.create({ root: tempDir(), cwd: '/p', cwdFromInput: true, warn: (m) => warnings.push(m) });

@@ -1,6 +1,7 @@
 // User and assistant records are serialised by template (lib/harnesses/claude-code-cli/serialize.ts): the line
 // must be exactly what JSON.stringify gives, for every event the generator makes (quotes, control characters,
-// lone surrogates, odd models and usage), and the same value when long strings are spliced from the input.
+// lone surrogates, odd models and usage, usage summed over a response), and the same value when long strings
+// are spliced from the input.
 import { describe, expect, test } from 'vitest';
 import { normalizeEvent } from '../../lib/events.js';
 import { ClaudeRecordMapper } from '../../lib/harnesses/claude-code-cli/records.js';
@@ -20,6 +21,7 @@ describe('records serialised by template', () => {
       });
       const input = generateInput(rng, 3000, 0);
       let turns = 0;
+      let summed = 0;
       for (const line of input.data.toString('utf8').split(/\r?\n/)) {
         let value: unknown;
         try {
@@ -29,14 +31,18 @@ describe('records serialised by template', () => {
         }
         const result = normalizeEvent(value, T);
         if (!result.ok || !result.event) continue;
+        const usage = 'usage' in result.event ? result.event.usage : undefined;
         for (const record of mapper.map(result.event).records) {
           const out: (string | Uint8Array)[] = [];
           serializeRecord(record, out);
           expect(out).toEqual([`${JSON.stringify(record)}\n`]);
           if (record.type === 'user' || record.type === 'assistant') turns += 1;
+          // Usage reported again in one response: the record carries a sum made here, not the event's object.
+          if (usage !== undefined && (record.message as { usage?: unknown }).usage !== usage) summed += 1;
         }
       }
       expect(turns).toBeGreaterThan(1000);
+      expect(summed).toBeGreaterThan(10);
     });
   });
 

@@ -81,8 +81,40 @@ function chainBreaks(records: any[]): number {
   return breaks;
 }
 
+/** Every response's records (one message.id) are at strictly increasing times, in file order. */
+function unorderedResponses(records: any[]): string[] {
+  const last = new Map<string, number>();
+  const bad: string[] = [];
+  for (const r of records) {
+    if (r.type !== 'assistant') continue;
+    const time = Date.parse(r.timestamp);
+    const before = last.get(r.message.id);
+    if (before !== undefined && !(time > before)) bad.push(`${r.message.id} at ${r.timestamp as string}`);
+    last.set(r.message.id, time);
+  }
+  return bad;
+}
+
+/** A time before any read time (events without one get the time they were read: see `normalise`). */
+const GIVEN = '2026-01-02T03:04:05.000Z';
+/** How many calls the long response makes, and the usage each reports: together over several jobs. */
+const LONG_CALLS = 2500;
+const CALL_USAGE = { input_tokens: 1, output_tokens: 2, cache_creation_input_tokens: 3, cache_read_input_tokens: 4 };
+
+/** Usage as the API reports it, now and then: the writer sums what one response reports more than once. */
+function someUsage(rng: Rng): object {
+  if (rng.chance(0.5)) return {};
+  return { usage: { input_tokens: rng.int(500), output_tokens: rng.int(200), cache_creation_input_tokens: rng.int(50), cache_read_input_tokens: rng.int(900) } };
+}
+
+/** A given time now and then, the same for many events: the records of one response must still get their own. */
+function someTime(rng: Rng): object {
+  return rng.chance(0.3) ? { timestamp: GIVEN } : {};
+}
+
 /**
  * A conversation spread over many jobs: turns with tool calls whose results come jobs later (or never),
+ * responses reporting usage more than once, one of them longer than several jobs, events at the same given time,
  * monitors that end far from their events, compaction, subagent and unsigned events (warned once), lines
  * longer than a job, bad lines of every kind, CRLF, a BOM at the start, no newline at the end.
  */
@@ -95,11 +127,11 @@ function conversation(rng: Rng): Buffer {
   while (lines.join('\n').length < 12 * JOB_BYTES) {
     const roll = rng.int(20);
     if (roll < 3) lines.push(ev({ type: 'user', text: `question ${lines.length} ü` }).trimEnd());
-    else if (roll < 6) lines.push(ev({ type: 'assistant', text: `answer ${lines.length}`, ...(rng.chance(0.5) ? { model: 'claude-opus-4-1-20250805' } : {}) }).trimEnd());
+    else if (roll < 6) lines.push(ev({ type: 'assistant', text: `answer ${lines.length}`, ...(rng.chance(0.5) ? { model: 'claude-opus-4-1-20250805' } : {}), ...someUsage(rng), ...someTime(rng) }).trimEnd());
     else if (roll < 9) {
       const id = `toolu_${(call += 1)}`;
       open.push(id);
-      lines.push(ev({ type: 'tool_call', id, name: 'Bash', arguments: { command: `echo ${id}` } }).trimEnd());
+      lines.push(ev({ type: 'tool_call', id, name: 'Bash', arguments: { command: `echo ${id}` }, ...someUsage(rng), ...someTime(rng) }).trimEnd());
     } else if (roll < 12 && open.length > 0) {
       const id = open.splice(rng.int(open.length), 1)[0]!;
       lines.push(ev({ type: 'tool_result', id, content: rng.chance(0.05) ? big(150_000) : `out ${id}`, is_error: rng.chance(0.2) }).trimEnd());
@@ -116,13 +148,20 @@ function conversation(rng: Rng): Buffer {
   // line must fit the head the filter reads to decide on threads).
   lines.splice(1 + rng.int(lines.length), 0, ev({ type: 'assistant', text: big(350_000) }).trimEnd());
   lines.splice(1 + rng.int(lines.length), 0, ev({ type: 'user', text: `huge ${big(300_000)}`, timestamp: '2026-01-02T03:04:05.000Z' }).trimEnd());
+  // One response of many calls at one given time, each reporting usage: it spans several jobs (no
+  // user-side line comes between its calls).
+  const long = [ev({ type: 'user', text: 'many calls' }).trimEnd()];
+  for (let i = 0; i < LONG_CALLS; i += 1) {
+    long.push(ev({ type: 'tool_call', id: `toolu_long_${i}`, name: 'Bash', arguments: { command: 'true' }, usage: CALL_USAGE, timestamp: GIVEN }).trimEnd());
+  }
+  lines.splice(1 + rng.int(lines.length), 0, ...long);
   const bytes: Buffer[] = [Buffer.from('\ufeff')];
   lines.forEach((line, i) => {
     bytes.push(Buffer.from(line));
     if (i === lines.length - 1) return;
     bytes.push(Buffer.from(rng.chance(0.1) ? '\r\n' : '\n'));
     // Invalid UTF-8 now and then, inside a string of a valid event.
-    if (rng.chance(0.01)) bytes.push(Buffer.concat([Buffer.from('{"type":"user","text":"bad '), Buffer.from([0xff, 0xfe]), Buffer.from('"}\n')]));
+    if (rng.chance(0.01) && !line.includes('"toolu_long_')) bytes.push(Buffer.concat([Buffer.from('{"type":"user","text":"bad '), Buffer.from([0xff, 0xfe]), Buffer.from('"}\n')]));
   });
   return Buffer.concat(bytes);
 }
@@ -138,6 +177,12 @@ describe('the filter on worker threads', () => {
       expect(two.result.threads).toBe(2);
       expect(normalise(two.records)).toEqual(normalise(one.records));
       expect(chainBreaks(two.records)).toBe(0);
+      expect(unorderedResponses(two.records)).toEqual([]);
+      const long = two.records.filter((r) => r.message?.content?.[0]?.id?.startsWith('toolu_long_'));
+      expect(long).toHaveLength(LONG_CALLS);
+      expect(new Set(long.map((r) => r.message.id)).size).toBe(1);
+      expect(long.at(-1).message.usage).toEqual({ input_tokens: LONG_CALLS, output_tokens: 2 * LONG_CALLS, cache_creation_input_tokens: 3 * LONG_CALLS, cache_read_input_tokens: 4 * LONG_CALLS });
+      expect(long.at(-1).timestamp).toBe(new Date(Date.parse(GIVEN) + LONG_CALLS - 1).toISOString());
       expect(two.stderr).toBe(one.stderr);
       expect(two.stderr).toMatch(/stdin:\d+: invalid JSON/);
       expect(two.records.some((r) => typeof r.message?.content === 'string' && r.message.content.startsWith('huge '))).toBe(true);

@@ -72,24 +72,39 @@ describe('real claude --resume', () => {
     expect(blocksOf(messages).at(-1)).toEqual({ role: 'user', type: 'text', value: 'Reply with exactly: resumed-ok' });
   });
 
-  test('two parallel tool calls both keep their real results', async () => {
-    const { messages } = await writeAndResume([
-      ev({ type: 'user', text: 'Run both.' }),
+  test('parallel tool calls after text all keep their real results; the response records get their own times and its usage', async () => {
+    const cwd = tempDir();
+    const usage = { input_tokens: 100, output_tokens: 50, cache_read_input_tokens: 7 };
+    // No event gives a time: every record would get the time the line was read, the same millisecond.
+    const { messages, session, root } = await writeAndResume([
+      ev({ type: 'user', text: 'Run all three.' }),
+      ev({ type: 'assistant', text: 'Running them.', usage }),
       ev({ type: 'tool_call', id: 'toolu_a', name: 'Bash', arguments: { command: 'echo alpha' } }),
       ev({ type: 'tool_call', id: 'toolu_b', name: 'Bash', arguments: { command: 'echo beta' } }),
+      ev({ type: 'tool_call', id: 'toolu_c', name: 'Bash', arguments: { command: 'echo gamma' } }),
       ev({ type: 'tool_result', id: 'toolu_a', content: 'alpha' }),
       ev({ type: 'tool_result', id: 'toolu_b', content: 'beta', is_error: true }),
-      ev({ type: 'assistant', text: 'Both ran.' }),
-    ].join(''), tempDir());
+      ev({ type: 'tool_result', id: 'toolu_c', content: 'gamma' }),
+      ev({ type: 'assistant', text: 'All ran.' }),
+    ].join(''), cwd);
     const results = blocksOf(messages).filter((b) => b.type === 'tool_result').map((b) => b.value);
     expect(results).toEqual([
       { id: 'toolu_a', content: 'alpha', is_error: false },
       { id: 'toolu_b', content: 'beta', is_error: true },
+      { id: 'toolu_c', content: 'gamma', is_error: false },
     ]);
     expect(JSON.stringify(messages)).not.toContain('Tool result missing');
     const calls = messages.filter((m) => m.role === 'assistant' && m.content.some((b: any) => b.type === 'tool_use'));
     expect(calls).toHaveLength(1);
-    expect(calls[0].content.map((b: any) => b.id)).toEqual(['toolu_a', 'toolu_b']);
+    expect(calls[0].content.map((b: any) => b.text ?? b.id)).toEqual(['Running them.', 'toolu_a', 'toolu_b', 'toolu_c']);
+    // In the file: the four records of the response, each at its own later millisecond, each with its usage.
+    const file = join(root, 'projects', cwd.replace(/[^a-zA-Z0-9]/g, '-'), `${session}.jsonl`);
+    const response = readFileSync(file, 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l))
+      .filter((r) => r.type === 'assistant').slice(0, 4);
+    expect(new Set(response.map((r) => r.message.id)).size).toBe(1);
+    const times = response.map((r) => Date.parse(r.timestamp));
+    expect(times.slice(1).every((t, i) => t > times[i]!)).toBe(true);
+    expect(response.map((r) => r.message.usage)).toEqual([usage, usage, usage, usage]);
   });
 
   test('an image in a user turn and in a tool result is sent byte for byte', async () => {

@@ -71,6 +71,24 @@ describe('usage totals', () => {
     expect(counter.totals()).toMatchObject({ responses: 1, output_tokens: 9 });
   });
 
+  test('the record of a response with the largest total counts, not the last (as ccusage counts)', () => {
+    const counter = new UsageCounter();
+    counter.add(assistant('a1', null, [text('a')], { id: 'm1', usage: { input_tokens: 100, output_tokens: 50 } }));
+    counter.add(assistant('a2', 'a1', [toolUse('c1')], { id: 'm1', usage: { input_tokens: 0, output_tokens: 0 } }));
+    counter.add(assistant('a3', null, [text('b')], { id: 'm2', usage: { input_tokens: 100, output_tokens: 0 } }));
+    counter.add(assistant('a4', 'a3', [text('c')], { id: 'm2', usage: { input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 150 } }));
+    expect(counter.totals()).toMatchObject({ responses: 2, input_tokens: 100, output_tokens: 50, cache_read_input_tokens: 150 });
+  });
+
+  test('of records with equal totals the first counts, with its model', () => {
+    const counter = new UsageCounter();
+    counter.add(assistant('a1', null, [text('a')], { id: 'm1', usage: { input_tokens: 10, output_tokens: 5 } }));
+    counter.add(assistant('a2', 'a1', [text('b')], { id: 'm1', usage: { input_tokens: 5, output_tokens: 10 }, model: 'claude-haiku-4-5-20251001' }));
+    const totals = counter.totals();
+    expect(totals).toMatchObject({ responses: 1, input_tokens: 10, output_tokens: 5 });
+    expect(Object.keys(totals.by_model)).toEqual(['claude-opus-5-5']);
+  });
+
   test('a transcript without assistant records totals zero', async () => {
     expect(await readClaudeTranscript(writeTranscript([user('u1', null, 'hi')])).usage())
       .toEqual({ responses: 0, input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, by_model: {} });

@@ -4,11 +4,12 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type {
   AssistantEvent, CompactionEvent, ContentPart, GenericEvent, ImageInput, MonitorEndEvent, MonitorEvent, ThinkingEvent,
-  ToolCallEvent, ToolResultEvent, UserEvent,
+  ToolCallEvent, ToolResultEvent, Usage, UserEvent,
 } from '../../events.js';
 import { newTaskId, taskIdFor } from '../../monitor/task-id.js';
 import { endNotification, eventNotification, PRE, PRE_HUMAN_TURN, renderReminder, monitorOutcome } from './notification.js';
 import { RecentMap, RecentSet } from './recent.js';
+import { laterTime, NO_USAGE, sumUsage } from './response.js';
 
 /** The Claude Code version the records imitate (and were verified against). */
 export const CLAUDE_CODE_VERSION = '2.1.328';
@@ -58,6 +59,22 @@ export interface SegmentMarks {
   message: string;
   /** In place of the model of a turn before the segment (a JSON string where it stands). */
   model: string;
+  /** In place of the usage of a record of a turn before the segment (its usage depends on that turn's). */
+  usage: string;
+  /** In place of the timestamp of a record of a turn before the segment (it must be later than that turn's). */
+  time: string;
+}
+
+/** The values of a segment's marks, from the main thread's state (see `ClaudeRecordMapper.resumeSegment`). */
+export interface SegmentValues {
+  parent: string | null;
+  /** The turn's message id (drawn when no turn is under way). */
+  message: () => string;
+  model: string;
+  /** A record's usage, given its event's own: called once per usage mark, in order. */
+  usage: (usage: Usage | undefined) => Usage;
+  /** A record's timestamp, given its event's: called once per time mark, in order. */
+  time: (time: string) => string;
 }
 
 /** The state a segment leaves behind, in terms of its marks (see `ClaudeRecordMapper.segmentEnd`). */
@@ -72,6 +89,15 @@ export interface SegmentEnd {
   toolIds: string[];
   /** Monitor task ids that had events in the segment. */
   tasksWithOutput: string[];
+  /**
+   * What the usage and time marks stand for, in the order they were written: each such record's own event
+   * usage (undefined when it had none) and event time. The main thread adds them to its turn's usage and time.
+   */
+  usages: (Usage | undefined)[];
+  times: string[];
+  /** The usage and last record time of a turn begun in the segment (see `message`); else undefined. */
+  usage: Usage | undefined;
+  time: string | undefined;
 }
 
 /** What a mapped event produced: records, and warnings for the caller to report. */
@@ -120,6 +146,10 @@ export class ClaudeRecordMapper {
   /** The uuid of the last chain record written (null before the first). */
   parentUuid: string | null = null;
   private messageId: string | undefined;
+  /** The usage of the turn's response: what its events reported, summed (see response.ts). */
+  private responseUsage: Usage | undefined;
+  /** The timestamp of the response's last record: the next one is written later. */
+  private responseTime: string | undefined;
   private lastModel: string | undefined;
   private readonly toolIds: RecentSet<string>;
   private readonly taskIds = new RecentMap<string, string>(MAX_TASKS);
@@ -135,6 +165,8 @@ export class ClaudeRecordMapper {
   private marks: SegmentMarks | undefined;
   private segmentToolIds: string[] = [];
   private segmentTasks: string[] = [];
+  private segmentUsages: (Usage | undefined)[] = [];
+  private segmentTimes: string[] = [];
 
   constructor(private readonly options: MapperOptions) {
     this.toolIds = new RecentSet<string>(options.toolIdsRemembered ?? MAX_TOOL_IDS);
@@ -167,21 +199,30 @@ export class ClaudeRecordMapper {
     this.marks = marks;
     this.parentUuid = marks.parent;
     this.messageId = marks.message;
+    this.responseUsage = undefined;
+    this.responseTime = undefined;
     this.lastModel = marks.model;
     this.segmentToolIds = [];
     this.segmentTasks = [];
+    this.segmentUsages = [];
+    this.segmentTimes = [];
   }
 
   /** What the segment begun by `startSegment` left, for the main thread's mapper (see `endSegment`). */
   segmentEnd(): SegmentEnd {
     const marks = this.marks;
     if (!marks) throw new Error('no segment was started');
+    const newTurn = this.messageId !== marks.message;
     return {
       parent: this.parentUuid === marks.parent ? undefined : this.parentUuid ?? undefined,
-      message: this.messageId === marks.message ? undefined : this.messageId ?? null,
+      message: newTurn ? this.messageId ?? null : undefined,
       model: this.lastModel === marks.model ? undefined : this.lastModel,
       toolIds: this.segmentToolIds,
       tasksWithOutput: this.segmentTasks,
+      usages: this.segmentUsages,
+      times: this.segmentTimes,
+      usage: newTurn ? this.responseUsage : undefined,
+      time: newTurn ? this.responseTime : undefined,
     };
   }
 
@@ -213,20 +254,29 @@ export class ClaudeRecordMapper {
 
   /**
    * On the main thread, the values of a worker's segment marks: the chain's parent, the turn's message id
-   * (drawn now when no turn is under way, as the first assistant block of a turn would) and the model.
+   * (drawn now when no turn is under way, as the first assistant block of a turn would), the model, and each
+   * record's usage and time, which go on from the turn's as they would had the record been mapped here.
    */
-  resumeSegment(): { parent: string | null; message: () => string; model: string } {
+  resumeSegment(): SegmentValues {
     return {
       parent: this.parentUuid,
       message: () => (this.messageId ??= newMessageId()),
       model: this.lastModel ?? this.options.model ?? DEFAULT_MODEL,
+      usage: (usage) => this.addUsage(usage),
+      time: (time) => this.nextTime(time),
     };
   }
 
   /** On the main thread, take over the state a worker's segment left (after its records are queued). */
   endSegment(end: SegmentEnd): void {
     if (end.parent !== undefined) this.parentUuid = end.parent;
-    if (end.message !== undefined) this.messageId = end.message ?? undefined;
+    if (end.message === null) {
+      this.endTurn();
+    } else if (end.message !== undefined) {
+      this.messageId = end.message;
+      this.responseUsage = end.usage;
+      this.responseTime = end.time;
+    }
     if (end.model !== undefined) this.lastModel = end.model;
     for (const id of end.toolIds) this.toolIds.add(id);
     for (const id of end.tasksWithOutput) this.tasksWithOutput.add(id);
@@ -234,6 +284,10 @@ export class ClaudeRecordMapper {
 
   /** The tool call id the last `map` made known (see `undo`). */
   private addedToolId: string | undefined;
+  /** The response's usage and time before the last `map`, and how many segment values it had (see `undo`). */
+  private usageBefore: Usage | undefined;
+  private timeBefore: string | undefined;
+  private valuesBefore = 0;
 
   /**
    * Undo the last `map` when its records could not be written: the chain goes on from `parentUuid`, and a
@@ -242,6 +296,10 @@ export class ClaudeRecordMapper {
    */
   undo(parentUuid: string | null): void {
     this.parentUuid = parentUuid;
+    this.responseUsage = this.usageBefore;
+    this.responseTime = this.timeBefore;
+    this.segmentUsages.length = this.valuesBefore;
+    this.segmentTimes.length = this.valuesBefore;
     if (this.addedToolId !== undefined) {
       this.toolIds.delete(this.addedToolId);
       if (this.segmentToolIds[this.segmentToolIds.length - 1] === this.addedToolId) this.segmentToolIds.pop();
@@ -256,6 +314,9 @@ export class ClaudeRecordMapper {
 
   map(event: GenericEvent): Mapped {
     this.addedToolId = undefined;
+    this.usageBefore = this.responseUsage;
+    this.timeBefore = this.responseTime;
+    this.valuesBefore = this.segmentUsages.length;
     if (event.agent_id !== undefined) return this.subagentEvent();
     switch (event.type) {
       case 'user': return this.user(event);
@@ -309,7 +370,7 @@ export class ClaudeRecordMapper {
       ...this.common,
     };
     this.parentUuid = uuid;
-    this.messageId = undefined;
+    this.endTurn();
     const records = [boundary];
     if (event.summary.trim() !== '') {
       records.push(this.userSide(event.summary, event.timestamp, { isVisibleInTranscriptOnly: true, isCompactSummary: true }));
@@ -358,17 +419,47 @@ export class ClaudeRecordMapper {
 
   private userSide(content: unknown, timestamp: string, extra?: ClaudeRecord): ClaudeRecord {
     // A user-side record ends the assistant's turn: the next assistant block starts a new message.id.
-    this.messageId = undefined;
+    this.endTurn();
     if (extra === undefined) return this.turn('user', { role: 'user', content }, timestamp);
     return this.chain('user', { message: { role: 'user', content }, ...extra }, timestamp);
   }
 
+  /** The turn (one API response) is over: the next assistant block starts a new message.id, usage and time. */
+  private endTurn(): void {
+    this.messageId = undefined;
+    this.responseUsage = undefined;
+    this.responseTime = undefined;
+  }
+
+  /** The response's usage with `usage` (an event's own) added: what its records carry from now on. */
+  private addUsage(usage: Usage | undefined): Usage {
+    if (usage !== undefined) this.responseUsage = this.responseUsage === undefined ? usage : sumUsage(this.responseUsage, usage);
+    return this.responseUsage ?? NO_USAGE;
+  }
+
+  /** The time of the response's next record: its event's `time`, or just after the record before if not later. */
+  private nextTime(time: string): string {
+    this.responseTime = this.responseTime === undefined ? time : laterTime(this.responseTime, time);
+    return this.responseTime;
+  }
+
+  /**
+   * One content block of the turn's response. Every record of a response carries its usage so far (as Claude
+   * Code repeats the response's usage on each) and a time later than the record before. On a worker, a turn
+   * begun before the segment has usage and time the main thread knows: marks stand there (see SegmentEnd).
+   */
   private assistantSide(
-    block: ClaudeRecord, model: string | undefined, usage: unknown, stopReason: string | null, timestamp: string,
+    block: ClaudeRecord, model: string | undefined, usage: Usage | undefined, stopReason: string | null, timestamp: string,
   ): ClaudeRecord {
     this.messageId ??= newMessageId();
     const resolved = model ?? this.lastModel ?? this.options.model ?? DEFAULT_MODEL;
     this.lastModel = resolved;
+    const marks = this.marks;
+    const marked = marks !== undefined && this.messageId === marks.message;
+    if (marked) {
+      this.segmentUsages.push(usage);
+      this.segmentTimes.push(timestamp);
+    }
     return this.turn('assistant', {
       id: this.messageId,
       type: 'message',
@@ -377,8 +468,8 @@ export class ClaudeRecordMapper {
       content: [block],
       stop_reason: stopReason,
       stop_sequence: null,
-      usage: usage ?? { input_tokens: 0, output_tokens: 0 },
-    }, timestamp);
+      usage: marked ? marks.usage : this.addUsage(usage),
+    }, marked ? marks.time : this.nextTime(timestamp));
   }
 
   private user(event: UserEvent): Mapped {

@@ -1,17 +1,20 @@
 // Records serialised on a worker thread, in segments: a run of events mapped from a state the worker does not
-// know (the chain's parent, the turn's message id, the last model), with marks in its place. The main thread
-// replaces the marks with its own state and takes over the state each segment leaves (lib/parallel/).
+// know (the chain's parent, the turn's message id, usage and time, the last model), with marks in its place.
+// The main thread replaces the marks with its own state and takes over the state each segment leaves
+// (lib/parallel/).
 import { randomBytes } from 'node:crypto';
 import type { GenericEvent, ToolResultEvent } from '../../events.js';
 import type { JsonSource } from '../../input/raw-json.js';
 import type { JsonPieces } from '../../session/spliced-json.js';
 import type { SessionHarness } from '../types.js';
 import { RECENT_RECORDS } from './fork.js';
-import { ClaudeRecordMapper, type Mapped, type MapperOptions, type SegmentEnd, type SegmentMarks } from './records.js';
+import {
+  ClaudeRecordMapper, type Mapped, type MapperOptions, type SegmentEnd, type SegmentMarks, type SegmentValues,
+} from './records.js';
 import { serializeRecord } from './serialize.js';
 
 /** Which state a mark stands for: an index into `MARK_KINDS`. */
-export const MARK_KINDS = ['parent', 'message', 'model'] as const;
+export const MARK_KINDS = ['parent', 'message', 'model', 'usage', 'time'] as const;
 
 /** One segment of a worker's output: the bytes `[start, end)` of the job's buffer. */
 export interface Segment {
@@ -47,19 +50,26 @@ export function isSegmentTarget(harness: SessionHarness): harness is SegmentTarg
 
 /**
  * The pieces of `segment` with its marks replaced: the parent (a JSON string or null), the message id (drawn
- * only when a mark asks for it) and the model. Appended to `out`; the bytes are not copied.
+ * only when a mark asks for it), the model, and each record's usage and time (in the order written, which
+ * advances the turn's). Appended to `out`; the bytes are not copied.
  */
 export function patchSegment(
-  bytes: Uint8Array, segment: Segment, markLengths: readonly number[],
-  values: { parent: string | null; message: () => string; model: string }, out: JsonPieces,
+  bytes: Uint8Array, segment: Segment, markLengths: readonly number[], values: SegmentValues, out: JsonPieces,
 ): void {
   let at = segment.start;
-  const { patches } = segment;
+  const { patches, state } = segment;
+  let usages = 0;
+  let times = 0;
   for (let i = 0; i < patches.length; i += 2) {
     const offset = patches[i]!;
     const kind = patches[i + 1]!;
     if (offset > at) out.push(bytes.subarray(at, offset));
-    out.push(JSON.stringify(kind === 0 ? values.parent : kind === 1 ? values.message() : values.model));
+    const value = kind === 0 ? values.parent
+      : kind === 1 ? values.message()
+        : kind === 2 ? values.model
+          : kind === 3 ? values.usage(state.usages[usages++])
+            : values.time(state.times[times++]!);
+    out.push(JSON.stringify(value));
     at = offset + markLengths[kind]!;
   }
   if (segment.end > at) out.push(bytes.subarray(at, segment.end));
@@ -84,7 +94,7 @@ export class SegmentWriter {
   constructor(options: MapperOptions) {
     this.mapper = new ClaudeRecordMapper(options);
     const mark = (kind: string) => `asyncai-log-${kind}-${randomBytes(16).toString('hex')}`;
-    this.marks = { parent: mark('parent'), message: mark('message'), model: mark('model') };
+    this.marks = { parent: mark('parent'), message: mark('message'), model: mark('model'), usage: mark('usage'), time: mark('time') };
     this.quoted = MARK_KINDS.map((kind) => Buffer.from(JSON.stringify(this.marks[kind])));
   }
 

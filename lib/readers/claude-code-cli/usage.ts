@@ -1,7 +1,8 @@
 // Session token totals. Claude Code writes one assistant record per content block, each repeating its
 // response's message.id and usage, so a naive sum roughly doubles what was billed: each response is counted
-// once, keyed by message.id (with requestId where the record has one). A record with no id is counted, not
-// dropped: overcounting a novelty beats silently ignoring it.
+// once, keyed by message.id (with requestId where the record has one), by its record with the largest token
+// total, as ccusage counts. A record with no id is counted, not dropped: overcounting a novelty beats silently
+// ignoring it.
 import { isObject, SYNTHETIC_MODEL } from './record-types.js';
 
 /** Summed usage: every numeric field (nested objects summed field by field), plus counts. */
@@ -33,12 +34,32 @@ export function addUsage(into: Record<string, unknown>, usage: Record<string, un
   }
 }
 
+const TOTAL_KEYS = ['input_tokens', 'output_tokens', 'cache_creation_input_tokens', 'cache_read_input_tokens'] as const;
+
+/** The four token counts of `usage` summed: what "largest" means among the records of one response. */
+function tokenTotal(usage: Record<string, unknown>): number {
+  let total = 0;
+  for (const key of TOTAL_KEYS) {
+    const value = usage[key];
+    if (typeof value === 'number' && Number.isFinite(value)) total += value;
+  }
+  return total;
+}
+
+interface Counted {
+  usage: Record<string, unknown>;
+  model: string | undefined;
+  total: number;
+}
+
 /**
- * Accumulates usage over assistant records in file order. The last record of a response wins: Claude Code
- * repeats the usage on every block's record and the final one carries the response's final counts.
+ * Accumulates usage over assistant records in file order. Per response the record with the largest token total
+ * counts (the first of equals), as ccusage counts: Claude Code repeats the response's usage on every block's
+ * record, and a writer that learns of more usage later in the response (this project's) puts it on later ones.
  */
 export class UsageCounter {
-  private readonly responses = new Map<string, { usage: Record<string, unknown>; model: string | undefined }>();
+  /** Per response, in the order responses first appear. */
+  private readonly responses = new Map<string, Counted>();
   /** Records without a message id, summed as they come (nothing to deduplicate them by). */
   private readonly unkeyed = { count: 0, sum: {} as Record<string, unknown>, byModel: {} as Record<string, Record<string, unknown>> };
 
@@ -47,7 +68,7 @@ export class UsageCounter {
     if (record.type !== 'assistant' || !isObject(record.message)) return;
     const { usage, id, model } = record.message;
     if (!isObject(usage)) return;
-    const entry = { usage, model: typeof model === 'string' ? model : undefined };
+    const entry = { usage, model: typeof model === 'string' ? model : undefined, total: tokenTotal(usage) };
     if (typeof id !== 'string' || id === '') {
       this.unkeyed.count += 1;
       accumulate(this.unkeyed.sum, this.unkeyed.byModel, entry);
@@ -55,9 +76,8 @@ export class UsageCounter {
     }
     const requestId = typeof record.requestId === 'string' ? record.requestId : '';
     const key = `${id}\u0000${requestId}`;
-    // Delete first so the map keeps the order of each response's last record.
-    this.responses.delete(key);
-    this.responses.set(key, entry);
+    const counted = this.responses.get(key);
+    if (counted === undefined || entry.total > counted.total) this.responses.set(key, entry);
   }
 
   /** The totals so far. */
@@ -79,7 +99,7 @@ export class UsageCounter {
 
 function accumulate(
   sum: Record<string, unknown>, byModel: Record<string, Record<string, unknown>>,
-  { usage, model }: { usage: Record<string, unknown>; model: string | undefined },
+  { usage, model }: Counted,
 ): void {
   addUsage(sum, usage);
   if (model !== undefined && model !== SYNTHETIC_MODEL) {

@@ -1,0 +1,213 @@
+// What we write is counted right by the usage tools people use: the real ccusage (pinned devDependency) and
+// `asyncai-log read --usage` give the input events' four token totals for every session written from seeded
+// streams (parallel calls, several models, thinking, cache tokens, usage reported more than once in a
+// response, times given alike; one session written on worker threads), and zero for a `convert` without
+// `--keep-usage`. One ccusage run and one `read` run cover every session of one config dir.
+import { beforeAll, describe, expect, test } from 'vitest';
+import { closeSync, openSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { runFilter } from '../../dist/lib/filter.js';
+import { fileInput } from '../../dist/lib/input/file-input.js';
+import { JOB_BYTES } from '../../dist/lib/parallel/run.js';
+import { fuzzSeed, Rng } from '../reliability/support.js';
+import { cleanEnv, ROOT, run, runBin, sessionOf, tempDir } from '../support/run.js';
+
+const CCUSAGE = join(ROOT, 'node_modules', 'ccusage', 'src', 'cli.js');
+const MODELS = ['claude-sonnet-4-5-20250929', 'claude-opus-4-1-20250805', 'claude-haiku-4-5-20251001'];
+const GIVEN = '2026-03-04T05:06:07.000Z';
+
+interface Totals {
+  input: number;
+  output: number;
+  cacheCreation: number;
+  cacheRead: number;
+}
+
+const ZERO: Totals = { input: 0, output: 0, cacheCreation: 0, cacheRead: 0 };
+
+/**
+ * A seeded conversation of generic events and the totals of the usage they report. Responses have thinking,
+ * text and parallel calls; usage comes on the text, on some calls, or on several of them; some events give the
+ * same time. `pad` makes tool results that long (to spread the stream over several jobs of the threaded filter).
+ */
+function conversation(rng: Rng, pad = 0): { text: string; totals: Totals } {
+  const totals = { ...ZERO };
+  const lines: object[] = [];
+  const time = () => (rng.chance(0.3) ? { timestamp: GIVEN } : {});
+  const usage = () => {
+    const u = {
+      input_tokens: rng.int(3000), output_tokens: rng.int(800),
+      cache_creation_input_tokens: rng.int(2000), cache_read_input_tokens: rng.int(20000),
+    };
+    totals.input += u.input_tokens;
+    totals.output += u.output_tokens;
+    totals.cacheCreation += u.cache_creation_input_tokens;
+    totals.cacheRead += u.cache_read_input_tokens;
+    return { usage: u };
+  };
+  let call = 0;
+  for (let turn = 0; turn < rng.between(3, 6); turn += 1) {
+    lines.push({ type: 'user', text: `task ${turn}`, ...time() });
+    for (let response = 0; response < rng.between(1, 3); response += 1) {
+      const model = { model: rng.pick(MODELS) };
+      if (rng.chance(0.5)) lines.push({ type: 'thinking', text: 'planning', signature: 'c2lnbmF0dXJl', ...model, ...time() });
+      const calls = rng.int(4);
+      const textUsage = rng.chance(0.7);
+      lines.push({ type: 'assistant', text: `step ${turn}.${response}`, ...model, ...(textUsage ? usage() : {}), ...time() });
+      const ids: string[] = [];
+      for (let i = 0; i < calls; i += 1) {
+        const id = `toolu_${(call += 1)}`;
+        ids.push(id);
+        // Usage on a call: the response's when the text had none, else more of it (summed by the writer).
+        const withUsage = (!textUsage && i === 0) || rng.chance(0.3);
+        lines.push({ type: 'tool_call', id, name: 'Bash', arguments: { command: `echo ${id}` }, ...model, ...(withUsage ? usage() : {}), ...time() });
+      }
+      for (const id of ids.reverse()) lines.push({ type: 'tool_result', id, content: `out ${id} ${'.'.repeat(pad)}`, ...time() });
+    }
+    lines.push({ type: 'assistant', text: `done ${turn}`, model: rng.pick(MODELS), ...usage() });
+  }
+  return { text: lines.map((line) => `${JSON.stringify(line)}\n`).join(''), totals };
+}
+
+function discard(): Writable {
+  return new Writable({ write: (_chunk, _encoding, callback) => callback() });
+}
+
+/** Write `events` (a file) on the filter's worker threads; the session id. */
+async function writeOnThreads(root: string, cwd: string, events: string): Promise<string> {
+  const fd = openSync(events, 'r');
+  try {
+    const result = await runFilter({
+      formats: ['claude-code-cli'], sessionDirs: { 'claude-code-cli': root }, agentName: 'test', noSession: false,
+      echo: false, strict: false, from: 'auto', env: {}, homedir: root, processCwd: cwd, cwd, threads: 2, threadsMinBytes: 0,
+    }, { stdin: fileInput(fd)!, stdinFd: fd, stdout: discard(), stderr: discard() });
+    expect(result.code).toBe(0);
+    expect(result.threads).toBe(2);
+    return result.harnesses[0]!.sessionId;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Session ids of a convert report (one JSON line per source), by the source's file name. */
+function convertedSessions(stdout: string): Map<string, string> {
+  const sessions = new Map<string, string>();
+  for (const line of stdout.split('\n').filter((l) => l !== '')) {
+    const entry = JSON.parse(line) as { source: string; status: string; harnesses: { session_id: string }[] };
+    expect(entry.status).toBe('converted');
+    sessions.set(entry.source.split('/').at(-1)!, entry.harnesses[0]!.session_id);
+  }
+  return sessions;
+}
+
+const seed = fuzzSeed();
+const replay = `seed ${seed}, replay with FUZZ_SEED=${seed}`;
+/** What each session should total, by session id; the events files' totals by name. */
+const expected = new Map<string, Totals>();
+const sourceTotals = new Map<string, Totals>();
+const threaded: string[] = [];
+const converted = { plain: new Map<string, string>(), kept: new Map<string, string>() };
+const byCcusage = new Map<string, Totals>();
+const byRead = new Map<string, Totals>();
+let files: string[] = [];
+
+beforeAll(async () => {
+  const rng = new Rng(seed);
+  const root = tempDir();
+  const cwd = tempDir();
+  const env = cleanEnv({ CLAUDE_CONFIG_DIR: root });
+  const sources = tempDir();
+  for (let i = 0; i < 4; i += 1) {
+    const { text, totals } = conversation(rng);
+    const written = await runBin([], { input: text, env, cwd });
+    expect(written.code).toBe(0);
+    expected.set(sessionOf(written).session_id, totals);
+    sourceTotals.set(`events-${i}.ndjson`, totals);
+    writeFileSync(join(sources, `events-${i}.ndjson`), text);
+  }
+  // Results long enough that the stream spans many jobs of the threaded filter.
+  const big = conversation(rng, JOB_BYTES / 4);
+  const bigFile = join(tempDir(), 'big.ndjson');
+  writeFileSync(bigFile, big.text);
+  const onThreads = await writeOnThreads(root, cwd, bigFile);
+  expected.set(onThreads, big.totals);
+  threaded.push(onThreads);
+  // A Claude transcript as a convert source too (a copy: convert leaves the sessions under its root alone).
+  const [someSession] = expected.keys();
+  const project = join(root, 'projects', readdirSync(join(root, 'projects'))[0]!);
+  writeFileSync(join(sources, 'transcript.jsonl'), readFileSync(join(project, `${someSession!}.jsonl`)));
+  const plain = await runBin(['convert', '--jobs', '1', '--no-progress', sources], { env, cwd });
+  expect(plain.code).toBe(0);
+  converted.plain = convertedSessions(plain.stdout);
+  expect(converted.plain.size).toBe(5);
+  // With --keep-usage, the events' usage goes through the same writer: the same totals as the filter's.
+  const keptSources = tempDir();
+  for (let i = 0; i < 4; i += 1) writeFileSync(join(keptSources, `events-${i}.ndjson`), readFileSync(join(sources, `events-${i}.ndjson`)));
+  const kept = await runBin(['convert', '--jobs', '1', '--no-progress', '--keep-usage', keptSources], { env, cwd });
+  expect(kept.code).toBe(0);
+  converted.kept = convertedSessions(kept.stdout);
+
+  files = readdirSync(join(root, 'projects'), { recursive: true, encoding: 'utf8' })
+    .filter((name) => name.endsWith('.jsonl')).map((name) => join(root, 'projects', name));
+  const [ccusage, read] = await Promise.all([
+    run(process.execPath, [CCUSAGE, 'claude', 'session', '--json', '--offline'], { env: cleanEnv({ CLAUDE_CONFIG_DIR: root, TZ: 'UTC' }) }),
+    runBin(['read', '--usage', ...files], { env }),
+  ]);
+  expect(ccusage.code, ccusage.stderr).toBe(0);
+  for (const s of (JSON.parse(ccusage.stdout) as { sessions: Record<string, number | string>[] }).sessions) {
+    byCcusage.set(String(s.sessionId), {
+      input: Number(s.inputTokens), output: Number(s.outputTokens),
+      cacheCreation: Number(s.cacheCreationTokens), cacheRead: Number(s.cacheReadTokens),
+    });
+  }
+  expect(read.code, read.stderr).toBe(0);
+  for (const line of read.stdout.split('\n').filter((l) => l !== '')) {
+    const t = JSON.parse(line) as Record<string, number | string>;
+    byRead.set(String(t.session_id), {
+      input: Number(t.input_tokens), output: Number(t.output_tokens),
+      cacheCreation: Number(t.cache_creation_input_tokens), cacheRead: Number(t.cache_read_input_tokens),
+    });
+  }
+}, 180_000);
+
+describe('ccusage and read --usage count what we write', () => {
+  test('every session written from generated streams totals its input events in both tools', () => {
+    expect(expected.size).toBe(5);
+    for (const [session, totals] of expected) {
+      expect(totals.output, replay).toBeGreaterThan(0);
+      expect(byCcusage.get(session), `ccusage, ${replay}`).toEqual(totals);
+      expect(byRead.get(session), `read --usage, ${replay}`).toEqual(totals);
+    }
+    expect(threaded.every((session) => byRead.has(session))).toBe(true);
+  });
+
+  test('convert without --keep-usage counts zero in both; with it, the events totals', () => {
+    for (const session of converted.plain.values()) {
+      // ccusage lists no session that used no tokens; read --usage says zero.
+      expect(byCcusage.get(session) ?? ZERO, `ccusage, ${replay}`).toEqual(ZERO);
+      expect(byRead.get(session), `read --usage, ${replay}`).toEqual(ZERO);
+    }
+    expect(converted.kept.size).toBe(4);
+    for (const [source, session] of converted.kept) {
+      expect(byCcusage.get(session), `ccusage, ${replay}`).toEqual(sourceTotals.get(source));
+      expect(byRead.get(session), `read --usage, ${replay}`).toEqual(sourceTotals.get(source));
+    }
+  });
+
+  test('the records of every response are at strictly increasing times', () => {
+    expect(files.length).toBe(5 + 5 + 4);
+    for (const file of files) {
+      const last = new Map<string, number>();
+      for (const line of readFileSync(file, 'utf8').split('\n')) {
+        if (line === '') continue;
+        const r = JSON.parse(line) as { type: string; timestamp: string; message?: { id?: string } };
+        if (r.type !== 'assistant') continue;
+        const time = Date.parse(r.timestamp);
+        const id = r.message!.id!;
+        expect(last.has(id) ? time > last.get(id)! : true, `${file}: ${id} at ${r.timestamp}, ${replay}`).toBe(true);
+        last.set(id, time);
+      }
+    }
+  });
+});
