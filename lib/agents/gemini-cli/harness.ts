@@ -8,6 +8,7 @@ import type { GenericEvent } from '../../events.js';
 import { EventRejected, type HarnessFactory, type HarnessOptions, type SessionHarness } from '../../harnesses/types.js';
 import { AppendFile } from '../../session/append-file.js';
 import { chatFileName, projectHash, resolveProjectSlug } from './paths.js';
+import { isObject } from '../../util/is-object.js';
 import { GeminiRecordMapper, type ChatLine } from './records.js';
 
 export const FORMAT = 'gemini-cli';
@@ -47,14 +48,14 @@ class GeminiHarness implements SessionHarness {
 
   flush(): void {
     if (!this.mapper.pending) return;
-    const text = this.mapper.drain().map(serialize).join('');
-    this.write(text);
+    const prefix = this.foreignPrefix();
+    this.file.write(prefix + this.mapper.drain().map(serialize).join(''));
   }
 
   finish(): void {
     try {
-      const text = [...this.mapper.drain(), this.mapper.closing(this.now())].map(serialize).join('');
-      this.write(text);
+      const prefix = this.foreignPrefix();
+      this.file.write(prefix + [...this.mapper.drain(), this.mapper.closing(this.now())].map(serialize).join(''));
     } finally {
       this.file.close();
     }
@@ -65,19 +66,42 @@ class GeminiHarness implements SessionHarness {
     this.file.close();
   }
 
-  /** Write after whatever another process (a resuming gemini) appended, starting on a line of our own. */
-  private write(text: string): void {
+  /**
+   * Before our next lines: what another process (a resuming gemini) appended meanwhile. Ours then start on a
+   * line of their own; the response copies its history rewrite made are noted (see GeminiRecordMapper.shadow).
+   */
+  private foreignPrefix(): string {
     const appended = this.file.foreignBytes();
-    if (appended) {
-      if (!this.foreign) {
-        this.foreign = true;
-        this.warn(`warn session.foreign_append: ${this.file.path} was appended to by another process (a concurrent resume?); `
-          + 'later lines follow what it wrote, so the next resume sees both');
-      }
-      if (appended.needsNewline) text = `\n${text}`;
+    if (!appended) return '';
+    if (!this.foreign) {
+      this.foreign = true;
+      this.warn(`warn session.foreign_append: ${this.file.path} was appended to by another process (a concurrent resume?); `
+        + 'later lines follow what it wrote, so the next resume sees both');
     }
-    this.file.write(text);
+    this.mapper.shadow(responseCopies(appended.text));
+    return appended.needsNewline ? '\n' : '';
   }
+}
+
+/** The model message ids whose `<id>_response` copy a `$set.messages` line in `text` holds (whole lines only). */
+export function responseCopies(text: string): string[] {
+  const ids: string[] = [];
+  const lines = text.split('\n');
+  for (const line of lines.slice(0, -1)) {
+    if (!line.includes('"$set"') || !line.includes('_response"')) continue;
+    let record: unknown;
+    try {
+      record = JSON.parse(line);
+    } catch {
+      continue; // a damaged foreign line: nothing to learn from it
+    }
+    const messages = isObject(record) && isObject(record.$set) ? record.$set.messages : undefined;
+    if (!Array.isArray(messages)) continue;
+    for (const message of messages) {
+      if (isObject(message) && typeof message.id === 'string' && message.id.endsWith('_response')) ids.push(message.id.slice(0, -'_response'.length));
+    }
+  }
+  return ids;
 }
 
 /** The project path the CLI would use: the directory with symlinks resolved (a path from the input is taken as it is). */

@@ -118,6 +118,8 @@ export class GeminiRecordMapper {
   private readonly calls = new Map<string, ChatMessage>();
   private readonly taskIds = new Map<string, string>();
   private readonly tasksWithOutput = new Map<string, true>();
+  /** Our model messages the CLI copied the responses of (see `shadow`). */
+  private readonly shadowed = new Map<string, true>();
   private readonly said = new Set<Once>();
   private summarised = false;
   private readonly newId: () => string;
@@ -156,10 +158,29 @@ export class GeminiRecordMapper {
 
   /** The queued lines, each message in its latest state, in the order they were first queued. */
   drain(): ChatLine[] {
-    const lines = this.queue.map((entry): ChatLine => (this.queued.has(entry as ChatMessage) ? { ...(entry as ChatMessage) } : entry as ChatLine));
+    const lines: ChatLine[] = [];
+    for (const entry of this.queue) {
+      if (!this.queued.has(entry as ChatMessage)) {
+        lines.push(entry as ChatLine);
+        continue;
+      }
+      const message = entry as ChatMessage;
+      lines.push({ ...message });
+      // The CLI's copy of this message's responses would contradict the rewrite: emptied, it is not sent.
+      if (this.shadowed.has(message.id)) lines.push({ id: `${message.id}_response`, timestamp: message.timestamp, type: 'user', content: [] });
+    }
     this.queue = [];
     this.queued.clear();
     return lines;
+  }
+
+  /**
+   * A resuming CLI rewrote the history (`$set.messages`) with a `<id>_response` user message beside each model
+   * message with tool calls, a copy of their results as they were then. Messages `ids` have such a copy: when
+   * one of them is written again (a late result), the copy is emptied with it.
+   */
+  shadow(ids: Iterable<string>): void {
+    for (const id of ids) remember(this.shadowed, id, true);
   }
 
   /** The closing `$set`: `lastUpdated` is when the session was last written, which keeps it from the 30-day cleanup. */

@@ -5,6 +5,7 @@ import { EventRejected } from '../../../lib/harnesses/types.js';
 import type { GenericEvent } from '../../../lib/events.js';
 import { PRE } from '../../../lib/harnesses/claude-code-cli/notification.js';
 import { CANCELLED_ERROR, GeminiRecordMapper, summaryOf } from '../../../lib/agents/gemini-cli/records.js';
+import { responseCopies } from '../../../lib/agents/gemini-cli/harness.js';
 import { fromGeminiTokens, toGeminiTokens } from '../../../lib/agents/gemini-cli/tokens.js';
 import { PNG } from './support.js';
 
@@ -131,6 +132,16 @@ describe('model messages', () => {
     for (let i = 0; i < 20_000; i += 1) inner = (inner.a = {});
     expect(() => m.map({ type: 'tool_call', id: 'a', name: 'x', arguments: args, timestamp: T })).toThrow(EventRejected);
     expect(m.drain()).toEqual([]);
+  });
+});
+
+describe('after a resuming CLI rewrote the history', () => {
+  test('a rewritten message whose responses the CLI copied empties the copy, so only the new result is sent', () => {
+    const m = mapper();
+    lines(m, [{ type: 'tool_call', id: 'a', name: 'x', arguments: {} }]);
+    m.shadow(responseCopies(`${JSON.stringify({ $set: { messages: [{ id: 'm1' }, { id: 'm1_response', type: 'user' }] } })}\n{"$set":{"messages":[{"id":"zz_resp`));
+    const out = lines(m, [{ type: 'tool_result', id: 'a', content: 'ok', is_error: false }]);
+    expect(out.lines.map((l) => [l.id, l.content])).toEqual([['m1', ''], ['m1_response', []]]);
   });
 });
 
