@@ -3,3 +3,4 @@
 export { FORMAT, createGeminiHarness, geminiCli } from './harness.js';
 export { GeminiRecordMapper } from './records.js';
 export { chatFileName, projectHash, resolveProjectSlug, slugify } from './paths.js';
+export { INPUT_FORMAT, geminiChat } from './reader.js';
