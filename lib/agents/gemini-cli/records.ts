@@ -9,10 +9,10 @@ import type {
 } from '../../events.js';
 import { endNotification, eventNotification, monitorOutcome, PRE } from '../../harnesses/claude-code-cli/notification.js';
 import { EventRejected } from '../../harnesses/types.js';
-import { newTaskId } from '../../monitor/task-id.js';
+import { MonitorTasks } from '../../monitor/monitor-tasks.js';
 import { toGeminiTokens, type GeminiTokens } from './tokens.js';
 
-/** How many tool calls (and monitor task ids) are remembered: memory stays flat however long the stream. */
+/** How many tool calls are remembered: memory stays flat however long the stream. */
 const MAX_IDS = 100_000;
 /** Longest `summary` (the session's title in `gemini --list-sessions`), in code points. */
 const SUMMARY_MAX = 80;
@@ -116,8 +116,7 @@ export class GeminiRecordMapper {
   private open: ChatMessage | undefined;
   /** Tool call id -> the message holding it (its result rewrites that message). */
   private readonly calls = new Map<string, ChatMessage>();
-  private readonly taskIds = new Map<string, string>();
-  private readonly tasksWithOutput = new Map<string, true>();
+  private readonly tasks = new MonitorTasks();
   /** Our model messages the CLI copied the responses of (see `shadow`). */
   private readonly shadowed = new Map<string, true>();
   private readonly said = new Set<Once>();
@@ -299,16 +298,6 @@ export class GeminiRecordMapper {
     return [];
   }
 
-  private taskId(description: string, given: string | undefined): string {
-    if (given !== undefined) return given;
-    let id = this.taskIds.get(description);
-    if (id === undefined) {
-      id = newTaskId();
-      remember(this.taskIds, description, id);
-    }
-    return id;
-  }
-
   /**
    * A monitor notification as a user message holding what Claude Code sends for the same event (the "not user
    * input" preamble, then the task-notification XML): the CLI sends it on resume, in place.
@@ -320,15 +309,15 @@ export class GeminiRecordMapper {
 
   private monitorEvent(event: MonitorEvent): string[] {
     const description = event.description ?? 'monitor';
-    const taskId = this.taskId(description, event.task_id);
-    remember(this.tasksWithOutput, taskId, true);
+    const taskId = this.tasks.idFor(description, event.task_id);
+    this.tasks.noteOutput(taskId);
     return this.notification(eventNotification(taskId, description, event.event, event.note), event.timestamp);
   }
 
   private monitorEnd(event: MonitorEndEvent): string[] {
     const description = event.description ?? 'monitor';
-    const taskId = this.taskId(description, event.task_id);
-    return this.notification(endNotification(taskId, description, monitorOutcome(event, this.tasksWithOutput.has(taskId))), event.timestamp);
+    const taskId = this.tasks.idFor(description, event.task_id);
+    return this.notification(endNotification(taskId, description, monitorOutcome(event, this.tasks.hadOutput(taskId))), event.timestamp);
   }
 
   /**
