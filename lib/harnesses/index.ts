@@ -1,9 +1,10 @@
 // The registry of transcript formats. Adding a format is one folder under lib/harnesses/ and one line here.
 import { claudeCodeCli } from './claude-code-cli/index.js';
 import { codexCli } from './codex-cli/index.js';
+import { geminiCli } from '../agents/gemini-cli/index.js';
 import type { HarnessFactory } from './types.js';
 
-export const HARNESSES: readonly HarnessFactory[] = [claudeCodeCli, codexCli];
+export const HARNESSES: readonly HarnessFactory[] = [claudeCodeCli, codexCli, geminiCli];
 
 /** The factory for a format name, or undefined. */
 export function findHarness(format: string): HarnessFactory | undefined {

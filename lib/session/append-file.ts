@@ -26,7 +26,7 @@ export interface ForeignBytes {
  * `mkdir -p dir` where `dir` is below `root`: the root is made as given (following symlinks), each directory
  * below it is made or must already be a real directory. Throws (with the path) on a symlink or a file.
  */
-function makeDirsBelow(root: string, dir: string): void {
+export function makeDirsBelow(root: string, dir: string): void {
   const below = relative(root, dir);
   if (below === '' || below.startsWith('..') || isAbsolute(below)) throw new Error(`${dir} is not below ${root}`);
   mkdirSync(root, { recursive: true, mode: 0o700 });

@@ -6,7 +6,7 @@ import type {
   AssistantEvent, CompactionEvent, ContentPart, GenericEvent, ImageInput, MonitorEndEvent, MonitorEvent,
   ToolCallEvent, ToolResultEvent, Usage, UserEvent,
 } from '../../events.js';
-import { newTaskId } from '../../monitor/task-id.js';
+import { MonitorTasks } from '../../monitor/monitor-tasks.js';
 import { endNotification, eventNotification, PRE, monitorOutcome } from '../claude-code-cli/notification.js';
 import { EventRejected } from '../types.js';
 import { isObject } from '../../util/is-object.js';
@@ -16,7 +16,7 @@ export const CODEX_CLI_VERSION = '0.171.0';
 /** `session_meta.originator`: who wrote the session (Codex itself writes `codex_exec` or `codex_cli_rs`). */
 export const ORIGINATOR = 'asyncai-log';
 
-/** How many tool call ids (and monitor task ids) are remembered (bounded so memory stays flat). */
+/** How many tool call ids are remembered (bounded so memory stays flat). */
 const MAX_IDS = 100_000;
 
 /** One line of a rollout file. */
@@ -190,9 +190,7 @@ export class CodexRecordMapper {
   private turn: Turn | undefined;
   private total = zeroUsage();
   private readonly toolIds = new Set<string>();
-  private readonly taskIds = new Map<string, string>();
-  /** Task ids that have had at least one event: their end says "stream ended", not "without output". */
-  private readonly tasksWithOutput = new Set<string>();
+  private readonly tasks = new MonitorTasks();
   private readonly said = new Set<Once>();
   private readonly newTurnId: () => string;
 
@@ -336,16 +334,6 @@ export class CodexRecordMapper {
     return { lines, warnings };
   }
 
-  private taskId(description: string, given: string | undefined): string {
-    if (given !== undefined) return given;
-    let id = this.taskIds.get(description);
-    if (id === undefined) {
-      id = newTaskId();
-      remember(this.taskIds, description, id);
-    }
-    return id;
-  }
-
   /**
    * A monitor notification as the resuming model should see it: a developer message holding what Claude
    * Code sends for the same event (the "not user input" preamble, then the task-notification XML). Codex
@@ -358,15 +346,15 @@ export class CodexRecordMapper {
 
   private monitorEvent(event: MonitorEvent): Mapped {
     const description = event.description ?? 'monitor';
-    const taskId = this.taskId(description, event.task_id);
-    if (!this.tasksWithOutput.has(taskId)) remember(this.tasksWithOutput, taskId);
+    const taskId = this.tasks.idFor(description, event.task_id);
+    this.tasks.noteOutput(taskId);
     return this.notification(eventNotification(taskId, description, event.event, event.note), event.timestamp);
   }
 
   private monitorEnd(event: MonitorEndEvent): Mapped {
     const description = event.description ?? 'monitor';
-    const taskId = this.taskId(description, event.task_id);
-    const outcome = monitorOutcome(event, this.tasksWithOutput.has(taskId));
+    const taskId = this.tasks.idFor(description, event.task_id);
+    const outcome = monitorOutcome(event, this.tasks.hadOutput(taskId));
     return this.notification(endNotification(taskId, description, outcome), event.timestamp);
   }
 

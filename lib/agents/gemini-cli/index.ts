@@ -1,0 +1,6 @@
+// Google's Gemini CLI (0.61.0): everything this project knows about it lives in this folder. The writer
+// (`--session-format gemini-cli`), the `gemini-chat` input format (read, convert), paths and the resume command.
+export { FORMAT, createGeminiHarness, geminiCli } from './harness.js';
+export { GeminiRecordMapper } from './records.js';
+export { chatFileName, projectHash, resolveProjectSlug, slugify } from './paths.js';
+export { INPUT_FORMAT, geminiChat } from './reader.js';

@@ -1,0 +1,334 @@
+// Pure mapping from generic events to Gemini CLI 0.61.0 chat lines: the metadata line, `user` and `gemini`
+// messages, and `$set` updates. A model message gathers its thoughts, text and tool calls; a tool call carries
+// its result, so a message is written again (same `id`, which replaces it in place) when a result comes.
+// Until then each call is written as cancelled, so a file cut short never holds a call without a response.
+import { randomUUID } from 'node:crypto';
+import type {
+  AssistantEvent, CompactionEvent, ContentPart, GenericEvent, ImageInput, MonitorEndEvent, MonitorEvent, ThinkingEvent,
+  ToolCallEvent, ToolResultEvent, UserEvent,
+} from '../../events.js';
+import { endNotification, eventNotification, monitorOutcome, PRE } from '../../harnesses/claude-code-cli/notification.js';
+import { EventRejected } from '../../harnesses/types.js';
+import { MonitorTasks } from '../../monitor/monitor-tasks.js';
+import { toGeminiTokens, type GeminiTokens } from './tokens.js';
+
+/** How many tool calls are remembered: memory stays flat however long the stream. */
+const MAX_IDS = 100_000;
+/** Longest `summary` (the session's title in `gemini --list-sessions`), in code points. */
+const SUMMARY_MAX = 80;
+
+/** The error a call gets while (or when) its result never came: the CLI's own wording for a cancelled call. */
+export const CANCELLED_ERROR = '[Operation Cancelled] Reason: no result was recorded for this tool call';
+
+export type Part = Record<string, unknown>;
+
+export interface ToolCallRecord {
+  id: string;
+  name: string;
+  args: Record<string, unknown>;
+  result: Part[];
+  status: 'success' | 'error' | 'cancelled';
+  timestamp: string;
+}
+
+export interface ChatMessage {
+  id: string;
+  timestamp: string;
+  type: 'user' | 'gemini';
+  content: string | Part[];
+  model?: string;
+  thoughts?: { subject: string; description: string; timestamp: string }[];
+  tokens?: GeminiTokens;
+  toolCalls?: ToolCallRecord[];
+}
+
+/** One line of a chat file. */
+export type ChatLine = Record<string, unknown>;
+
+export interface GeminiMapperOptions {
+  sessionId: string;
+  projectHash: string;
+  /** When the session started (ISO): `startTime`, and the first `lastUpdated`. */
+  startedAt: string;
+  /** Model for model messages whose event names none. */
+  model?: string;
+  /** Extra metadata fields that say where a converted session came from. */
+  provenance?: Record<string, unknown>;
+  /** Injected for tests; default crypto.randomUUID. */
+  newId?: () => string;
+}
+
+/** User text the CLI leaves out on resume (commands, its own context blocks), as its `isIgnoredUserContent`. */
+export function isIgnoredUserText(text: string): boolean {
+  const t = text.trim();
+  return t === '' || t.startsWith('/') || t.startsWith('?') || t.startsWith('<session_context>') || t.startsWith('<hook_context>');
+}
+
+function inlineData(image: ImageInput): Part {
+  return { inlineData: { mimeType: image.media_type, data: image.data } };
+}
+
+function textOf(content: string | ContentPart[]): string {
+  if (typeof content === 'string') return content;
+  return content.filter((p): p is { type: 'text'; text: string } => p.type === 'text').map((p) => p.text).join('\n');
+}
+
+function imagesOf(content: string | ContentPart[]): ImageInput[] {
+  return typeof content === 'string' ? [] : content.filter((p): p is { type: 'image' } & ImageInput => p.type === 'image');
+}
+
+/** A thought as the CLI keeps it: a leading `**Subject**` line is its subject, the rest its description. */
+function thought(event: ThinkingEvent): { subject: string; description: string; timestamp: string } {
+  const match = /^\*\*([^*\n]+)\*\*\s*/.exec(event.text);
+  return match
+    ? { subject: match[1]!, description: event.text.slice(match[0].length), timestamp: event.timestamp }
+    : { subject: '', description: event.text, timestamp: event.timestamp };
+}
+
+/** The title the CLI shows for the session: the first line of the first user text, cut to 80 code points. */
+export function summaryOf(text: string): string {
+  const line = text.trim().split('\n')[0]!.replace(/\s+/g, ' ');
+  const chars = [...line];
+  return chars.length <= SUMMARY_MAX ? line : `${chars.slice(0, SUMMARY_MAX - 1).join('')}\u2026`;
+}
+
+/** Add to a bounded Map, forgetting the oldest entry when full. */
+function remember<K, V>(store: Map<K, V>, key: K, value: V): void {
+  if (store.size >= MAX_IDS && !store.has(key)) {
+    const oldest = store.keys().next().value;
+    if (oldest !== undefined) store.delete(oldest);
+  }
+  store.set(key, value);
+}
+
+type Once = 'subagent' | 'ignored_user';
+
+const ONCE_TEXT: Record<Once, string> = {
+  subagent: 'events with "agent_id" belong to a subagent session and are not written to this chat; further ones are dropped silently',
+  ignored_user: 'user text starting with "/", "?", "<session_context>" or "<hook_context>" is kept in the chat but gemini --resume does not send it to the model (further ones silently)',
+};
+
+export class GeminiRecordMapper {
+  /** Lines to write, in order: a message is serialised when drained, so it carries its latest state. */
+  private queue: (ChatMessage | ChatLine)[] = [];
+  private readonly queued = new Set<ChatMessage>();
+  /** The model message later thoughts, text and tool calls of the same response join. */
+  private open: ChatMessage | undefined;
+  /** Tool call id -> the message holding it (its result rewrites that message). */
+  private readonly calls = new Map<string, ChatMessage>();
+  private readonly tasks = new MonitorTasks();
+  /** Our model messages the CLI copied the responses of (see `shadow`). */
+  private readonly shadowed = new Map<string, true>();
+  private readonly said = new Set<Once>();
+  private summarised = false;
+  private readonly newId: () => string;
+
+  constructor(private readonly options: GeminiMapperOptions) {
+    this.newId = options.newId ?? randomUUID;
+  }
+
+  /** The first line: `sessionId` and `projectHash` make it a chat; `lastUpdated` is now, whatever the messages' age. */
+  metadata(): ChatLine {
+    const { sessionId, projectHash, startedAt, provenance } = this.options;
+    return { sessionId, projectHash, startTime: startedAt, lastUpdated: startedAt, kind: 'main', ...(provenance ?? {}) };
+  }
+
+  /** Map one event; returns warnings. Its lines wait in the queue until `drain`. */
+  map(event: GenericEvent): string[] {
+    if (event.agent_id !== undefined) return this.once('subagent');
+    switch (event.type) {
+      case 'user': return this.user(event);
+      case 'assistant': return this.assistant(event);
+      case 'thinking': return this.thinking(event);
+      case 'tool_call': return this.toolCall(event);
+      case 'tool_result': return this.toolResult(event);
+      case 'monitor_event': return this.monitorEvent(event);
+      case 'monitor_end': return this.monitorEnd(event);
+      case 'compaction': return this.compaction(event);
+      // Context nobody typed (another CLI's system records): the CLI makes its own on resume.
+      case 'context': return [];
+    }
+  }
+
+  /** Whether lines wait to be drained. */
+  get pending(): boolean {
+    return this.queue.length > 0;
+  }
+
+  /** The queued lines, each message in its latest state, in the order they were first queued. */
+  drain(): ChatLine[] {
+    const lines: ChatLine[] = [];
+    for (const entry of this.queue) {
+      if (!this.queued.has(entry as ChatMessage)) {
+        lines.push(entry as ChatLine);
+        continue;
+      }
+      const message = entry as ChatMessage;
+      lines.push({ ...message });
+      // The CLI's copy of this message's responses would contradict the rewrite: emptied, it is not sent.
+      if (this.shadowed.has(message.id)) lines.push({ id: `${message.id}_response`, timestamp: message.timestamp, type: 'user', content: [] });
+    }
+    this.queue = [];
+    this.queued.clear();
+    return lines;
+  }
+
+  /**
+   * A resuming CLI rewrote the history (`$set.messages`) with a `<id>_response` user message beside each model
+   * message with tool calls, a copy of their results as they were then. Messages `ids` have such a copy: when
+   * one of them is written again (a late result), the copy is emptied with it.
+   */
+  shadow(ids: Iterable<string>): void {
+    for (const id of ids) remember(this.shadowed, id, true);
+  }
+
+  /** The closing `$set`: `lastUpdated` is when the session was last written, which keeps it from the 30-day cleanup. */
+  closing(now: string): ChatLine {
+    return { $set: { lastUpdated: now } };
+  }
+
+  private once(what: Once): string[] {
+    if (this.said.has(what)) return [];
+    this.said.add(what);
+    return [ONCE_TEXT[what]];
+  }
+
+  private push(message: ChatMessage): ChatMessage {
+    this.touch(message);
+    return message;
+  }
+
+  /** Queue `message` to be (re)written. */
+  private touch(message: ChatMessage): void {
+    if (this.queued.has(message)) return;
+    this.queued.add(message);
+    this.queue.push(message);
+  }
+
+  private message(type: 'user' | 'gemini', content: string | Part[], timestamp: string): ChatMessage {
+    return { id: this.newId(), timestamp, type, content };
+  }
+
+  private modelMessage(timestamp: string, model: string | undefined): ChatMessage {
+    const message = this.message('gemini', '', timestamp);
+    const name = model ?? this.options.model;
+    if (name !== undefined) message.model = name;
+    this.open = this.push(message);
+    return message;
+  }
+
+  private user(event: UserEvent): string[] {
+    const images = event.images ?? [];
+    if (event.text.trim() === '' && images.length === 0) {
+      return ['user event with empty text not written (the CLI does not resume empty turns)'];
+    }
+    this.open = undefined;
+    const content: Part[] = [...(event.text === '' ? [] : [{ text: event.text }]), ...images.map(inlineData)];
+    this.push(this.message('user', content, event.timestamp));
+    const warnings = isIgnoredUserText(event.text) && event.text.trim() !== '' ? this.once('ignored_user') : [];
+    if (!this.summarised && !isIgnoredUserText(event.text)) {
+      this.summarised = true;
+      this.queue.push({ $set: { summary: summaryOf(event.text) } });
+    }
+    return warnings;
+  }
+
+  private thinking(event: ThinkingEvent): string[] {
+    const open = this.open;
+    const target = open && open.content === '' && open.toolCalls === undefined ? open : this.modelMessage(event.timestamp, event.model);
+    (target.thoughts ??= []).push(thought(event));
+    this.touch(target);
+    return [];
+  }
+
+  private assistant(event: AssistantEvent): string[] {
+    const open = this.open;
+    const target = open && open.content === '' && open.toolCalls === undefined ? open : this.modelMessage(event.timestamp, event.model);
+    target.content = event.text;
+    if (event.model !== undefined) target.model = event.model;
+    this.setTokens(target, event.usage);
+    this.touch(target);
+    return [];
+  }
+
+  private setTokens(message: ChatMessage, usage: AssistantEvent['usage']): void {
+    const tokens = usage === undefined ? undefined : toGeminiTokens(usage);
+    if (tokens !== undefined) message.tokens = tokens;
+  }
+
+  private toolCall(event: ToolCallEvent): string[] {
+    try {
+      JSON.stringify(event.arguments);
+    } catch (error) {
+      throw new EventRejected(`arguments cannot be serialised: ${(error as Error).message}`);
+    }
+    const target = this.open ?? this.modelMessage(event.timestamp, event.model);
+    const call: ToolCallRecord = {
+      id: event.id,
+      name: event.name,
+      args: event.arguments,
+      result: [{ functionResponse: { id: event.id, name: event.name, response: { error: CANCELLED_ERROR } } }],
+      status: 'cancelled',
+      timestamp: event.timestamp,
+    };
+    (target.toolCalls ??= []).push(call);
+    if (target.tokens === undefined) this.setTokens(target, event.usage);
+    remember(this.calls, event.id, target);
+    this.touch(target);
+    return [];
+  }
+
+  private toolResult(event: ToolResultEvent): string[] {
+    // Model output after a result belongs to the next response.
+    this.open = undefined;
+    const text = textOf(event.content);
+    const images = imagesOf(event.content).map(inlineData);
+    const message = this.calls.get(event.id);
+    const call = message?.toolCalls?.find((c) => c.id === event.id);
+    if (!message || !call) {
+      // A response the CLI could pair with no call: kept as user text, so the model still sees it.
+      const header = `[Tool result for call ${event.id}${event.is_error ? ' (error)' : ''}; no matching tool call was recorded]`;
+      this.push(this.message('user', [{ text: `${header}\n${text}` }, ...images], event.timestamp));
+      return [`tool_result ${JSON.stringify(event.id)} matches no earlier tool_call; kept as user text`];
+    }
+    const response = event.is_error ? { error: text } : { output: text };
+    call.result = [{ functionResponse: { id: event.id, name: call.name, response } }, ...images];
+    call.status = event.is_error ? 'error' : 'success';
+    this.touch(message);
+    return [];
+  }
+
+  /**
+   * A monitor notification as a user message holding what Claude Code sends for the same event (the "not user
+   * input" preamble, then the task-notification XML): the CLI sends it on resume, in place.
+   */
+  private notification(xml: string, timestamp: string): string[] {
+    this.push(this.message('user', [{ text: `${PRE}\n\n${xml}` }], timestamp));
+    return [];
+  }
+
+  private monitorEvent(event: MonitorEvent): string[] {
+    const description = event.description ?? 'monitor';
+    const taskId = this.tasks.idFor(description, event.task_id);
+    this.tasks.noteOutput(taskId);
+    return this.notification(eventNotification(taskId, description, event.event, event.note), event.timestamp);
+  }
+
+  private monitorEnd(event: MonitorEndEvent): string[] {
+    const description = event.description ?? 'monitor';
+    const taskId = this.tasks.idFor(description, event.task_id);
+    return this.notification(endNotification(taskId, description, monitorOutcome(event, this.tasks.hadOutput(taskId))), event.timestamp);
+  }
+
+  /**
+   * The CLI's own compression record: `$set.messages` replaces the whole history, here with the summary as
+   * one user message, which is all the model sees of what came before.
+   */
+  private compaction(event: CompactionEvent): string[] {
+    this.open = undefined;
+    this.calls.clear();
+    const messages = event.summary.trim() === '' ? [] : [this.message('user', [{ text: event.summary }], event.timestamp)];
+    this.queue.push({ $set: { messages } });
+    return [];
+  }
+}

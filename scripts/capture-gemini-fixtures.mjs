@@ -1,0 +1,55 @@
+// Regenerates fixtures/gemini-cli/ on purpose: runs the real Gemini CLI (devDependency) against the loopback
+// Gemini API mock, keeps the chat files it writes (one session with parallel tool calls, an error result, a
+// thought and an image; the same chat after a resume, with the CLI's `$set` lines), sanitizes and trims them,
+// and rewrites the golden event files from the built `gemini-chat` adapter.
+//   npx tsc -p tsconfig.json && node scripts/capture-gemini-fixtures.mjs           capture + goldens
+//   node scripts/capture-gemini-fixtures.mjs --goldens                              goldens only
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { ROOT, importTs, sanitize, writeGolden } from './input-fixture-tools.mjs';
+
+const DIR = join(ROOT, 'fixtures', 'gemini-cli');
+const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+
+async function capture() {
+  const { startMockGemini } = await importTs('test/support/mock-gemini.ts');
+  const { GEMINI_MODEL, runGemini, writeGeminiSettings } = await importTs('test/support/gemini-cli.ts');
+  const home = realpathSync(mkdtempSync(join(tmpdir(), 'gemini-capture-home-')));
+  const cwd = realpathSync(mkdtempSync(join(tmpdir(), 'gemini-capture-project-')));
+  const root = writeGeminiSettings(home);
+  writeFileSync(join(cwd, 'notes.txt'), 'the notes say hi\n');
+  writeFileSync(join(cwd, 'pixel.png'), Buffer.from(PNG, 'base64'));
+  const mock = await startMockGemini();
+  mock.script(
+    [
+      { text: '**Reading the notes** I will read both files.', thought: true },
+      { text: 'Reading both files.' },
+      { functionCall: { name: 'read_file', args: { file_path: 'notes.txt' } } },
+      { functionCall: { name: 'read_file', args: { file_path: 'missing.txt' } } },
+    ],
+    [{ text: 'The notes say hi; missing.txt does not exist; the image is one pixel.' }],
+    [{ text: 'Nothing else to do.' }],
+  );
+  const common = ['-m', GEMINI_MODEL, '--yolo'];
+  try {
+    const first = await runGemini({ home, cwd, baseUrl: mock.url, args: [...common, '-p', 'Read notes.txt and missing.txt, and look at @pixel.png'] });
+    if (first.code !== 0) throw new Error(`gemini failed: ${first.stderr}`);
+    const chats = join(root, 'tmp', readdirSync(join(root, 'tmp')).find((d) => d !== 'bin'), 'chats');
+    const file = join(chats, readdirSync(chats).find((n) => n.endsWith('.jsonl')));
+    const session = JSON.parse(readFileSync(file, 'utf8').split('\n')[0]).sessionId;
+    const slug = basename(cwd).toLowerCase();
+    const replacements = [[cwd, '/home/user/project'], [home, '/home/user'], [root, '/home/user/.gemini'], [join(root, 'tmp', slug), '/home/user/.gemini/project-temp-dir'], [slug, 'project']];
+    // (the sanitizer refuses any `/tmp/` path, so the CLI's temp directory named in its context is renamed)
+    mkdirSync(DIR, { recursive: true });
+    writeFileSync(join(DIR, 'session.jsonl'), sanitize(readFileSync(file, 'utf8'), replacements));
+    const resumed = await runGemini({ home, cwd, baseUrl: mock.url, args: [...common, '--resume', session, '-p', 'Anything else?'] });
+    if (resumed.code !== 0) throw new Error(`gemini --resume failed: ${resumed.stderr}`);
+    writeFileSync(join(DIR, 'resumed.jsonl'), sanitize(readFileSync(file, 'utf8'), replacements));
+  } finally {
+    await mock.close();
+  }
+}
+
+if (!process.argv.includes('--goldens')) await capture();
+for (const name of ['session', 'resumed']) await writeGolden('gemini-chat', join(DIR, `${name}.jsonl`));
