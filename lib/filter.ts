@@ -98,11 +98,14 @@ export interface FilterResult {
 }
 
 /** Validate formats and roots up front: an unknown format or malformed dir is a usage error. */
-export function checkSessionOptions(options: Pick<SessionOptions, 'formats' | 'sessionDirs'>): void {
+export function checkSessionOptions(options: Pick<SessionOptions, 'formats' | 'sessionDirs'> & { env?: SessionOptions['env'] }): void {
   for (const format of options.formats) {
-    if (!findHarness(format)) {
+    const factory = findHarness(format);
+    if (!factory) {
       throw new UsageError(`unknown session format ${JSON.stringify(format)} (known: ${knownFormats().join(', ')})`);
     }
+    const missing = factory.preflight?.(options.env ?? {});
+    if (missing !== undefined) throw new UsageError(missing);
   }
   for (const format of Object.keys(options.sessionDirs)) {
     if (!findHarness(format)) {
@@ -135,6 +138,8 @@ export function openSessions(
       root,
       cwd: cwd.path,
       cwdFromInput: cwd.fromInput,
+      env: options.env,
+      homedir: options.homedir,
       ...(options.model !== undefined ? { model: options.model } : {}),
       ...(options.provenance !== undefined ? { provenance: options.provenance } : {}),
       warn,

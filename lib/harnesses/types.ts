@@ -15,6 +15,9 @@ export interface HarnessOptions {
   model?: string;
   /** Extra record fields that say where a converted session came from (see the convert command). */
   provenance?: Record<string, unknown>;
+  /** The run's environment and home directory (a harness that runs its agent's program needs them). */
+  env?: Record<string, string | undefined>;
+  homedir?: string;
   /** One line of diagnostics, already located (`stdin:12: ...`) or global. */
   warn: (message: string) => void;
 }
@@ -48,5 +51,7 @@ export interface HarnessFactory {
   readonly format: string;
   /** The storage root when no `--session-dir` names one. */
   defaultRoot(env: Record<string, string | undefined>, homedir: string): string;
+  /** Optional: why this format cannot be written in `env` (a program it needs is missing), checked before input is read. */
+  preflight?(env: Record<string, string | undefined>): string | undefined;
   create(options: HarnessOptions): SessionHarness;
 }

@@ -1,0 +1,8 @@
+// OpenCode (1.18.33): everything this project knows about it lives in this folder. The writer
+// (`--session-format opencode`, loaded through `opencode import`), the `opencode-export` input format, ids,
+// project ids and finding the `opencode` program.
+export { FORMAT, createOpencodeHarness, journalDocument, opencode } from './harness.js';
+export { OpencodeMapper } from './records.js';
+export { IdMinter } from './ids.js';
+export { findOpencode, MISSING_OPENCODE, OPENCODE_VARIABLE } from './binary.js';
+export { remoteKey, resolveProject } from './project.js';

@@ -1,0 +1,32 @@
+// Shared by the OpenCode tests: events as NDJSON lines, and the built bin writing an OpenCode session in an
+// isolated OpenCode home with the real program named.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { opencodeBinary, type OpencodeHome } from '../../support/opencode.js';
+import { runBin, sessionOf, type RunResult } from '../../support/run.js';
+
+export const ev = (event: Record<string, unknown>): string => `${JSON.stringify(event)}\n`;
+
+/** The bin's environment: the home's, with ASYNCAI_LOG_OPENCODE naming the real program. */
+export function binEnv(home: OpencodeHome): Record<string, string> {
+  return { ...home.env, ASYNCAI_LOG_OPENCODE: opencodeBinary() };
+}
+
+/** Write `input` as an OpenCode session of `dir`; returns the run and its session id. */
+export async function writeOpencodeSession(home: OpencodeHome, dir: string, input: string, args: string[] = []): Promise<{ result: RunResult; id: string }> {
+  const result = await runBin(['--session-format', 'opencode', '--cwd', dir, ...args], { input, env: binEnv(home), cwd: dir });
+  return { result, id: result.code === 0 ? sessionOf(result).session_id : '' };
+}
+
+/** A project directory in `home`: a git repository with an origin remote, or a plain directory. */
+export function projectDir(home: OpencodeHome, name: string, git: boolean): string {
+  const dir = join(home.home, name);
+  mkdirSync(dir, { recursive: true });
+  if (git) {
+    const run = (args: string[]) => execFileSync('git', args, { cwd: dir, stdio: 'ignore', env: { ...home.env, GIT_CONFIG_NOSYSTEM: '1' } });
+    run(['init', '-q']);
+    run(['remote', 'add', 'origin', 'git@github.com:example/Proj.git']);
+  }
+  return dir;
+}
