@@ -18,6 +18,7 @@ import { drainedOrFailed } from './util/drain.js';
 import { ONCE_WARNINGS } from './harnesses/claude-code-cli/records.js';
 import { isSegmentTarget } from './harnesses/claude-code-cli/segments.js';
 import { runParallel } from './parallel/run.js';
+import { PrettyDocument } from './input/pretty-document.js';
 import { ALSO_INVALID_UTF8, INVALID_UTF8_NOTE, overLongMessage, preview } from './input/line-messages.js';
 
 /** A usage error: reported as it is, exit 2, nothing written. */
@@ -305,8 +306,10 @@ export async function runFilter(options: FilterOptions, io: FilterIO): Promise<F
   }
 
   /** One input line; `lineBase` lines came before the splitter that made it. */
+  let document: PrettyDocument | undefined;
+  let firstLine = true;
   const handle = (line: Line, now: string, lineBase = 0) => {
-    const where = `${inputName}:${lineBase + line.no}`;
+    let where = `${inputName}:${lineBase + line.no}`;
     if (stdinMonitor) {
       // Monitor mode: stdin is plain text, each line one monitor event (never a user turn).
       if (line.text === undefined) {
@@ -319,8 +322,27 @@ export async function runFilter(options: FilterOptions, io: FilterIO): Promise<F
       return;
     }
     invalidUtf8 = line.invalidUtf8 === true;
-    // A huge line is parsed from its bytes, never held whole as a string (see parseLine).
-    const read = readLineValue(line, options.maxLineBytes);
+    if (firstLine) {
+      firstLine = line.text === undefined || line.text.trim() === '';
+      document = PrettyDocument.start(line);
+      if (document) return;
+    }
+    let read: { value: unknown } | { bad: string };
+    if (document) {
+      // A pretty-printed document: its lines are gathered, then read as one value located at its first line.
+      try {
+        const whole = document.push(line);
+        if (!whole) return;
+        read = whole;
+      } catch (error) {
+        read = { bad: `not a JSON document: ${(error as Error).message}` };
+      }
+      where = `${inputName}:${lineBase + document.first}`;
+      document = undefined;
+    } else {
+      // A huge line is parsed from its bytes, never held whole as a string (see parseLine).
+      read = readLineValue(line, options.maxLineBytes);
+    }
     if ('bad' in read) {
       bad(where, read.bad);
       return;

@@ -59,7 +59,8 @@ export function isCodexSubagent(value: unknown): boolean {
 }
 
 /** Input formats that are a harness's own session files: such a file inside that harness's root is a session already. */
-const NATIVE_FORMAT: Record<string, string> = { 'claude-transcript': 'claude-code-cli', 'codex-rollout': 'codex-cli', 'gemini-chat': 'gemini-cli' };
+const NATIVE_FORMAT: Record<string, string> = { 'claude-transcript': 'claude-code-cli', 'codex-rollout': 'codex-cli', 'gemini-chat': 'gemini-cli',
+  'opencode-export': 'opencode' };
 
 /** Hooks the caller may give: bytes read so far (for progress), reported per chunk. */
 export interface ConvertHooks {

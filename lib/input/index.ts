@@ -6,10 +6,11 @@ import { codexExecJson } from './codex-exec-json.js';
 import { codexRollout } from './codex-rollout.js';
 import { genericEvents } from './generic-events.js';
 import { geminiChat } from '../agents/gemini-cli/index.js';
+import { opencodeExport } from '../agents/opencode/index.js';
 import type { InputFormat } from './types.js';
 
 /** `events` stays last: it accepts any object with a string `type`, so every foreign format goes before it. */
-export const INPUT_FORMATS: readonly InputFormat[] = [geminiChat, codexRollout, claudeStreamJson, codexExecJson, claudeTranscript, genericEvents];
+export const INPUT_FORMATS: readonly InputFormat[] = [geminiChat, opencodeExport, codexRollout, claudeStreamJson, codexExecJson, claudeTranscript, genericEvents];
 
 /** Names accepted by `--from` (besides `auto`). */
 export function inputFormatNames(): string[] {

@@ -6,3 +6,4 @@ export { OpencodeMapper } from './records.js';
 export { IdMinter } from './ids.js';
 export { findOpencode, MISSING_OPENCODE, OPENCODE_VARIABLE } from './binary.js';
 export { remoteKey, resolveProject } from './project.js';
+export { INPUT_FORMAT, fromOpencodeTokens, opencodeExport } from './reader.js';

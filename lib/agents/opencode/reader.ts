@@ -1,0 +1,164 @@
+// OpenCode sessions as generic events: input format `opencode-export`, the document `opencode export <id>`
+// prints (`{info, messages}`, on one line or pretty-printed), and this writer's journal (that document's
+// header, then one message per line, a later copy of a message replacing the earlier: only what is new in a
+// copy comes out, so a tool part seen running and later completed gives its call, then its result).
+import type { ContentPart, GenericEvent, ImageInput, Usage } from '../../events.js';
+import { InputError, type InputAdapter, type InputFormat, type SessionFacts } from '../../input/types.js';
+import { isObject } from '../../util/is-object.js';
+
+export const INPUT_FORMAT = 'opencode-export';
+
+type Json = Record<string, unknown>;
+type Warn = (message: string) => void;
+
+/** How many messages' seen parts are remembered: memory stays flat however long the journal. */
+const MAX_MESSAGES = 10_000;
+
+function isSessionInfo(value: unknown): value is Json {
+  return isObject(value) && typeof value.id === 'string' && value.id.startsWith('ses_');
+}
+
+function isDocument(value: unknown): value is { info: Json; messages: unknown[] } {
+  return isObject(value) && isSessionInfo(value.info) && Array.isArray(value.messages);
+}
+
+function isMessage(value: unknown): value is { info: Json; parts: unknown[] } {
+  return isObject(value) && isObject(value.info) && typeof value.info.id === 'string' && Array.isArray(value.parts);
+}
+
+function iso(ms: unknown, fallback: string): string {
+  return typeof ms === 'number' && Number.isFinite(ms) ? new Date(ms).toISOString() : fallback;
+}
+
+function count(value: unknown): number {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : 0;
+}
+
+/** A message's `tokens` in the Messages API's terms (output with reasoning, input without cache), or undefined. */
+export function fromOpencodeTokens(tokens: unknown): Usage | undefined {
+  if (!isObject(tokens)) return undefined;
+  const cache = isObject(tokens.cache) ? tokens.cache : {};
+  const usage: Usage = { input_tokens: count(tokens.input), output_tokens: count(tokens.output) + count(tokens.reasoning) };
+  if (count(cache.read) > 0) usage.cache_read_input_tokens = count(cache.read);
+  if (count(cache.write) > 0) usage.cache_creation_input_tokens = count(cache.write);
+  return usage.input_tokens === 0 && usage.output_tokens === 0 && usage.cache_read_input_tokens === undefined ? undefined : usage;
+}
+
+/** An image file part (`data:` URL) as an image, or undefined. */
+function imageOf(part: Json): ImageInput | undefined {
+  if (typeof part.url !== 'string' || typeof part.mime !== 'string' || !part.mime.startsWith('image/')) return undefined;
+  const match = /^data:([^;,]+);base64,(.*)$/s.exec(part.url);
+  return match ? { media_type: match[1]!, data: match[2]! } : undefined;
+}
+
+interface Seen {
+  parts: Set<string>;
+  /** Tool parts whose result has come out. */
+  done: Set<string>;
+}
+
+class OpencodeExportAdapter implements InputAdapter {
+  readonly format = INPUT_FORMAT;
+  private cwd: string | undefined;
+  private readonly seen = new Map<string, Seen>();
+
+  map(value: unknown, now: string, warn: Warn): GenericEvent[] {
+    if (isDocument(value)) {
+      if (typeof value.info.directory === 'string') this.cwd ??= value.info.directory;
+      return (value.messages as unknown[]).flatMap((message) => (isMessage(message) ? this.message(message, now, warn) : []));
+    }
+    if (isMessage(value)) return this.message(value, now, warn);
+    throw new InputError('not an OpenCode export document or message');
+  }
+
+  end(): GenericEvent[] {
+    return [];
+  }
+
+  facts(): SessionFacts {
+    return this.cwd !== undefined ? { cwd: this.cwd } : {};
+  }
+
+  private seenOf(id: string): Seen {
+    let seen = this.seen.get(id);
+    if (!seen) {
+      if (this.seen.size >= MAX_MESSAGES) this.seen.delete(this.seen.keys().next().value!);
+      seen = { parts: new Set(), done: new Set() };
+      this.seen.set(id, seen);
+    }
+    return seen;
+  }
+
+  private message(message: { info: Json; parts: unknown[] }, now: string, warn: Warn): GenericEvent[] {
+    const info = message.info;
+    const seen = this.seenOf(info.id as string);
+    const time = iso(isObject(info.time) ? info.time.created : undefined, now);
+    const parts = message.parts.filter(isObject).filter((p) => typeof p.id === 'string');
+    const fresh = parts.filter((p) => !seen.parts.has(p.id as string));
+    for (const part of fresh) seen.parts.add(part.id as string);
+    if (info.role === 'user') return this.user(fresh, time, warn);
+    if (info.role !== 'assistant') return [];
+    return this.assistant(info, parts, fresh, seen, time);
+  }
+
+  private user(parts: Json[], timestamp: string, warn: Warn): GenericEvent[] {
+    const texts: string[] = [];
+    const images: ImageInput[] = [];
+    for (const part of parts) {
+      if (part.type === 'text' && typeof part.text === 'string' && part.ignored !== true) texts.push(part.text);
+      else if (part.type === 'file') {
+        const image = imageOf(part);
+        if (image) images.push(image);
+        else texts.push(`[file: ${typeof part.filename === 'string' ? part.filename : typeof part.url === 'string' ? part.url : 'attachment'}]`);
+      } else if (part.type !== 'text' && part.type !== 'compaction' && part.type !== 'step-start' && part.type !== 'step-finish') {
+        warn(`user part of type ${JSON.stringify(part.type)} is not read`);
+      }
+    }
+    if (texts.length === 0 && images.length === 0) return [];
+    return [{ type: 'user', text: texts.join('\n'), timestamp, ...(images.length > 0 ? { images } : {}) }];
+  }
+
+  private assistant(info: Json, parts: Json[], fresh: Json[], seen: Seen, timestamp: string): GenericEvent[] {
+    const model = typeof info.modelID === 'string' ? info.modelID : undefined;
+    const base = { timestamp, ...(model !== undefined ? { model } : {}) };
+    let usage = seen.parts.size === fresh.length ? fromOpencodeTokens(info.tokens) : undefined;
+    const events: GenericEvent[] = [];
+    const results: GenericEvent[] = [];
+    const freshIds = new Set(fresh.map((p) => p.id as string));
+    for (const part of parts) {
+      const id = part.id as string;
+      const isFresh = freshIds.has(id);
+      const at = isObject(part.time) ? iso(part.time.start, timestamp) : timestamp;
+      if (isFresh && part.type === 'reasoning' && typeof part.text === 'string' && part.text !== '') {
+        events.push({ type: 'thinking', text: part.text, timestamp: at, ...(model !== undefined ? { model } : {}) });
+      } else if (isFresh && part.type === 'text' && typeof part.text === 'string' && part.ignored !== true) {
+        events.push({ type: 'assistant', text: part.text, ...base, timestamp: at, ...(usage ? { usage } : {}) });
+        usage = undefined;
+      } else if (part.type === 'tool' && typeof part.callID === 'string' && typeof part.tool === 'string') {
+        const state = isObject(part.state) ? part.state : {};
+        if (isFresh) {
+          const args = isObject(state.input) ? state.input : {};
+          events.push({ type: 'tool_call', id: part.callID, name: part.tool, arguments: args, ...base, timestamp: at, ...(usage ? { usage } : {}) });
+          usage = undefined;
+        }
+        if (seen.done.has(id) || (state.status !== 'completed' && state.status !== 'error')) continue;
+        seen.done.add(id);
+        const end = isObject(state.time) ? iso(state.time.end, timestamp) : timestamp;
+        const text = state.status === 'error'
+          ? (typeof state.error === 'string' ? state.error : JSON.stringify(state.error ?? ''))
+          : (typeof state.output === 'string' ? state.output : JSON.stringify(state.output ?? ''));
+        const images = (Array.isArray(state.attachments) ? state.attachments : []).filter(isObject).map(imageOf)
+          .filter((i): i is ImageInput => i !== undefined);
+        const content: string | ContentPart[] = images.length === 0 ? text : [{ type: 'text', text }, ...images.map((i) => ({ type: 'image' as const, ...i }))];
+        results.push({ type: 'tool_result', id: part.callID, content, is_error: state.status === 'error', timestamp: end });
+      }
+    }
+    return [...events, ...results];
+  }
+}
+
+export const opencodeExport: InputFormat = {
+  name: INPUT_FORMAT,
+  detect: (value) => isDocument(value),
+  create: () => new OpencodeExportAdapter(),
+};
