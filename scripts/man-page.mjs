@@ -1,0 +1,2 @@
+// placeholder: rendered in a later commit
+export function writeManPage() {}
