@@ -3,7 +3,7 @@
 // a temporary --prefix, with no npm warning, and the installed command turns the quick-start example into a
 // session with no devDependency installed beside it.
 import { describe, expect, test } from 'vitest';
-import { readdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, cleanEnv, run, sessionOf, tempDir } from '../support/run.js';
 import { freshCheckout, npm, npmWarnings } from './support.js';
@@ -42,6 +42,13 @@ describe('install', () => {
     const second = await quickStart(prefix);
     expect(second.r.code).toBe(0);
     expect(second.r.stderr).toBe('');
+
+    // npm links a man page only if it exists: the built clone has one, and installing it again links it.
+    expect(existsSync(join(prefix, 'share', 'man', 'man1', 'asyncai-log.1'))).toBe(false);
+    const again = await npm(['install', '-g', '.', '--prefix', prefix], clone);
+    expect(again.code, again.stderr).toBe(0);
+    expect(npmWarnings(again)).toEqual([]);
+    expect(readFileSync(join(prefix, 'share', 'man', 'man1', 'asyncai-log.1'), 'utf8')).toMatch(/^\.TH ASYNCAI\\-LOG 1 /);
   }, INSTALL_TIMEOUT);
 
   test('npm pack then npm install -g <tarball> installs with no warning, no install script and no devDependency', async () => {
@@ -64,6 +71,8 @@ describe('install', () => {
     expect(readdirSync(join(installed, 'node_modules')).filter((name) => ['typescript', 'vitest', '@types'].includes(name))).toEqual([]);
     expect(manifest.license).toBe('MIT');
     expect(readFileSync(join(installed, 'LICENSE'), 'utf8')).toMatch(/^MIT License\n/);
+
+    expect(readFileSync(join(prefix, 'share', 'man', 'man1', 'asyncai-log.1'), 'utf8')).toMatch(/^\.TH ASYNCAI\\-LOG 1 /);
 
     const { r, records } = await quickStart(prefix);
     expect(r.code, r.stderr).toBe(0);
