@@ -52,7 +52,7 @@ async function buildOnce() {
       continue;
     }
     try {
-      process.stderr.write(`asyncai-log: first run from the checkout ${root}: installing its dependencies and building it (once)\n`);
+      process.stderr.write(`asyncai-log: first run from the checkout ${root}: building it (once)\n`);
       const { build: run } = await import(build.href);
       run({ stdio: 'stderr' });
     } finally {
