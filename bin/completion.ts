@@ -5,8 +5,7 @@
 import type { Argv } from 'yargs';
 import { knownFormats } from '../lib/harnesses/index.js';
 import { inputFormatNames } from '../lib/input/index.js';
-
-const COMMANDS = ['read', 'convert', 'completion'];
+import { COMMANDS } from './help.js';
 
 type Completions = (error: Error | null, completions: string[] | undefined) => void;
 

@@ -5,6 +5,9 @@ import type { Argv } from 'yargs';
 import { knownFormats } from '../lib/harnesses/index.js';
 import { inputFormatNames } from '../lib/input/index.js';
 
+/** The commands besides the default one (the filter), as typed. */
+export const COMMANDS = ['read', 'convert', 'completion'];
+
 /** The terminal's width when stdout is one, else 80 columns. */
 export function helpWidth(stdout: { isTTY?: boolean; columns?: number } = process.stdout): number {
   return stdout.isTTY === true && stdout.columns !== undefined && stdout.columns > 0 ? stdout.columns : 80;

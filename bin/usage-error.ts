@@ -1,8 +1,7 @@
 // The line for a usage error that yargs found: an unknown flag is named as it was typed, with the closest
 // flag the command knows; an unexpected word with the closest command. One line, then exit 2.
 import type { Argv } from 'yargs';
-
-const COMMANDS = ['read', 'convert', 'completion'];
+import { COMMANDS } from './help.js';
 
 /** Edit distance with adjacent transpositions (optimal string alignment): "sesion" -> "session" is 1. */
 export function editDistance(a: string, b: string): number {
