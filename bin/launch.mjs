@@ -66,6 +66,11 @@ if (!existsSync(main)) {
     process.stderr.write(`asyncai-log: ${fileURLToPath(main)} is missing: reinstall the package\n`);
     process.exit(1);
   }
-  await buildOnce();
+  try {
+    await buildOnce();
+  } catch (error) {
+    process.stderr.write(`asyncai-log: cannot build the checkout ${root}: ${error.message}\n`);
+    process.exit(1);
+  }
 }
 await import(main.href);
