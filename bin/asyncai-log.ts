@@ -1,33 +1,45 @@
 #!/usr/bin/env -S node --max-semi-space-size=4
 // The command line: argv (yargs) -> options -> a library call -> exit code. Nothing else lives here.
 // Exit codes: 0 success, 1 failure at run time, 2 usage error, 130/143 after SIGINT/SIGTERM.
-// The launcher gives V8 a young generation of 4 MB semi-spaces (default 16): what one read of stdin makes dies
-// young, and the larger default only holds memory (about 30 MB of peak RSS, with no gain in speed).
-import yargs from 'yargs';
+// The shebang (and that of bin/launch.mjs, the installed command) gives V8 a young generation of 4 MB
+// semi-spaces (default 16): what one read of stdin makes dies young, and the larger default only holds memory
+// (about 30 MB of peak RSS, with no gain in speed).
+import yargs, { type Argv } from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { filterCommand } from './commands/filter.js';
+import { completion } from './completion.js';
 import { convertCommand } from './commands/convert.js';
 import { readCommand } from './commands/read.js';
+import { helpWidth, withoutTypeColumn } from './help.js';
+import { knownFlags, unknownArgumentMessage } from './usage-error.js';
 
 // A write over the file-size limit must fail with EFBIG (reported), not kill the process.
 process.on('SIGXFSZ', () => {});
 // A stderr that cannot be written (closed pipe, full disk) loses the diagnostics, never the transcript.
 process.stderr.on('error', () => {});
 
-await yargs(hideBin(process.argv))
+const cli = withoutTypeColumn(yargs(hideBin(process.argv)));
+await cli
   .scriptName('asyncai-log')
-  .usage('$0 [options] < events.ndjson\n\nTurn agent events into a session transcript that the agent CLI can resume.')
+  .usage('$0 [options] < events.ndjson\n\nTurn agent events into session transcripts that the agent CLIs resume.')
   .command(filterCommand)
   .command(readCommand)
   .command(convertCommand)
+  .completion('completion', 'print a bash or zsh completion script (for ~/.bashrc or ~/.zshrc)',
+    completion(() => knownFlags((filterCommand.builder as (y: Argv) => Argv)(yargs([])))))
   .strict()
   .help()
   .alias('h', 'help')
+  .describe('help', 'show this help')
   .version()
-  .wrap(Math.min(110, process.stdout.columns ?? 110))
+  .describe('version', 'print the version number')
+  .locale('en')
+  .wrap(helpWidth())
   .fail((message, error) => {
-    process.stderr.write(`asyncai-log: ${message ?? error?.message ?? 'usage error'}\n`);
-    process.stderr.write("Try 'asyncai-log --help'.\n");
+    const args = hideBin(process.argv);
+    const unknown = message ? unknownArgumentMessage(message, args, knownFlags(cli)) : undefined;
+    if (unknown !== undefined) process.stderr.write(`asyncai-log: ${unknown}\n`);
+    else process.stderr.write(`asyncai-log: ${message ?? error?.message ?? 'usage error'}\nTry 'asyncai-log --help'.\n`);
     process.exit(2);
   })
   .parseAsync();

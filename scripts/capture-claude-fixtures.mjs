@@ -1,4 +1,4 @@
-// Regenerates fixtures/claude-code-cli/ on purpose: runs the real `claude -p` (devDependency) against the
+// Regenerates fixtures/claude-code-cli/ on purpose: runs the real `claude -p` (pinned in test/clients/) against the
 // loopback Messages mock for each scenario of test/support/claude-capture.ts (Bash, parallel calls, a
 // subagent, a Monitor, spilled output, images, a compaction), keeps the session's files sanitised and
 // trimmed, and writes the golden outputs of `asyncai-log read` beside them. The stream-json stdout of the

@@ -1,5 +1,5 @@
 // Regenerates the input-adapter fixtures in fixtures/claude-stream-json/ (the `input-*` files) on purpose:
-// runs the real `claude -p --output-format stream-json --verbose` (devDependency) against the loopback
+// runs the real `claude -p --output-format stream-json --verbose` (pinned in test/clients/) against the loopback
 // Messages mock, sanitizes and trims its stdout, and rewrites the golden event files from the built adapter.
 //   npx tsc -p tsconfig.json && node scripts/capture-claude-stream-json-fixtures.mjs       capture + goldens
 //   node scripts/capture-claude-stream-json-fixtures.mjs --goldens                         goldens only

@@ -1,5 +1,5 @@
 // Regenerates fixtures/codex-exec-json/ and fixtures/codex-rollout/ on purpose: runs the real Codex CLI
-// (devDependency) against the loopback Responses mock, keeps its `exec --json` output and its rollout files,
+// (pinned in test/clients/) against the loopback Responses mock, keeps its `exec --json` output and its rollout files,
 // sanitizes and trims them, and rewrites the golden event files from the built adapters.
 //   npx tsc -p tsconfig.json && node scripts/capture-codex-fixtures.mjs            capture + goldens
 //   node scripts/capture-codex-fixtures.mjs --goldens                               goldens only

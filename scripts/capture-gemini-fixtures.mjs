@@ -1,4 +1,4 @@
-// Regenerates fixtures/gemini-cli/ on purpose: runs the real Gemini CLI (devDependency) against the loopback
+// Regenerates fixtures/gemini-cli/ on purpose: runs the real Gemini CLI (pinned in test/clients/) against the loopback
 // Gemini API mock, keeps the chat files it writes (one session with parallel tool calls, an error result, a
 // thought and an image; the same chat after a resume, with the CLI's `$set` lines), sanitizes and trims them,
 // and rewrites the golden event files from the built `gemini-chat` adapter.

@@ -1,4 +1,4 @@
-// Regenerates fixtures/monitor/claude-monitor-records.jsonl on purpose: runs the real `claude -p` (devDependency)
+// Regenerates fixtures/monitor/claude-monitor-records.jsonl on purpose: runs the real `claude -p` (pinned in test/clients/)
 // against the loopback Messages mock so it calls its own Monitor tool (test/monitor/capture.ts), and keeps
 // its monitor records, sanitised and trimmed.
 //   node scripts/capture-monitor-fixtures.mjs

@@ -4,6 +4,8 @@ import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { parseSessionDirs, runFilter, UsageError, type FilterOptions } from '../../lib/filter.js';
 import { fileInput } from '../../lib/input/file-input.js';
 import { monitorSpecs } from '../../lib/monitor/index.js';
+import { DEFAULT_MODEL } from '../../lib/harnesses/claude-code-cli/records.js';
+import { FILTER_EXAMPLES, MAIN_NOTES, inputFormatChoices, sessionFormatChoices } from '../help.js';
 import { runCommand } from '../exit.js';
 
 export interface SessionArgs {
@@ -11,26 +13,28 @@ export interface SessionArgs {
   'session-dir': string[];
   cwd?: string;
   model?: string;
-  'agent-name': string;
 }
 
-/** The session flags shared by the filter and convert. */
-export function sessionFlags<T>(y: Argv<T>): Argv<T & SessionArgs> {
+/** The session flags shared by the filter and convert; `cwd` says which directory the session goes to by default. */
+export function sessionFlags<T>(y: Argv<T>, cwd: string): Argv<T & SessionArgs> {
   return y
     .option('session-format', {
       type: 'string', array: true, default: ['claude-code-cli'], requiresArg: true,
-      describe: 'transcript format to write (repeatable)',
+      describe: `<format>: transcript format to write, repeatable: ${sessionFormatChoices()} (default: claude-code-cli)`,
     })
     .option('session-dir', {
       type: 'string', array: true, default: [], requiresArg: true,
-      describe: "a harness's storage root, as <format>=<path> (repeatable)",
+      describe: '<format>=<path>: that format\'s storage root, repeatable (default: $CLAUDE_CONFIG_DIR, else ~/.claude; $CODEX_HOME, else ~/.codex)',
     })
-    .option('cwd', { type: 'string', requiresArg: true, describe: 'project directory the session belongs to' })
-    .option('model', { type: 'string', requiresArg: true, describe: 'model for assistant records that name none' })
-    .option('agent-name', { type: 'string', default: 'asyncai-log', requiresArg: true, describe: 'agent name for the session line' }) as unknown as Argv<T & SessionArgs>;
+    .option('cwd', { type: 'string', requiresArg: true, describe: `<dir>: the project directory the session belongs to (default: ${cwd})` })
+    .option('model', {
+      type: 'string', requiresArg: true,
+      describe: `<id>: model for Claude Code assistant records whose event names none (default: ${DEFAULT_MODEL})`,
+    }) as unknown as Argv<T & SessionArgs>;
 }
 
 interface FilterArgs extends SessionArgs {
+  'agent-name': string;
   session: boolean;
   echo: boolean;
   strict: boolean;
@@ -49,26 +53,36 @@ function list(value: string | string[] | undefined): string[] {
 
 export const filterCommand: CommandModule<object, FilterArgs> = {
   command: '$0',
-  describe: 'read events on stdin and write a session transcript (the default command)',
-  builder: (y) => sessionFlags(y)
-    .option('session', { type: 'boolean', default: true, describe: 'write a transcript (--no-session: none)' })
-    .option('echo', { type: 'boolean', default: false, describe: 'after the session line, copy every input line to stdout' })
-    .option('strict', { type: 'boolean', default: false, describe: 'stop at the first bad line (exit 1)' })
-    .option('threads', {
-      type: 'number', default: 2, requiresArg: true,
-      describe: 'worker threads for a large file of events on stdin (0: read on one thread)',
+  describe: 'read agent events on stdin and write session transcripts (the default command)',
+  builder: (y) => sessionFlags(y, "the input's own where it names one, else the current directory")
+    .option('agent-name', { type: 'string', default: 'asyncai-log', requiresArg: true, describe: '<name>: agent_name in the session line (default: asyncai-log)' })
+    .option('session', { type: 'boolean', default: true, describe: 'write transcripts and print the session line; --no-session: neither (default: on)' })
+    .option('echo', { type: 'boolean', default: false, describe: 'after the session line, copy the input to stdout unchanged (tee)' })
+    .option('strict', { type: 'boolean', default: false, describe: 'stop at the first bad line: write what came before, exit 1' })
+    .option('from', {
+      type: 'string', default: 'auto', requiresArg: true,
+      describe: `<format>: input format: ${inputFormatChoices()} (default: auto, decided from the first line)`,
     })
-    .option('from', { type: 'string', default: 'auto', requiresArg: true, describe: 'input format (auto: from the first line)' })
-    .option('prompt', { type: 'string', requiresArg: true, describe: 'first user turn, for streams that do not echo their prompt' })
-    .option('max-line-bytes', { type: 'number', default: 64 * 1024 * 1024, requiresArg: true, describe: 'longest input line accepted' })
+    .option('prompt', { type: 'string', requiresArg: true, describe: '<text>: record <text> as the first user turn, for streams that do not print their prompt' })
+    .option('max-line-bytes', {
+      type: 'number', default: 64 * 1024 * 1024, requiresArg: true,
+      describe: '<n>: longest input line accepted; a longer one is reported and skipped (default: 67108864, 64 MiB)',
+    })
     .option('monitor', {
       type: 'string',
-      describe: 'run a command ($SHELL -c) and record each stdout line as a monitor event (repeatable); without a command, stdin is plain text and each line is one',
+      describe: '[<command>]: run <command> with $SHELL -c and record each line it prints as a monitor event, repeatable; '
+        + 'without a command, stdin is plain text and each line is one',
     })
     .option('monitor-description', {
       type: 'string', requiresArg: true,
-      describe: 'description of the n-th --monitor (repeatable, paired by position; default: the command, or "stdin")',
-    }) as unknown as Argv<FilterArgs>,
+      describe: '<text>: description of the n-th --monitor, repeatable, paired by position (default: the command, or "stdin")',
+    })
+    .option('threads', {
+      type: 'number', default: 2, requiresArg: true,
+      describe: '<n>: worker threads for a file of events of 8 MiB or more on stdin; 0: one thread (default: 2)',
+    })
+    .example(FILTER_EXAMPLES)
+    .epilogue(MAIN_NOTES) as unknown as Argv<FilterArgs>,
   handler: async (argv: ArgumentsCamelCase<FilterArgs>) => {
     const controller = new AbortController();
     let signalCode = 0;

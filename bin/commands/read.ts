@@ -4,6 +4,7 @@ import { homedir } from 'node:os';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { parseSessionDirs, UsageError } from '../../lib/filter.js';
 import { runRead } from '../../lib/readers/claude-code-cli/run-read.js';
+import { READ_EXAMPLES, READ_NOTES } from '../help.js';
 import { runCommand } from '../exit.js';
 
 interface ReadArgs {
@@ -21,24 +22,29 @@ interface ReadArgs {
 
 export const readCommand: CommandModule<object, ReadArgs> = {
   command: 'read <transcripts..>',
-  describe: 'print Claude Code transcripts (paths or session uuids) as generic events',
+  describe: 'print Claude Code transcripts (files or session uuids) as generic events',
   builder: (y) => y
-    .positional('transcripts', { type: 'string', array: true, describe: 'transcript files or session uuids' })
-    .option('usage', { type: 'boolean', default: false, describe: 'print the session token totals (one JSON object per transcript)' })
-    .option('tree', { type: 'boolean', default: false, describe: 'print the branch structure (one JSON line per branch)' })
-    .option('events', { type: 'boolean', default: false, describe: 'also print context the model saw (system and attachment records)' })
+    .positional('transcripts', {
+      type: 'string', array: true,
+      describe: 'transcript files, or session uuids (looked up as <root>/projects/*/<uuid>.jsonl)',
+    })
+    .option('usage', { type: 'boolean', default: false, describe: "print the session's token totals instead: one JSON object per transcript" })
+    .option('tree', { type: 'boolean', default: false, describe: 'print the branch structure instead: one JSON line per branch' })
+    .option('branch', { type: 'string', requiresArg: true, describe: '<uuid>: read the branch ending at this record (default: the one claude --resume continues)' })
+    .option('events', { type: 'boolean', default: false, describe: 'also print the context the model saw that was not a turn, as context events' })
     .option('subagents', { type: 'boolean', default: false, describe: "also read the session's subagent transcripts" })
-    .option('branch', { type: 'string', requiresArg: true, describe: 'read the branch ending at this record uuid' })
-    .option('spills', { type: 'boolean', default: true, describe: 'inline spilled tool output (--no-spills: keep the pointer)' })
+    .option('spills', { type: 'boolean', default: true, describe: 'inline spilled tool output; --no-spills: keep the pointer' })
     .option('session-dir', {
       type: 'string', array: true, default: [], requiresArg: true,
-      describe: 'where session uuids are looked up, as claude-code-cli=<path>',
+      describe: 'claude-code-cli=<path>: the root session uuids are looked up under (default: $CLAUDE_CONFIG_DIR, else ~/.claude)',
     })
-    .option('max-record-bytes', { type: 'number', requiresArg: true, describe: 'longest record read (default 64 MiB)' })
+    .option('max-record-bytes', { type: 'number', requiresArg: true, describe: '<n>: longest record read; a longer one is skipped with a warning (default: 64 MiB)' })
     .option('threads', {
       type: 'number', requiresArg: true,
-      describe: 'worker threads for a transcript of 16 MiB or more (default 2 on a machine of 2 cores or more; 0: one thread)',
-    }) as unknown as Argv<ReadArgs>,
+      describe: '<n>: worker threads for a transcript of 16 MiB or more; 0: one thread (default: 2 on a machine of 2 cores or more)',
+    })
+    .example(READ_EXAMPLES)
+    .epilogue(READ_NOTES) as unknown as Argv<ReadArgs>,
   handler: async (argv: ArgumentsCamelCase<ReadArgs>) => {
     await runCommand(async () => {
       if (argv.usage && argv.tree) throw new UsageError('--usage and --tree cannot be combined');

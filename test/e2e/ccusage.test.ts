@@ -11,9 +11,10 @@ import { runFilter } from '../../dist/lib/filter.js';
 import { fileInput } from '../../dist/lib/input/file-input.js';
 import { JOB_BYTES } from '../../dist/lib/parallel/run.js';
 import { fuzzSeed, Rng } from '../reliability/support.js';
-import { cleanEnv, ROOT, run, runBin, sessionOf, tempDir } from '../support/run.js';
+import { clientFile } from '../clients/clients.mjs';
+import { cleanEnv, run, runBin, sessionOf, tempDir } from '../support/run.js';
 
-const CCUSAGE = join(ROOT, 'node_modules', 'ccusage', 'src', 'cli.js');
+const CCUSAGE = clientFile('ccusage', 'src', 'cli.js');
 const MODELS = ['claude-sonnet-4-5-20250929', 'claude-opus-4-1-20250805', 'claude-haiku-4-5-20251001'];
 const GIVEN = '2026-03-04T05:06:07.000Z';
 

@@ -123,7 +123,7 @@ describe('filter command line', () => {
   test('an unknown flag exits 2', async () => {
     const r = await runBin(['--frobnicate'], { input: '' });
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/Unknown argument: frobnicate/);
+    expect(r.stderr).toBe('asyncai-log: unknown option --frobnicate (see asyncai-log --help)\n');
   });
 
   test('--no-session writes no file and prints no session line', async () => {
@@ -236,7 +236,13 @@ describe('filter command line', () => {
   });
 });
 
-test('the package bin is the built filter', () => {
+test('the package bin runs the built filter', async () => {
   const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
-  expect(join(ROOT, pkg.bin['asyncai-log'])).toBe(BIN);
+  const root = tempDir();
+  const r = await run(join(ROOT, pkg.bin['asyncai-log']), ['--session-dir', `claude-code-cli=${root}`, '--cwd', '/p'], { input: ev({ type: 'user', text: 'a' }), env: cleanEnv() });
+  expect(r.code).toBe(0);
+  expect(r.stderr).toBe('');
+  expect(sessionOf(r).session_file.startsWith(root)).toBe(true);
+  const direct = await runBin(['--version']);
+  expect((await run(join(ROOT, pkg.bin['asyncai-log']), ['--version'], { env: cleanEnv() })).stdout).toBe(direct.stdout);
 });

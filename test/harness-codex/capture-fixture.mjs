@@ -1,5 +1,5 @@
 // Regenerates fixtures/codex-cli/resumed-by-codex.jsonl on purpose: the built bin writes a Codex session,
-// the real `codex exec resume` (devDependency, against the loopback Responses mock) runs a tool in it and
+// the real `codex exec resume` (pinned in test/clients/, against the loopback Responses mock) runs a tool in it and
 // appends its own turn, and the file as Codex left it is kept, sanitised and trimmed.
 //   npx tsc -p tsconfig.json && node test/harness-codex/capture-fixture.mjs
 import { spawn } from 'node:child_process';
@@ -7,7 +7,9 @@ import { mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT, importTs, sanitize } from '../../scripts/input-fixture-tools.mjs';
+import { clientBin, installTestClients } from '../clients/clients.mjs';
 
+installTestClients();
 const { startMockOpenAI, writeCodexConfig } = await importTs('test/support/mock-openai.ts');
 
 function run(command, args, { cwd, env, input = '' }) {
@@ -44,7 +46,7 @@ try {
     [{ type: 'function_call', call_id: 'call_echo', name: 'exec_command', arguments: { cmd: 'echo resumed' } }],
     [{ type: 'message', text: 'resumed-ok' }],
   );
-  const resumed = await run(join(ROOT, 'node_modules', '.bin', 'codex'), ['exec', '--json', '--skip-git-repo-check', 'resume', session.session_id, 'Run echo resumed.'], {
+  const resumed = await run(clientBin('codex'), ['exec', '--json', '--skip-git-repo-check', 'resume', session.session_id, 'Run echo resumed.'], {
     cwd: project, env: { ...env, CODEX_HOME: join(home, '.codex'), MOCK_API_KEY: 'sk-test' },
   });
   if (resumed.code !== 0) throw new Error(`codex failed: ${resumed.stderr}`);

@@ -1,4 +1,4 @@
-// The reader against the real Claude Code (devDependency) and the loopback mock: what the CLI writes today
+// The reader against the real Claude Code (pinned in test/clients/) and the loopback mock: what the CLI writes today
 // reads as the golden fixtures say; `read` follows the branch `claude --resume` sends; a compaction written
 // from events is honoured on resume; a re-harnessed session resumes with its tool calls and results intact.
 import { mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';

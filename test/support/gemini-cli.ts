@@ -1,17 +1,16 @@
 // The real `gemini` binary for tests: where it is (one function, so it can be repointed), the settings that keep
 // it offline, and one run against a mock Gemini API with a fixed environment (reference: gemini-cli.md).
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cleanEnv, ROOT, run, type RunResult } from './run.js';
+import { clientFile } from '../clients/clients.mjs';
+import { cleanEnv, run, type RunResult } from './run.js';
 
 /** The model every run names (without `-m` the CLI asks a model router first). */
 export const GEMINI_MODEL = 'gemini-2.5-flash';
 
-/** The real Gemini CLI entry point from the pinned devDependency `@google/gemini-cli`. */
+/** The real Gemini CLI entry point from the pinned test clients (`@google/gemini-cli`, test/clients/). */
 export function geminiBinary(): string {
-  const path = join(ROOT, 'node_modules', '@google', 'gemini-cli', 'bundle', 'gemini.js');
-  if (!existsSync(path)) throw new Error('the real gemini CLI is not installed: run npm install (devDependency @google/gemini-cli)');
-  return path;
+  return clientFile('@google', 'gemini-cli', 'bundle', 'gemini.js');
 }
 
 /**

@@ -1,8 +1,10 @@
-// Builds the bin once before any test runs, so end-to-end tests spawn what `npm install` would build.
-import { execFileSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+// Before any test runs: installs the pinned real agent CLIs into the git-ignored cache if they are not there
+// yet (test/clients/), and builds the bin and its man page (scripts/build.mjs), so end-to-end tests spawn
+// what an install ships.
+import { installTestClients } from '../clients/clients.mjs';
+import { build } from '../../scripts/build.mjs';
 
 export default function setup(): void {
-  const root = fileURLToPath(new URL('../..', import.meta.url));
-  execFileSync(process.execPath, [fileURLToPath(new URL('../../node_modules/typescript/bin/tsc', import.meta.url)), '-p', 'tsconfig.json'], { cwd: root, stdio: 'inherit' });
+  installTestClients();
+  build();
 }

@@ -1,19 +1,18 @@
 // The real `opencode` binary for tests: where it is (one function, so it can be repointed), an isolated home
 // (HOME and the four XDG directories) with a config naming a loopback mock provider and the plugin-install stub
 // that keeps it offline, and one run with a fixed environment (reference: opencode.md).
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, run, tempDir, type RunResult } from './run.js';
+import { clientFile } from '../clients/clients.mjs';
+import { run, tempDir, type RunResult } from './run.js';
 
 /** The model every run names: `<provider>/<model>` of the mock provider. */
 export const OPENCODE_MODEL = 'mock/mock-model';
 const VERSION = '1.18.33';
 
-/** The real OpenCode binary from the pinned devDependency `opencode-ai` (its native `opencode-linux-x64` package). */
+/** The real OpenCode binary from the pinned test clients (`opencode-ai`, its native `opencode-linux-x64` package). */
 export function opencodeBinary(): string {
-  const path = join(ROOT, 'node_modules', 'opencode-linux-x64', 'bin', 'opencode');
-  if (!existsSync(path)) throw new Error('the real opencode CLI is not installed: run npm install (devDependency opencode-ai)');
-  return path;
+  return clientFile('opencode-linux-x64', 'bin', 'opencode');
 }
 
 /** An isolated OpenCode home: HOME and the four XDG directories, and the environment that keeps it offline. */

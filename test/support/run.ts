@@ -1,9 +1,10 @@
 // Spawning helpers for end-to-end tests: the built bin and the real `claude` binary, with fixed environments.
 import { spawn, type SpawnOptions } from 'node:child_process';
-import { existsSync, mkdtempSync, statSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { claudeBinary, clientBin } from '../clients/clients.mjs';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const BIN = join(ROOT, 'dist', 'bin', 'asyncai-log.js');
@@ -58,17 +59,8 @@ export function sessionOf(result: RunResult): { session_id: string; session_file
   return JSON.parse(first).result;
 }
 
-/** The real Claude Code binary from the pinned devDependency (the native file, not a wrapper stub). */
-export function claudeBinary(): string {
-  const candidates = [
-    join(ROOT, 'node_modules', '@anthropic-ai', 'claude-code', 'bin', 'claude.exe'),
-    join(ROOT, 'node_modules', '@anthropic-ai', `claude-code-${process.platform}-${process.arch}`, 'claude'),
-  ];
-  for (const path of candidates) {
-    if (existsSync(path) && statSync(path).size > 1_000_000) return path;
-  }
-  throw new Error('the real claude binary is not installed: run npm install (devDependency @anthropic-ai/claude-code)');
-}
+/** The real Claude Code binary, from the pinned test clients (test/clients/). */
+export { claudeBinary };
 
 /** Run the real `claude -p --resume` against a mock on `baseUrl`, from `cwd`. */
 export function resumeWithClaude(options: {
@@ -95,11 +87,9 @@ export function flatten(messages: any[]): { role: string; blocks: any[] }[] {
   }));
 }
 
-/** The real Codex CLI from the pinned devDependency. */
+/** The real Codex CLI, from the pinned test clients (test/clients/). */
 export function codexBinary(): string {
-  const path = join(ROOT, 'node_modules', '.bin', 'codex');
-  if (!existsSync(path)) throw new Error('the real codex binary is not installed: run npm install (devDependency @openai/codex)');
-  return path;
+  return clientBin('codex');
 }
 
 /** Run the real `codex exec --json` with `CODEX_HOME` set up for a mock (see writeCodexConfig). */

@@ -1,0 +1,37 @@
+// Shell completion (`asyncai-log completion` prints the bash or zsh script; the script asks
+// `asyncai-log --get-yargs-completions <words>`). yargs completes commands and each command's flags; this
+// adds what it cannot know here: the default command's flags at the top level, and the values of
+// --session-format, --from and --session-dir.
+import type { Argv } from 'yargs';
+import { knownFormats } from '../lib/harnesses/index.js';
+import { inputFormatNames } from '../lib/input/index.js';
+import { COMMANDS } from './help.js';
+
+type Completions = (error: Error | null, completions: string[] | undefined) => void;
+
+/** The words being completed (the command name first, the word under the cursor last), from our argv. */
+function completionWords(argv: readonly string[]): string[] {
+  const at = argv.indexOf('--get-yargs-completions');
+  return at === -1 ? [] : argv.slice(at + 1);
+}
+
+/** What may follow `flag`, or undefined when it takes no value we know. */
+function valuesAfter(flag: string, command: string | undefined): string[] | undefined {
+  if (flag === '--session-format') return knownFormats();
+  if (flag === '--from') return ['auto', ...inputFormatNames()];
+  if (flag === '--session-dir') return (command === 'read' ? ['claude-code-cli'] : knownFormats()).map((format) => `${format}=`);
+  return undefined;
+}
+
+/** yargs' completion function (the form that may fall back on its default completion). */
+export function completion(filterFlags: () => string[], argv: readonly string[] = process.argv) {
+  return (current: string, _parsed: unknown, defaultCompletion: (done?: Completions) => void, done: (completions: string[]) => void): void => {
+    const words = completionWords(argv);
+    const command = words.slice(1, -1).find((word) => COMMANDS.includes(word));
+    const values = words.length >= 2 ? valuesAfter(words[words.length - 2]!, command) : undefined;
+    if (values !== undefined) return done(values);
+    if (command === undefined && current.startsWith('-')) return done(filterFlags());
+    // The default command is listed as "$0": it is what runs when no command is named, nothing to type.
+    defaultCompletion((_error, completions) => done((completions ?? []).filter((entry) => !/^\$0(:|$)/.test(entry))));
+  };
+}
