@@ -13,6 +13,11 @@ export interface HarnessOptions {
   cwdFromInput?: boolean;
   /** Model for assistant-side records whose event names none. */
   model?: string;
+  /**
+   * When the session started (RFC 3339), for a format that files sessions by date: the first event's time when
+   * a log is converted. Default: now, when the session is opened.
+   */
+  startedAt?: string;
   /** Extra record fields that say where a converted session came from (see the convert command). */
   provenance?: Record<string, unknown>;
   /** One line of diagnostics, already located (`stdin:12: ...`) or global. */
