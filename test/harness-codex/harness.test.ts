@@ -46,6 +46,32 @@ describe('the Codex rollout file', () => {
     });
   }
 
+  test('a session given its start (convert gives the first event\'s time) is filed and named by that start', () => {
+    const root = tempDir();
+    const harness = codexCli.create({ root, cwd: '/home/user/project', startedAt: '2025-03-04T05:06:07.890Z', warn: () => {} });
+    harness.finish();
+    const f = localFields('2025-03-04T05:06:07.890Z', Intl.DateTimeFormat().resolvedOptions().timeZone);
+    expect(relative(root, harness.sessionFile)).toBe(
+      join('sessions', f.y, f.mo, f.d, `rollout-${f.y}-${f.mo}-${f.d}T${f.h}-${f.mi}-${f.s}-${harness.sessionId}.jsonl`),
+    );
+    expect(rolloutLines(harness.sessionFile)[0]).toMatchObject({ timestamp: '2025-03-04T05:06:07.890Z', payload: { timestamp: '2025-03-04T05:06:07.890Z' } });
+  });
+
+  test('the live filter files a session by when it was opened, whatever times its events carry', async () => {
+    const root = tempDir();
+    const before = Date.now();
+    const r = await runBin(['--session-format', 'codex-cli', '--session-dir', `codex-cli=${root}`], {
+      input: ev({ type: 'user', text: 'hi', timestamp: '2020-01-02T03:04:05.000Z' }),
+    });
+    const after = Date.now();
+    expect(r.code).toBe(0);
+    const lines = rolloutLines(sessionOf(r).session_file);
+    const opened = Date.parse(lines[0].payload.timestamp);
+    expect(opened).toBeGreaterThanOrEqual(before);
+    expect(opened).toBeLessThanOrEqual(after);
+    expect(lines[1].timestamp).toBe('2020-01-02T03:04:05.000Z');
+  });
+
   test('is created with mode 0600 and begins with session_meta before any event is written', () => {
     const root = tempDir();
     const harness = create(root);
@@ -159,6 +185,16 @@ describe('writing', () => {
     const last = rolloutLines(harness.sessionFile).filter((l) => l.payload.type === 'token_count').at(-1);
     expect(last.payload.info.total_token_usage).toMatchObject({ input_tokens: 502, output_tokens: 53, total_tokens: 555 });
   });
+});
+
+test('--model names the model in the turn_context of every turn', async () => {
+  const root = tempDir();
+  const r = await runBin(['--session-format', 'codex-cli', '--session-dir', `codex-cli=${root}`, '--cwd', '/home/user/project', '--model', 'gpt-5.1-codex'], {
+    input: [ev({ type: 'user', text: 'one' }), ev({ type: 'assistant', text: 'a' }), ev({ type: 'user', text: 'two' })].join(''),
+  });
+  expect(r.code).toBe(0);
+  const contexts = rolloutLines(sessionOf(r).session_file).filter((l) => l.type === 'turn_context');
+  expect(contexts.map((l) => l.payload)).toEqual([1, 2].map(() => expect.objectContaining({ model: 'gpt-5.1-codex', cwd: '/home/user/project' })));
 });
 
 test('the bin notes dropped thinking on stderr once and writes the rest', async () => {
