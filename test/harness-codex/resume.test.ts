@@ -2,7 +2,7 @@
 // and with --last from the session's cwd) and sends the conversation to a loopback Responses API mock; one
 // stream into both harnesses leaves two sessions that resume in their own CLIs.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { PRE } from '../../lib/harnesses/claude-code-cli/notification.js';
 import { codexCli } from '../../lib/harnesses/codex-cli/index.js';
@@ -109,9 +109,14 @@ describe('real codex exec resume', () => {
     expect(conversation(fromOwn.input)).toEqual([...TOOL_TURN_ITEMS, PROMPT_ITEM]);
   });
 
-  test('a converted log is filed under its first event\'s local date and time, names its model, and resumes', async () => {
+  test('a converted log is filed under its first event\'s local date and time, names its model, and resume --last finds it', async () => {
     const cwd = tempDir();
     const home = codexHome(openai);
+    // A session of the same directory started (today) after the converted one (2025), but last written an hour
+    // ago: --last picks the session written last, not the one started last.
+    const live = await writeCodexSession(ev({ type: 'user', text: 'A live session written first.' }), cwd, home);
+    const anHourAgo = new Date(Date.now() - 3_600_000);
+    utimesSync(live.file, anHourAgo, anHourAgo);
     const log = join(tempDir(), 'agent.ndjson');
     writeFileSync(log, TOOL_TURN.split('\n').filter((l) => l !== '')
       .map((l, i) => ev({ ...JSON.parse(l), timestamp: `2025-03-04T23:30:0${i}.000Z` })).join(''));
@@ -125,9 +130,9 @@ describe('real codex exec resume', () => {
     const lines = rolloutLines(file);
     expect(lines[0]).toMatchObject({ type: 'session_meta', timestamp: '2025-03-04T23:30:00.000Z', payload: { id: session, timestamp: '2025-03-04T23:30:00.000Z' } });
     expect(lines.filter((l) => l.type === 'turn_context').map((l) => l.payload.model)).toEqual(['gpt-5.1-codex']);
-    const { input, events } = await resumeWithCodex(openai, home, cwd, [session, 'Reply with exactly: resumed-ok']);
-    expect(conversation(input)).toEqual([...TOOL_TURN_ITEMS, PROMPT_ITEM]);
+    const { input, events } = await resumeWithCodex(openai, home, cwd, ['--last', 'Reply with exactly: resumed-ok']);
     expect(events[0]).toEqual({ type: 'thread.started', thread_id: session });
+    expect(conversation(input)).toEqual([...TOOL_TURN_ITEMS, PROMPT_ITEM]);
   });
 
   test('resume --last run from a session cwd finds the session written for that directory', async () => {
