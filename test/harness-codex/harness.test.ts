@@ -173,6 +173,17 @@ describe('writing', () => {
     expect(lines.filter((l) => l.payload.type === 'agent_message').map((l) => l.payload.message)).toEqual(['x', 'a', 'y', 'b']);
   });
 
+  test('after another process appended its own turn_context, the next output states our model again', () => {
+    const harness = codexCli.create({ root: tempDir(), cwd: '/home/user/project', model: 'model-a', warn: () => {} });
+    harness.add({ type: 'user', text: 'q', timestamp: T }, 'stdin:1');
+    harness.flush();
+    appendFileSync(harness.sessionFile, `${JSON.stringify({ timestamp: T, type: 'turn_context', payload: { cwd: '/home/user/project', approval_policy: 'never', sandbox_policy: { type: 'read-only' }, model: 'codex-own' } })}\n`);
+    harness.add({ type: 'assistant', text: 'a', timestamp: T }, 'stdin:2');
+    harness.finish();
+    const models = rolloutLines(harness.sessionFile).filter((l) => l.type === 'turn_context').map((l) => l.payload.model);
+    expect(models).toEqual(['model-a', 'codex-own', 'model-a']);
+  });
+
   test('token totals go on from the last total another process appended', () => {
     const harness = create(tempDir());
     harness.add({ type: 'assistant', text: 'a', usage: { input_tokens: 1, output_tokens: 1 }, timestamp: T }, 'stdin:1');
