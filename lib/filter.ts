@@ -128,9 +128,12 @@ export function parseSessionDirs(values: readonly string[]): Record<string, stri
   return dirs;
 }
 
-/** Open one new session per configured format. */
+/**
+ * Open one new session per configured format. `startedAt` (RFC 3339) is when the session started, for the
+ * formats that file sessions by date; default: now.
+ */
 export function openSessions(
-  options: SessionOptions, cwd: { path: string; fromInput: boolean }, warn: (message: string) => void,
+  options: SessionOptions, cwd: { path: string; fromInput: boolean }, warn: (message: string) => void, startedAt?: string,
 ): SessionHarness[] {
   return options.formats.map((format) => {
     const factory = findHarness(format)!;
@@ -143,6 +146,7 @@ export function openSessions(
       homedir: options.homedir,
       ...(options.model !== undefined ? { model: options.model } : {}),
       ...(options.provenance !== undefined ? { provenance: options.provenance } : {}),
+      ...(startedAt !== undefined ? { startedAt } : {}),
       warn,
     });
   });

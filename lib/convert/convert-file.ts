@@ -365,8 +365,10 @@ class FileConversion {
       event = rest as GenericEvent;
     }
     if (!this.logger) {
-      if (event.agent_id === undefined && event.type !== 'context') this.open();
-      else if (this.held.length >= MAX_HELD_EVENTS) this.open();
+      // The session started with the first event of the log (held ones came before this one).
+      const first = this.held[0]?.event.timestamp ?? event.timestamp;
+      if (event.agent_id === undefined && event.type !== 'context') this.open(first);
+      else if (this.held.length >= MAX_HELD_EVENTS) this.open(first);
       else {
         // Held past this line's batch: its bytes are not kept, so the event is serialised as usual later.
         this.held.push({ event, where });
@@ -384,7 +386,8 @@ class FileConversion {
     return this.settings.cwd ?? (facts.cwd !== undefined && facts.cwd.startsWith('/') ? facts.cwd : this.settings.processCwd);
   }
 
-  private open(): void {
+  /** Open the sessions, started at `startedAt` (the log's first event time: Codex files a session by it). */
+  private open(startedAt: string): void {
     if (this.stop) return;
     const cwd = this.sessionCwd();
     this.cwd = cwd;
@@ -401,7 +404,7 @@ class FileConversion {
         provenance: provenanceFor(this.inputFormat ?? 'unknown', this.task.real),
         ...(this.settings.model !== undefined ? { model: this.settings.model } : {}),
       // Converted sessions are never stamped with what is on disk now (the branch checked out today).
-      }, { path: cwd, fromInput: true }, this.warn);
+      }, { path: cwd, fromInput: true }, this.warn, startedAt);
     } catch (error) {
       this.stop = { status: 'failed', error: `cannot create the session: ${(error as Error).message}` };
       return;

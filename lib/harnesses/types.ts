@@ -13,6 +13,11 @@ export interface HarnessOptions {
   cwdFromInput?: boolean;
   /** Model for assistant-side records whose event names none. */
   model?: string;
+  /**
+   * When the session started (RFC 3339), for a format that files sessions by date: the first event's time when
+   * a log is converted. Default: now, when the session is opened.
+   */
+  startedAt?: string;
   /** Extra record fields that say where a converted session came from (see the convert command). */
   provenance?: Record<string, unknown>;
   /** The run's environment and home directory (a harness that runs its agent's program needs them). */

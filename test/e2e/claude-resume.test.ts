@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startMockAnthropic, type MockAnthropic } from '../support/mock-anthropic.js';
-import { BIN, cleanEnv, resumeWithClaude, runBin, sessionOf, tempDir } from '../support/run.js';
+import { BIN, cleanEnv, resumeWithClaude, runBin, sessionOf, tempDir, until } from '../support/run.js';
 
 let mock: MockAnthropic;
 beforeAll(async () => {
@@ -165,7 +165,7 @@ describe('real claude --resume', () => {
     const line = await new Promise<string>((resolve) => child.stdout.once('data', (d: Buffer) => resolve(d.toString())));
     const { session_id: session, session_file: file } = JSON.parse(line).result;
     child.stdin.write(ev({ type: 'user', text: 'before resume' }) + ev({ type: 'assistant', text: 'first answer' }));
-    for (let i = 0; i < 200 && readFileSync(file, 'utf8').split('\n').length < 3; i += 1) await new Promise((r) => setTimeout(r, 10));
+    await until(() => readFileSync(file, 'utf8').split('\n').length >= 3);
     const first = await resumeWithClaude({ configDir: root, cwd, session, baseUrl: mock.url, prompt: 'interjection from a concurrent resume' });
     expect(first.code).toBe(0);
     child.stdin.end(ev({ type: 'user', text: 'after resume' }) + ev({ type: 'assistant', text: 'second answer' }));

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { spawn } from 'node:child_process';
 import { readFileSync, readdirSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BIN, ROOT, cleanEnv, runBin, sessionOf, tempDir, run, FIXTURES } from '../support/run.js';
+import { BIN, ROOT, cleanEnv, runBin, sessionOf, tempDir, run, until, FIXTURES } from '../support/run.js';
 
 function records(file: string): any[] {
   return readFileSync(file, 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l));
@@ -199,7 +199,8 @@ describe('filter command line', () => {
     const line = await new Promise<string>((resolve) => child.stdout.once('data', (d: Buffer) => resolve(d.toString())));
     const file = JSON.parse(line).result.session_file as string;
     child.stdin.write(ev({ type: 'user', text: 'kept' }));
-    for (let i = 0; i < 100 && readFileSync(file, 'utf8') === ''; i += 1) await new Promise((r) => setTimeout(r, 20));
+    // The signal comes once the line is written (not after a fixed time): what was read is kept.
+    await until(() => readFileSync(file, 'utf8') !== '');
     child.kill('SIGTERM');
     const code = await new Promise((resolve) => child.on('close', resolve));
     expect(code).toBe(143);

@@ -2,7 +2,8 @@
 // call and its result in different jobs, on different threads) and sends the whole conversation; the bin
 // reads a large file on stdin on threads and writes every record on one chain.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { open } from 'node:fs/promises';
 import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -10,7 +11,7 @@ import { runFilter } from '../../dist/lib/filter.js';
 import { fileInput } from '../../dist/lib/input/file-input.js';
 import { JOB_BYTES } from '../../dist/lib/parallel/run.js';
 import { startMockAnthropic, type MockAnthropic } from '../support/mock-anthropic.js';
-import { BIN, cleanEnv, resumeWithClaude, runBin, tempDir } from '../support/run.js';
+import { BIN, ROOT, cleanEnv, resumeWithClaude, runBin, tempDir } from '../support/run.js';
 
 let mock: MockAnthropic;
 beforeAll(async () => {
@@ -114,27 +115,44 @@ describe('the filter on worker threads, end to end', () => {
 
   test('SIGTERM during a threaded run writes the jobs under way, leaves whole records on one chain, exits 143', async () => {
     const root = tempDir();
-    const file = join(tempDir(), 'big.ndjson');
+    const dir = tempDir();
+    const file = join(dir, 'big.ndjson');
     const line = ev({ type: 'assistant', text: `a reply ü ${'x'.repeat(400)}` });
-    writeFileSync(file, line.repeat(Math.ceil((40 * 1024 * 1024) / Buffer.byteLength(line))));
+    const lines = Math.ceil((40 * 1024 * 1024) / Buffer.byteLength(line));
+    writeFileSync(file, line.repeat(lines));
+    // The test holds the input: the bin's reads of stdin stop at a gate after 4 jobs (test/support/stdin-gate.mjs)
+    // until the signal has been sent, so the run is under way when it comes, however fast or busy the machine.
+    const gate = join(dir, 'gate');
+    expect(spawnSync('mkfifo', [gate]).status).toBe(0);
     const fd = openSync(file, 'r');
-    const child = spawn(process.execPath, [BIN, '--session-dir', `claude-code-cli=${root}`, '--cwd', '/home/user/project'], {
-      env: cleanEnv(), stdio: [fd, 'pipe', 'pipe'],
+    const child = spawn(process.execPath, ['--import', join(ROOT, 'test', 'support', 'stdin-gate.mjs'), BIN, '--session-dir', `claude-code-cli=${root}`, '--cwd', '/home/user/project'], {
+      env: cleanEnv({ ASYNCAI_LOG_TEST_GATE: gate, ASYNCAI_LOG_TEST_GATE_AFTER: String(4 * JOB_BYTES) }), stdio: [fd, 'pipe', 'pipe'],
     });
     closeSync(fd);
     let stdout = '';
+    let stderr = '';
     child.stdout!.on('data', (d: Buffer) => {
-      if (stdout === '') setTimeout(() => child.kill('SIGTERM'), 150);
       stdout += d.toString();
     });
-    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-    expect(code).toBe(143);
+    child.stderr!.on('data', (d: Buffer) => {
+      stderr += d.toString();
+    });
+    const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
+    // Opening the gate's write end returns once the run waits at the gate.
+    const door = await open(gate, 'w');
+    child.kill('SIGTERM');
+    await door.write(Buffer.from('go'));
+    await door.close();
+    expect(await closed, stderr).toBe(143);
+    expect(stderr).toBe('');
     const sessionFile = JSON.parse(stdout.split('\n')[0]!).result.session_file as string;
     const text = readFileSync(sessionFile, 'utf8');
     expect(text.endsWith('\n')).toBe(true);
     expect(text).not.toContain('asyncai-log-');
     const records = text.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l));
-    expect(records.length).toBeGreaterThan(0);
+    // The jobs read before the gate were written; the run stopped long before the end of the input.
+    expect(records.length).toBeGreaterThanOrEqual(Math.floor((4 * JOB_BYTES - 64 * 1024) / Buffer.byteLength(line)));
+    expect(records.length).toBeLessThan(lines);
     let previous: string | null = null;
     for (const r of records) {
       expect(r.parentUuid).toBe(previous);

@@ -48,7 +48,7 @@ describe('line shapes against the real Codex', () => {
   const kinds = [
     'event_msg/task_started', 'event_msg/user_message', 'event_msg/agent_message', 'event_msg/token_count', 'event_msg/task_complete',
     'response_item/message/user', 'response_item/message/assistant', 'response_item/message/developer',
-    'response_item/function_call', 'response_item/function_call_output',
+    'response_item/function_call', 'response_item/function_call_output', 'turn_context',
   ];
   for (const k of kinds) {
     test(`a ${k} line has the keys and value types of Codex's own`, () => {
@@ -60,6 +60,18 @@ describe('line shapes against the real Codex', () => {
       for (const line of mine) expect(shapeDifferences(line, theirs)).toEqual([]);
     });
   }
+
+  test('a turn opens as Codex opens its own: task_started, then turn_context, then the user message', () => {
+    const opening = (lines: any[]) => lines.map(kind)
+      .filter((k) => ['event_msg/task_started', 'turn_context', 'response_item/message/user'].includes(k))
+      .slice(0, 3);
+    // Codex's own turn also holds its instructions (developer and environment messages) before the user's.
+    const theirs = codexOwn.filter((l) => !(kind(l) === 'response_item/message/user' && JSON.stringify(l).includes('<environment_context>')));
+    expect(opening(theirs)).toEqual(['event_msg/task_started', 'turn_context', 'response_item/message/user']);
+    // The golden's second turn: its model is known when it starts (the first names it only after the user spoke).
+    const secondTurn = golden.slice(golden.findLastIndex((l) => kind(l) === 'event_msg/task_started'));
+    expect(opening(secondTurn)).toEqual(opening(theirs));
+  });
 
   test('session_meta has the keys and value types of the one Codex writes for its own sessions', () => {
     const theirs = rolloutLines(join(FIXTURES, 'codex-rollout', 'resumed.jsonl'))[0];

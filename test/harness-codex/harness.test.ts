@@ -46,6 +46,32 @@ describe('the Codex rollout file', () => {
     });
   }
 
+  test('a session given its start (convert gives the first event\'s time) is filed and named by that start', () => {
+    const root = tempDir();
+    const harness = codexCli.create({ root, cwd: '/home/user/project', startedAt: '2025-03-04T05:06:07.890Z', warn: () => {} });
+    harness.finish();
+    const f = localFields('2025-03-04T05:06:07.890Z', Intl.DateTimeFormat().resolvedOptions().timeZone);
+    expect(relative(root, harness.sessionFile)).toBe(
+      join('sessions', f.y, f.mo, f.d, `rollout-${f.y}-${f.mo}-${f.d}T${f.h}-${f.mi}-${f.s}-${harness.sessionId}.jsonl`),
+    );
+    expect(rolloutLines(harness.sessionFile)[0]).toMatchObject({ timestamp: '2025-03-04T05:06:07.890Z', payload: { timestamp: '2025-03-04T05:06:07.890Z' } });
+  });
+
+  test('the live filter files a session by when it was opened, whatever times its events carry', async () => {
+    const root = tempDir();
+    const before = Date.now();
+    const r = await runBin(['--session-format', 'codex-cli', '--session-dir', `codex-cli=${root}`], {
+      input: ev({ type: 'user', text: 'hi', timestamp: '2020-01-02T03:04:05.000Z' }),
+    });
+    const after = Date.now();
+    expect(r.code).toBe(0);
+    const lines = rolloutLines(sessionOf(r).session_file);
+    const opened = Date.parse(lines[0].payload.timestamp);
+    expect(opened).toBeGreaterThanOrEqual(before);
+    expect(opened).toBeLessThanOrEqual(after);
+    expect(lines[1].timestamp).toBe('2020-01-02T03:04:05.000Z');
+  });
+
   test('is created with mode 0600 and begins with session_meta before any event is written', () => {
     const root = tempDir();
     const harness = create(root);
@@ -147,6 +173,17 @@ describe('writing', () => {
     expect(lines.filter((l) => l.payload.type === 'agent_message').map((l) => l.payload.message)).toEqual(['x', 'a', 'y', 'b']);
   });
 
+  test('after another process appended its own turn_context, the next output states our model again', () => {
+    const harness = codexCli.create({ root: tempDir(), cwd: '/home/user/project', model: 'model-a', warn: () => {} });
+    harness.add({ type: 'user', text: 'q', timestamp: T }, 'stdin:1');
+    harness.flush();
+    appendFileSync(harness.sessionFile, `${JSON.stringify({ timestamp: T, type: 'turn_context', payload: { cwd: '/home/user/project', approval_policy: 'never', sandbox_policy: { type: 'read-only' }, model: 'codex-own' } })}\n`);
+    harness.add({ type: 'assistant', text: 'a', timestamp: T }, 'stdin:2');
+    harness.finish();
+    const models = rolloutLines(harness.sessionFile).filter((l) => l.type === 'turn_context').map((l) => l.payload.model);
+    expect(models).toEqual(['model-a', 'codex-own', 'model-a']);
+  });
+
   test('token totals go on from the last total another process appended', () => {
     const harness = create(tempDir());
     harness.add({ type: 'assistant', text: 'a', usage: { input_tokens: 1, output_tokens: 1 }, timestamp: T }, 'stdin:1');
@@ -159,6 +196,16 @@ describe('writing', () => {
     const last = rolloutLines(harness.sessionFile).filter((l) => l.payload.type === 'token_count').at(-1);
     expect(last.payload.info.total_token_usage).toMatchObject({ input_tokens: 502, output_tokens: 53, total_tokens: 555 });
   });
+});
+
+test('--model names the model in the turn_context of every turn', async () => {
+  const root = tempDir();
+  const r = await runBin(['--session-format', 'codex-cli', '--session-dir', `codex-cli=${root}`, '--cwd', '/home/user/project', '--model', 'gpt-5.1-codex'], {
+    input: [ev({ type: 'user', text: 'one' }), ev({ type: 'assistant', text: 'a' }), ev({ type: 'user', text: 'two' })].join(''),
+  });
+  expect(r.code).toBe(0);
+  const contexts = rolloutLines(sessionOf(r).session_file).filter((l) => l.type === 'turn_context');
+  expect(contexts.map((l) => l.payload)).toEqual([1, 2].map(() => expect.objectContaining({ model: 'gpt-5.1-codex', cwd: '/home/user/project' })));
 });
 
 test('the bin notes dropped thinking on stderr once and writes the rest', async () => {

@@ -8,7 +8,7 @@ import { PRE } from '../../lib/harnesses/claude-code-cli/notification.js';
 import {
   CodexRecordMapper, lastTotalIn, toCodexUsage, type RolloutLine,
 } from '../../lib/harnesses/codex-cli/records.js';
-import { rolloutDirParts, rolloutFileName } from '../../lib/harnesses/codex-cli/rollout-path.js';
+import { rolloutDirParts, rolloutFileName, sessionStart } from '../../lib/harnesses/codex-cli/rollout-path.js';
 import { EventRejected } from '../../lib/harnesses/types.js';
 import { FIXTURES } from '../support/run.js';
 
@@ -16,7 +16,7 @@ const T = '2026-11-29T10:00:00.000Z';
 const T2 = '2026-11-29T10:00:05.000Z';
 const START = '2026-11-29T09:59:59.000Z';
 
-function mapper(provenance?: Record<string, unknown>): CodexRecordMapper {
+function mapper(provenance?: Record<string, unknown>, model?: string): CodexRecordMapper {
   let n = 0;
   return new CodexRecordMapper({
     sessionId: '0b7f4c2e-1111-4222-8333-944455556666',
@@ -24,11 +24,12 @@ function mapper(provenance?: Record<string, unknown>): CodexRecordMapper {
     startedAt: START,
     newTurnId: () => `turn-${(n += 1)}`,
     ...(provenance ? { provenance } : {}),
+    ...(model !== undefined ? { model } : {}),
   });
 }
 
-function mapAll(events: GenericEvent[], end = true): { lines: RolloutLine[]; warnings: string[] } {
-  const m = mapper();
+function mapAll(events: GenericEvent[], end = true, model?: string): { lines: RolloutLine[]; warnings: string[] } {
+  const m = mapper(undefined, model);
   const lines: RolloutLine[] = [];
   const warnings: string[] = [];
   for (const event of events) {
@@ -301,6 +302,92 @@ describe('Codex rollout mapping', () => {
   });
 });
 
+describe('turn_context: the model of each turn', () => {
+  /** The turn_context line Codex reads back, for `turnId` and `model`, at `timestamp`. */
+  const context = (turnId: string, model: string, timestamp = T): RolloutLine => ({
+    timestamp, type: 'turn_context',
+    payload: { turn_id: turnId, cwd: '/home/user/project', approval_policy: 'never', model, summary: 'none', sandbox_policy: { type: 'read-only' } },
+  });
+  /** Each line as `type/payload.type`, a turn_context as `turn_context:<model>`. */
+  const kinds = (lines: RolloutLine[]) => lines.map((l) => (l.type === 'turn_context' ? `turn_context:${String(l.payload.model)}` : `${l.type}/${String(l.payload.type)}`));
+
+  test('with --model, every turn states it in a turn_context right after task_started, as Codex does', () => {
+    const { lines } = mapAll([
+      { type: 'user', text: 'one', timestamp: T },
+      { type: 'assistant', text: 'first', timestamp: T },
+      { type: 'user', text: 'two', timestamp: T2 },
+    ], false, 'gpt-5.1-codex');
+    expect(lines[1]).toEqual(context('turn-1', 'gpt-5.1-codex'));
+    expect(kinds(lines)).toEqual([
+      'event_msg/task_started', 'turn_context:gpt-5.1-codex', 'response_item/message', 'event_msg/user_message',
+      'event_msg/agent_message', 'response_item/message',
+      'event_msg/task_complete', 'event_msg/task_started', 'turn_context:gpt-5.1-codex', 'response_item/message', 'event_msg/user_message',
+    ]);
+    expect(lines[8]).toEqual(context('turn-2', 'gpt-5.1-codex', T2));
+  });
+
+  test('the model an event names wins over --model, from that event on, before the tokens it reports', () => {
+    const { lines } = mapAll([
+      { type: 'user', text: 'q', timestamp: T },
+      { type: 'assistant', text: 'a', model: 'claude-sonnet-4-5', usage: { input_tokens: 1, output_tokens: 1 }, timestamp: T2 },
+    ], true, 'gpt-5.1-codex');
+    expect(kinds(lines)).toEqual([
+      'event_msg/task_started', 'turn_context:gpt-5.1-codex', 'response_item/message', 'event_msg/user_message',
+      'turn_context:claude-sonnet-4-5', 'event_msg/agent_message', 'response_item/message', 'event_msg/token_count',
+      'event_msg/task_complete',
+    ]);
+    expect(lines[4]).toEqual(context('turn-1', 'claude-sonnet-4-5', T2));
+  });
+
+  test('a model change mid-session gives a new turn_context; the model carries on to later turns and is not repeated within one', () => {
+    const { lines } = mapAll([
+      { type: 'user', text: 'one', timestamp: T },
+      { type: 'tool_call', id: 'c1', name: 'X', arguments: {}, model: 'model-a', timestamp: T },
+      { type: 'tool_result', id: 'c1', content: 'r', is_error: false, timestamp: T },
+      { type: 'assistant', text: 'same model, unnamed', timestamp: T },
+      { type: 'assistant', text: 'named again', model: 'model-a', timestamp: T },
+      { type: 'user', text: 'two', timestamp: T2 },
+      { type: 'assistant', text: 'switched', model: 'model-b', timestamp: T2 },
+    ]);
+    expect(kinds(lines).filter((k) => k.startsWith('turn_context') || k === 'event_msg/task_started')).toEqual([
+      'event_msg/task_started', 'turn_context:model-a',
+      'event_msg/task_started', 'turn_context:model-a', 'turn_context:model-b',
+    ]);
+    expect(lines.filter((l) => l.type === 'turn_context').map((l) => l.payload.turn_id)).toEqual(['turn-1', 'turn-2', 'turn-2']);
+  });
+
+  test('model output before any user turn opens the turn with its model', () => {
+    const { lines } = mapAll([{ type: 'assistant', text: 'hello', model: 'model-a', timestamp: T }], false);
+    expect(kinds(lines)).toEqual(['event_msg/task_started', 'turn_context:model-a', 'event_msg/agent_message', 'response_item/message']);
+  });
+
+  test('the model of a thinking event (a response\'s first) counts for the output after it; a subagent\'s does not', () => {
+    const { lines } = mapAll([
+      { type: 'user', text: 'q', timestamp: T },
+      { type: 'thinking', text: 'hmm', model: 'model-a', timestamp: T },
+      { type: 'assistant', text: 'sub', model: 'model-sub', agent_id: 'agent_1', timestamp: T },
+      { type: 'tool_call', id: 'c1', name: 'X', arguments: {}, timestamp: T },
+    ]);
+    expect(kinds(lines).filter((k) => k.startsWith('turn_context'))).toEqual(['turn_context:model-a']);
+  });
+
+  test('without --model and without a model in the events no turn_context is written', () => {
+    const { lines } = mapAll([
+      { type: 'user', text: 'q', timestamp: T },
+      { type: 'assistant', text: 'a', usage: { input_tokens: 1, output_tokens: 1 }, timestamp: T },
+    ]);
+    expect(lines.some((l) => l.type === 'turn_context')).toBe(false);
+  });
+
+  test('after another writer appended (with its own turn_context), the next model output states the model again', () => {
+    const m = mapper(undefined, 'model-a');
+    expect(kinds(m.map({ type: 'user', text: 'q', timestamp: T }).lines)).toContain('turn_context:model-a');
+    expect(kinds(m.map({ type: 'assistant', text: 'a', timestamp: T }).lines)).not.toContain('turn_context:model-a');
+    m.foreignAppended();
+    expect(kinds(m.map({ type: 'assistant', text: 'b', timestamp: T2 }).lines)).toEqual(['turn_context:model-a', 'event_msg/agent_message', 'response_item/message']);
+  });
+});
+
 describe('token usage in Codex terms', () => {
   test('Messages API usage: input counts cache reads and writes, which are also given apart', () => {
     expect(toCodexUsage({ input_tokens: 10, cache_read_input_tokens: 100, cache_creation_input_tokens: 5, output_tokens: 7 })).toEqual({
@@ -352,5 +439,14 @@ describe('rollout file names', () => {
     const started = new Date(2026, 0, 5, 7, 8, 9); // local time
     expect(rolloutDirParts(started)).toEqual(['2026', '01', '05']);
     expect(rolloutFileName(started, 'abc')).toBe('rollout-2026-01-05T07-08-09-abc.jsonl');
+  });
+
+  test('a session starts at the time given, else now; a time without a four-digit year counts as none', () => {
+    const now = new Date('2026-12-01T11:00:00.000Z');
+    expect(sessionStart('2025-03-04T05:06:07.000Z', now).toISOString()).toBe('2025-03-04T05:06:07.000Z');
+    expect(sessionStart(undefined, now)).toBe(now);
+    expect(sessionStart('+275760-09-13T00:00:00.000Z', now)).toBe(now);
+    expect(sessionStart('-000001-01-01T00:00:00.000Z', now)).toBe(now);
+    expect(sessionStart('not a time', now)).toBe(now);
   });
 });

@@ -2,13 +2,13 @@
 // and with --last from the session's cwd) and sends the conversation to a loopback Responses API mock; one
 // stream into both harnesses leaves two sessions that resume in their own CLIs.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { PRE } from '../../lib/harnesses/claude-code-cli/notification.js';
 import { codexCli } from '../../lib/harnesses/codex-cli/index.js';
 import { startMockAnthropic, type MockAnthropic } from '../support/mock-anthropic.js';
 import { startMockOpenAI, type MockOpenAI } from '../support/mock-openai.js';
-import { FIXTURES, flatten, resumeWithClaude, runBin, sessionOf, tempDir } from '../support/run.js';
+import { FIXTURES, cleanEnv, flatten, resumeWithClaude, runBin, sessionOf, tempDir } from '../support/run.js';
 import {
   PROMPT_ITEM, codexHome, conversation, ev, resumeWithCodex, rolloutLines, writeCodexSession,
 } from './support.js';
@@ -89,6 +89,50 @@ describe('real codex exec resume', () => {
     // Codex reports the thread's running totals: the mock's 100 input / 10 output tokens on top of ours.
     const usage = events.find((e) => e.type === 'turn.completed').usage;
     expect(usage).toMatchObject({ input_tokens: 2770 + 100, cached_input_tokens: 2200, output_tokens: 90 + 10 });
+  });
+
+  test('codex reads the turn_context back: a session of another model makes it say the model switched, one of its own model does not', async () => {
+    const cwd = tempDir();
+    const home = codexHome(openai);
+    /** Whether codex told its model that the session was another model's (it does so from the last turn_context it read). */
+    const switched = (input: any[]) => input.some((item) => item.role === 'developer' && JSON.stringify(item.content).includes('<model_switch>'));
+    const other = await writeCodexSession(TOOL_TURN, cwd, home, ['--model', 'gpt-5.1-codex']);
+    expect(rolloutLines(other.file).filter((l) => l.type === 'turn_context').map((l) => l.payload.model)).toEqual(['gpt-5.1-codex']);
+    const fromOther = await resumeWithCodex(openai, home, cwd, [other.session, 'Reply with exactly: resumed-ok']);
+    expect(switched(fromOther.input)).toBe(true);
+    expect(conversation(fromOther.input)).toEqual([...TOOL_TURN_ITEMS, PROMPT_ITEM]);
+    // The config's model (mock-model) named by the events themselves: nothing switched.
+    const own = await writeCodexSession(TOOL_TURN.replace('"type":"assistant"', '"type":"assistant","model":"mock-model"'), cwd, home);
+    expect(rolloutLines(own.file).filter((l) => l.type === 'turn_context').map((l) => l.payload.model)).toEqual(['mock-model']);
+    const fromOwn = await resumeWithCodex(openai, home, cwd, [own.session, 'Reply with exactly: resumed-ok']);
+    expect(switched(fromOwn.input)).toBe(false);
+    expect(conversation(fromOwn.input)).toEqual([...TOOL_TURN_ITEMS, PROMPT_ITEM]);
+  });
+
+  test('a converted log is filed under its first event\'s local date and time, names its model, and resume --last finds it', async () => {
+    const cwd = tempDir();
+    const home = codexHome(openai);
+    // A session of the same directory started (today) after the converted one (2025), but last written an hour
+    // ago: --last picks the session written last, not the one started last.
+    const live = await writeCodexSession(ev({ type: 'user', text: 'A live session written first.' }), cwd, home);
+    const anHourAgo = new Date(Date.now() - 3_600_000);
+    utimesSync(live.file, anHourAgo, anHourAgo);
+    const log = join(tempDir(), 'agent.ndjson');
+    writeFileSync(log, TOOL_TURN.split('\n').filter((l) => l !== '')
+      .map((l, i) => ev({ ...JSON.parse(l), timestamp: `2025-03-04T23:30:0${i}.000Z` })).join(''));
+    const r = await runBin(['convert', log, '--cwd', cwd, '--session-format', 'codex-cli', '--session-dir', `codex-cli=${home}`, '--model', 'gpt-5.1-codex'], {
+      env: cleanEnv({ TZ: 'Asia/Tokyo' }),
+    });
+    expect(r.code).toBe(0);
+    const { session_id: session, session_file: file } = JSON.parse(r.stdout.trim()).harnesses[0];
+    // 23:30 UTC on March 4th is 08:30 on March 5th in Tokyo, where Codex would have filed it.
+    expect(relative(home, file)).toBe(join('sessions', '2025', '03', '05', `rollout-2025-03-05T08-30-00-${session}.jsonl`));
+    const lines = rolloutLines(file);
+    expect(lines[0]).toMatchObject({ type: 'session_meta', timestamp: '2025-03-04T23:30:00.000Z', payload: { id: session, timestamp: '2025-03-04T23:30:00.000Z' } });
+    expect(lines.filter((l) => l.type === 'turn_context').map((l) => l.payload.model)).toEqual(['gpt-5.1-codex']);
+    const { input, events } = await resumeWithCodex(openai, home, cwd, ['--last', 'Reply with exactly: resumed-ok']);
+    expect(events[0]).toEqual({ type: 'thread.started', thread_id: session });
+    expect(conversation(input)).toEqual([...TOOL_TURN_ITEMS, PROMPT_ITEM]);
   });
 
   test('resume --last run from a session cwd finds the session written for that directory', async () => {

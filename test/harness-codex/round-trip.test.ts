@@ -68,6 +68,16 @@ describe('events -> codex-cli -> codex-rollout -> events', () => {
     ]);
   });
 
+  test('the model a written turn_context names does not come back (Codex model names are not passed on)', async () => {
+    const events: GenericEvent[] = [
+      { type: 'user', text: 'q', timestamp: at(1) },
+      { type: 'assistant', text: 'a', model: 'model-a', timestamp: at(2) },
+    ];
+    const back = await roundTrip(events);
+    expect(readFileSync(back.file, 'utf8')).toContain('"type":"turn_context"');
+    expect(back.events).toEqual([events[0], { type: 'assistant', text: 'a', timestamp: at(2) }]);
+  });
+
   test('the bin reads a written rollout with --from codex-rollout without a complaint, into the session cwd', async () => {
     const { file } = await writeCodexSession([
       ev({ type: 'user', text: 'q' }),

@@ -56,7 +56,4 @@ export function start(argv: string[], cwd: string): Live {
   return { child, session, exit };
 }
 
-/** Wait until `check` holds (polling; at most 20 s, then the caller's assertion reports what was there). */
-export async function until(check: () => boolean): Promise<void> {
-  for (let i = 0; i < 400 && !check(); i += 1) await new Promise((resolve) => setTimeout(resolve, 50));
-}
+export { until } from '../support/run.js';

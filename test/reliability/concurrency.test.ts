@@ -64,7 +64,8 @@ describe('concurrent writers', () => {
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
     })();
-    await until(() => n >= 10);
+    // The resume needs a conversation in the file: wait for the records, not for a number of writes.
+    await until(() => n >= 10 && transcriptState(file).records.length >= 2);
     const resumed = await resumeWithClaude({ configDir: root, cwd, session, baseUrl: mock.url, prompt: 'interjection while streaming' });
     expect(resumed.code).toBe(0);
     const afterResume = n;

@@ -41,11 +41,26 @@ function expectIntactPrefix(file: string, markers: string[]): ReturnType<typeof 
   return state;
 }
 
+/** How many complete lines `file` holds (cheaper than parsing them while polling). */
+function completeLines(file: string): number {
+  let text: Buffer;
+  try {
+    text = readFileSync(file);
+  } catch {
+    return 0;
+  }
+  let n = 0;
+  for (let at = text.indexOf(10); at !== -1; at = text.indexOf(10, at + 1)) n += 1;
+  return n;
+}
+
 /**
- * Start the bin and keep feeding it `data` through a pipe (64 KiB at a time, as a producer would), so a kill
- * lands while it is reading and writing. Resolves once the session line names the transcript.
+ * Start the bin and keep feeding it `data` through a pipe (16 KiB at a time, as a producer would), so a kill
+ * lands while it is reading and writing. The last line is held back until the process ends, so the run can
+ * never finish before the kill, however fast the machine. Resolves once the transcript holds `atLeast`
+ * records, so the kill can never come before the writing started, however slow the machine.
  */
-async function startFeeding(root: string, cwd: string, data: Buffer): Promise<{ spawned: Spawned; file: string }> {
+async function startFeeding(root: string, cwd: string, data: Buffer, atLeast: number): Promise<{ spawned: Spawned; file: string }> {
   const spawned = spawnBin(['--session-dir', `claude-code-cli=${root}`, '--cwd', cwd]);
   const file = await new Promise<string>((resolve) => {
     let out = '';
@@ -54,10 +69,11 @@ async function startFeeding(root: string, cwd: string, data: Buffer): Promise<{ 
       if (out.includes('\n')) resolve(sessionFromStdout(out).session_file);
     });
   });
+  const fed = data.subarray(0, data.lastIndexOf(10, data.length - 2) + 1);
   void (async () => {
     // Paced, so that the stream is still flowing whenever the kill comes.
-    for (let offset = 0; offset < data.length && spawned.child.exitCode === null && spawned.child.signalCode === null; offset += 16384) {
-      if (!spawned.child.stdin.write(data.subarray(offset, offset + 16384))) {
+    for (let offset = 0; offset < fed.length && spawned.child.exitCode === null && spawned.child.signalCode === null; offset += 16384) {
+      if (!spawned.child.stdin.write(fed.subarray(offset, offset + 16384))) {
         await new Promise((resolve) => {
           spawned.child.stdin.once('drain', resolve);
           spawned.child.once('exit', resolve);
@@ -65,8 +81,8 @@ async function startFeeding(root: string, cwd: string, data: Buffer): Promise<{ 
       }
       await new Promise((resolve) => setTimeout(resolve, 2));
     }
-    spawned.child.stdin.end();
   })();
+  await until(() => completeLines(file) >= atLeast);
   return { spawned, file };
 }
 
@@ -88,7 +104,8 @@ describe('SIGKILL at random points while writing', () => {
         await Promise.all([0, 1, 2].map(async () => {
           const { data, markers } = turns(rng, 3000);
           const delay = rng.between(20, 400);
-          const { spawned, file } = await startFeeding(tempDir(), '/home/user/project', data);
+          const { spawned, file } = await startFeeding(tempDir(), '/home/user/project', data, 1);
+          // A random moment of the writing (the run cannot have ended: its last line is held back).
           await new Promise((resolve) => setTimeout(resolve, delay));
           spawned.child.kill('SIGKILL');
           await spawned.exit;
@@ -98,8 +115,8 @@ describe('SIGKILL at random points while writing', () => {
         }));
       }
       console.log(`SIGKILL: 24 runs, ${midway} killed mid-stream, ${partials} left a partial last line`);
-      // The kills must have landed while writing, or the test proves nothing.
-      expect(midway).toBeGreaterThan(18);
+      // The kills must have landed while writing, or the test proves nothing: startFeeding makes sure of it.
+      expect(midway).toBe(24);
     });
   }, 120_000);
 
@@ -110,7 +127,7 @@ describe('SIGKILL at random points while writing', () => {
         const { data, markers } = turns(rng, 400);
         const root = tempDir();
         const cwd = tempDir();
-        const { spawned, file } = await startFeeding(root, cwd, data);
+        const { spawned, file } = await startFeeding(root, cwd, data, 3);
         await new Promise((resolve) => setTimeout(resolve, rng.between(20, 150)));
         spawned.child.kill('SIGKILL');
         await spawned.exit;
@@ -378,7 +395,10 @@ describe('closed and failing stdio', () => {
     const root = tempDir();
     const file = join(tempDir(), 'in.ndjson');
     writeFileSync(file, input);
-    const r = await run('/bin/bash', ['-c', `( sleep 0.3; exec "${process.execPath}" "${BIN}" --session-dir claude-code-cli="${root}" --cwd /p < "${file}" ) | true; echo "exit=\${PIPESTATUS[0]}"`], { env: cleanEnv() });
+    // stdout is a FIFO whose only reader opened it and has exited (waited for, not slept on) before the start.
+    const out = join(tempDir(), 'out');
+    const r = await run('/bin/bash', ['-c', `mkfifo "${out}" || exit 1; ( exec <"${out}" ) & reader=$!; exec 3>"${out}"; wait $reader; `
+      + `"${process.execPath}" "${BIN}" --session-dir claude-code-cli="${root}" --cwd /p < "${file}" >&3 3>&-; echo "exit=$?"`], { env: cleanEnv() });
     expect(r.stdout.trim()).toBe('exit=0');
     expect(r.stderr).toBe('asyncai-log: stdin:2: invalid JSON: Unexpected token \'o\', "not json" is not valid JSON: "not json"\n');
     expect(onlySession(root).records.map(textOf)).toEqual(['a', 'b']);

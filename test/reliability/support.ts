@@ -215,11 +215,7 @@ export function sessionFromStdout(stdout: Buffer | string): { session_id: string
   return JSON.parse(text.slice(0, text.indexOf('\n'))).result;
 }
 
-/** Poll until `check` holds, at most `limitMs` (then the caller's assertion says what was there). */
-export async function until(check: () => boolean, limitMs = 20_000): Promise<void> {
-  const end = Date.now() + limitMs;
-  while (!check() && Date.now() < end) await new Promise((resolve) => setTimeout(resolve, 10));
-}
+export { until } from '../support/run.js';
 
 /** One generic event as an NDJSON line. */
 export const ev = (o: object): string => `${JSON.stringify(o)}\n`;

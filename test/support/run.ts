@@ -53,6 +53,15 @@ export function runBin(args: string[], options: { input?: string | Buffer; env?:
   });
 }
 
+/**
+ * Poll until `check` holds: a test waits for what it needs to see, never for a fixed time. At most `limitMs`
+ * (then the caller's assertion reports what was there).
+ */
+export async function until(check: () => boolean, limitMs = 20_000): Promise<void> {
+  const end = Date.now() + limitMs;
+  while (!check() && Date.now() < end) await new Promise((resolve) => setTimeout(resolve, 10));
+}
+
 /** The session line (first stdout line) of a run. */
 export function sessionOf(result: RunResult): { session_id: string; session_file: string; harnesses: { format: string; session_id: string; session_file: string }[] } {
   const first = result.stdout.split('\n')[0] ?? '';

@@ -1,5 +1,5 @@
-// The Codex CLI harness: `<root>/sessions/YYYY/MM/DD/rollout-...-<uuid>.jsonl`, rollouts that
-// `codex exec resume <uuid>` and `codex resume <uuid>` load. It notices lines a concurrent resume appended
+// The Codex CLI harness: `<root>/sessions/YYYY/MM/DD/rollout-...-<uuid>.jsonl` (filed by the session's start),
+// rollouts that `codex exec resume <uuid>` and `codex resume <uuid>` load. It notices lines a concurrent resume appended
 // (Codex appends its resumed turn to the same file) and carries Codex's token totals on from them.
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
@@ -7,7 +7,7 @@ import type { GenericEvent } from '../../events.js';
 import { AppendFile } from '../../session/append-file.js';
 import { EventRejected, type HarnessFactory, type HarnessOptions, type SessionHarness } from '../types.js';
 import { CodexRecordMapper, lastTotalIn, type RolloutLine } from './records.js';
-import { rolloutDirParts, rolloutFileName } from './rollout-path.js';
+import { rolloutDirParts, rolloutFileName, sessionStart } from './rollout-path.js';
 
 export const FORMAT = 'codex-cli';
 
@@ -75,6 +75,7 @@ class CodexHarness implements SessionHarness {
     // Codex's token totals run on through its resumed turn: continue from its last total, not from ours.
     const total = lastTotalIn(appended.text);
     if (total) this.mapper.adoptTotal(total);
+    this.mapper.foreignAppended();
     if (appended.needsNewline) this.pending.push('\n');
   }
 }
@@ -94,7 +95,7 @@ export const codexCli: HarnessFactory = {
     return env.CODEX_HOME && env.CODEX_HOME !== '' ? env.CODEX_HOME : join(homedir, '.codex');
   },
   create(options: HarnessOptions) {
-    const started = new Date();
+    const started = sessionStart(options.startedAt);
     const dir = join(options.root, 'sessions', ...rolloutDirParts(started));
     let sessionId = '';
     const { file } = AppendFile.createExclusive(dir, () => {
@@ -105,6 +106,7 @@ export const codexCli: HarnessFactory = {
       sessionId,
       cwd: options.cwd,
       startedAt: started.toISOString(),
+      ...(options.model !== undefined ? { model: options.model } : {}),
       ...(options.provenance !== undefined ? { provenance: options.provenance } : {}),
     });
     try {

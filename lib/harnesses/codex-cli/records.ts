@@ -1,6 +1,7 @@
 // Pure mapping from generic events to Codex CLI 0.171.0 rollout lines (`{timestamp, type, payload}`), the
-// records `codex exec resume <uuid>` loads. State is only what the format needs: the open turn, the tool
-// calls seen, the running token totals and task ids per monitor. No I/O: the harness writes what this returns.
+// records `codex exec resume <uuid>` loads. State is only what the format needs: the open turn and the model
+// its turn_context named, the tool calls seen, the running token totals and task ids per monitor. No I/O:
+// the harness writes what this returns.
 import { randomUUID } from 'node:crypto';
 import type {
   AssistantEvent, CompactionEvent, ContentPart, GenericEvent, ImageInput, MonitorEndEvent, MonitorEvent,
@@ -47,6 +48,8 @@ export interface CodexMapperOptions {
   startedAt: string;
   /** Extra `session_meta` fields that say where a converted session came from. */
   provenance?: Record<string, unknown>;
+  /** The model of turns whose events name none (`--model`); without either, no turn_context is written. */
+  model?: string;
   /** Injected for tests; defaults to crypto.randomUUID. */
   newTurnId?: () => string;
 }
@@ -175,7 +178,11 @@ interface Turn {
   id: string;
   lastAgentMessage: string | null;
   lastTimestamp: string;
+  /** The model the turn's last turn_context line named (none written yet: undefined). */
+  model?: string;
 }
+
+
 
 /** Things said once per session on stderr. */
 type Once = 'thinking' | 'is_error' | 'subagent';
@@ -193,6 +200,8 @@ export class CodexRecordMapper {
   private readonly tasks = new MonitorTasks();
   private readonly said = new Set<Once>();
   private readonly newTurnId: () => string;
+  /** The model the events last named (they name it on the first event of a response, if at all). */
+  private lastModel: string | undefined;
 
   constructor(private readonly options: CodexMapperOptions) {
     this.newTurnId = options.newTurnId ?? randomUUID;
@@ -215,7 +224,10 @@ export class CodexRecordMapper {
       case 'user': return this.user(event);
       case 'assistant': return this.assistant(event);
       // Codex's reasoning items carry encrypted_content made by the API; a readable text cannot become one.
-      case 'thinking': return this.once('thinking');
+      // Its model still counts: a reader puts a response's model on the response's first event.
+      case 'thinking':
+        if (event.model !== undefined) this.lastModel = event.model;
+        return this.once('thinking');
       case 'tool_call': return this.toolCall(event);
       case 'tool_result': return this.toolResult(event);
       case 'monitor_event': return this.monitorEvent(event);
@@ -240,6 +252,14 @@ export class CodexRecordMapper {
     this.total = { ...total };
   }
 
+  /**
+   * Another writer (a resuming Codex) appended lines, with its own turn_context: the next model-bearing line
+   * states the model again, so what follows is not counted under the other writer's model.
+   */
+  foreignAppended(): void {
+    if (this.turn) this.turn.model = undefined;
+  }
+
   private line(type: string, payload: Record<string, unknown>, timestamp: string): RolloutLine {
     if (this.turn) this.turn.lastTimestamp = timestamp;
     return { timestamp, type, payload };
@@ -255,17 +275,49 @@ export class CodexRecordMapper {
     return { lines: [], warnings: [ONCE_TEXT[what]] };
   }
 
-  /** A user turn starts a Codex turn (a task): the one before it is completed first. */
+  /**
+   * A user turn starts a Codex turn (a task): the one before it is completed first. Like Codex, the turn
+   * states its model in a turn_context right after task_started (when a model is known).
+   */
   private startTurn(timestamp: string): RolloutLine[] {
     const lines = this.endTurn();
     this.turn = { id: this.newTurnId(), lastAgentMessage: null, lastTimestamp: timestamp };
     lines.push(this.line('event_msg', { type: 'task_started', turn_id: this.turn.id, started_at: epochSeconds(timestamp) }, timestamp));
+    lines.push(...this.turnContext(timestamp));
     return lines;
   }
 
-  /** Model output before any user turn still belongs to a turn. */
+  /**
+   * Lines that come before model output naming `model` (if any): a turn if none is open (model output before
+   * any user turn still belongs to one), and a turn_context when the model differs from the one the turn
+   * last named. Token counts follow the output, so each is read under the model that produced it.
+   */
+  private modelOutput(model: string | undefined, timestamp: string): RolloutLine[] {
+    if (model !== undefined) this.lastModel = model;
+    return this.turn ? this.turnContext(timestamp) : this.startTurn(timestamp);
+  }
+
+  /** Output before any user turn still belongs to a turn. */
   private ensureTurn(timestamp: string): RolloutLine[] {
     return this.turn ? [] : this.startTurn(timestamp);
+  }
+
+  /**
+   * Codex's turn_context for the open turn when its model is known and not yet stated: the keys Codex needs to
+   * read the line back (cwd, approval_policy, sandbox_policy, model), in the order Codex writes them.
+   * ccusage prices a rollout's tokens by the model of the turn_context before them. Codex skips a
+   * turn_context without `approval_policy` or `sandbox_policy`; the ones written are what `codex exec` runs
+   * with by default, and Codex applies its own configuration on resume whatever they say (checked with
+   * 0.171.0: other values changed nothing it sent).
+   */
+  private turnContext(timestamp: string): RolloutLine[] {
+    const model = this.lastModel ?? this.options.model;
+    const turn = this.turn;
+    if (model === undefined || !turn || turn.model === model) return [];
+    turn.model = model;
+    return [this.line('turn_context', {
+      turn_id: turn.id, cwd: this.options.cwd, approval_policy: 'never', model, summary: 'none', sandbox_policy: { type: 'read-only' },
+    }, timestamp)];
   }
 
   private tokenCount(usage: Usage | undefined, timestamp: string): RolloutLine[] {
@@ -291,7 +343,7 @@ export class CodexRecordMapper {
   }
 
   private assistant(event: AssistantEvent): Mapped {
-    const lines = this.ensureTurn(event.timestamp);
+    const lines = this.modelOutput(event.model, event.timestamp);
     if (event.text.trim() !== '') {
       lines.push(
         this.line('event_msg', { type: 'agent_message', message: event.text }, event.timestamp),
@@ -312,7 +364,7 @@ export class CodexRecordMapper {
       throw new EventRejected(`arguments cannot be serialised: ${(error as Error).message}`);
     }
     if (!this.toolIds.has(event.id)) remember(this.toolIds, event.id);
-    const lines = this.ensureTurn(event.timestamp);
+    const lines = this.modelOutput(event.model, event.timestamp);
     lines.push(
       this.item({ type: 'function_call', name: event.name, arguments: args, call_id: event.id }, event.timestamp),
       ...this.tokenCount(event.usage, event.timestamp),
