@@ -3,6 +3,7 @@
 // harness can notice when another process (a concurrent `claude --resume`) appended to the same file.
 import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readSync, writevSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
+import { makeDirs } from '../util/fs-errors.js';
 
 const CREATE_FLAGS =
   constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_APPEND | (constants.O_NOFOLLOW ?? 0);
@@ -29,7 +30,7 @@ export interface ForeignBytes {
 function makeDirsBelow(root: string, dir: string): void {
   const below = relative(root, dir);
   if (below === '' || below.startsWith('..') || isAbsolute(below)) throw new Error(`${dir} is not below ${root}`);
-  mkdirSync(root, { recursive: true, mode: 0o700 });
+  makeDirs(root);
   let path = root;
   for (const part of below.split(sep)) {
     path = join(path, part);
@@ -64,7 +65,7 @@ export class AppendFile {
    */
   static createExclusive(dir: string, name: () => string, root?: string): { file: AppendFile; attempt: string } {
     if (root !== undefined) makeDirsBelow(root, dir);
-    else mkdirSync(dir, { recursive: true, mode: 0o700 });
+    else makeDirs(dir);
     for (let i = 0; i < MAX_ATTEMPTS; i += 1) {
       const attempt = name();
       const path = join(dir, attempt);

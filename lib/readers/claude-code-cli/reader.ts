@@ -19,6 +19,7 @@ import {
 import { TranscriptScan, type ScanSummary } from './scan.js';
 import { readSpillFile, spillResolver } from './spill.js';
 import { UsageCounter, type UsageTotals } from './usage.js';
+import { describeError } from '../../util/fs-errors.js';
 
 /** A problem in the transcript, located when it has a line. Reading goes on. */
 export interface ReaderWarning {
@@ -53,16 +54,6 @@ export interface ReaderOptions {
 
 /** A failure that stops reading one transcript (its file cannot be read, `branch` is not in it). */
 export class ReaderError extends Error {}
-
-function describeError(error: unknown): string {
-  const code = (error as NodeJS.ErrnoException).code;
-  switch (code) {
-    case 'ENOENT': return 'no such file';
-    case 'EACCES': return 'permission denied';
-    case 'EISDIR': case 'ENOTFILE': return 'not a regular file';
-    default: return (error as Error).message;
-  }
-}
 
 /** What Claude Code's `agent-<id>.meta.json` says about a subagent (agentType, description, toolUseId, ...). */
 export type SubagentMeta = Record<string, unknown>;
