@@ -8,15 +8,19 @@ import { hideBin } from 'yargs/helpers';
 import { filterCommand } from './commands/filter.js';
 import { convertCommand } from './commands/convert.js';
 import { readCommand } from './commands/read.js';
+import { markOperands, unmarkOperands } from './arguments.js';
 
 // A write over the file-size limit must fail with EFBIG (reported), not kill the process.
 process.on('SIGXFSZ', () => {});
 // A stderr that cannot be written (closed pipe, full disk) loses the diagnostics, never the transcript.
 process.stderr.on('error', () => {});
 
-await yargs(hideBin(process.argv))
+await yargs(markOperands(hideBin(process.argv), ['read', 'convert']))
   .scriptName('asyncai-log')
-  .usage('$0 [options] < events.ndjson\n\nTurn agent events into a session transcript that the agent CLI can resume.')
+  .usage('$0 [options] [file...] < events.ndjson\n\nTurn agent events into a session transcript that the agent CLI can resume.')
+  .middleware((argv) => {
+    unmarkOperands(argv);
+  }, true)
   .command(filterCommand)
   .command(readCommand)
   .command(convertCommand)

@@ -4,6 +4,7 @@ import { homedir } from 'node:os';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { parseSessionDirs, UsageError } from '../../lib/filter.js';
 import { runRead } from '../../lib/readers/claude-code-cli/run-read.js';
+import { MAX_LINE_BYTES, MAX_THREADS, wholeNumber } from '../arguments.js';
 import { runCommand } from '../exit.js';
 
 interface ReadArgs {
@@ -34,20 +35,19 @@ export const readCommand: CommandModule<object, ReadArgs> = {
       type: 'string', array: true, default: [], requiresArg: true,
       describe: 'where session uuids are looked up, as claude-code-cli=<path>',
     })
-    .option('max-record-bytes', { type: 'number', requiresArg: true, describe: 'longest record read (default 64 MiB)' })
+    .option('max-record-bytes', {
+      type: 'string', requiresArg: true, coerce: wholeNumber('max-record-bytes', 1, MAX_LINE_BYTES),
+      describe: 'longest record read, in bytes (default 64 MiB)',
+    })
     .option('threads', {
-      type: 'number', requiresArg: true,
+      type: 'string', requiresArg: true, coerce: wholeNumber('threads', 0, MAX_THREADS),
       describe: 'worker threads for a transcript of 16 MiB or more (default 2 on a machine of 2 cores or more; 0: one thread)',
     }) as unknown as Argv<ReadArgs>,
   handler: async (argv: ArgumentsCamelCase<ReadArgs>) => {
     await runCommand(async () => {
       if (argv.usage && argv.tree) throw new UsageError('--usage and --tree cannot be combined');
       const maxRecordBytes = argv['max-record-bytes'];
-      if (maxRecordBytes !== undefined && (!Number.isInteger(maxRecordBytes) || maxRecordBytes <= 0)) {
-        throw new UsageError('--max-record-bytes wants a positive integer');
-      }
       const threads = argv.threads;
-      if (threads !== undefined && (!Number.isInteger(threads) || threads < 0)) throw new UsageError('--threads wants a whole number, 0 or more');
       const code = await runRead({
         inputs: argv.transcripts,
         usage: argv.usage,

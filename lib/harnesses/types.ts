@@ -41,6 +41,11 @@ export interface SessionHarness {
   finish(): void;
   /** Close after a write failure, discarding what is queued: nothing more reaches the file. */
   abandon(): void;
+  /**
+   * After `finish`: when the session holds no record (only what opening it wrote, and nothing another
+   * process appended), remove the file it created. True when it was removed.
+   */
+  discardIfEmpty?(): boolean;
 }
 
 /** A transcript format: its name, where it writes by default, and how to open a new session. */

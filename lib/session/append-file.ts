@@ -1,7 +1,7 @@
 // The append-only transcript file: created exclusively (never an existing path, never through a symlink),
 // mode 0600, written with O_APPEND, one synchronous write per batch of records. It counts its own bytes so a
 // harness can notice when another process (a concurrent `claude --resume`) appended to the same file.
-import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readSync, writevSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readSync, unlinkSync, writevSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { makeDirs } from '../util/fs-errors.js';
 
@@ -52,10 +52,16 @@ export class AppendFile {
   private closed = false;
   private block: Buffer | undefined;
 
+  /** Which file this is (device and inode), so only this very file is ever removed by `removeIfHolding`. */
+  private readonly identity: { dev: number; ino: number };
+
   private constructor(
     readonly path: string,
     private readonly fd: number,
-  ) {}
+  ) {
+    const stat = fstatSync(fd);
+    this.identity = { dev: stat.dev, ino: stat.ino };
+  }
 
   /**
    * Create `dir` (mkdir -p) and a new file in it named by `name()`; on an existing path draw a new name.
@@ -158,6 +164,23 @@ export class AppendFile {
     }
     seal();
     return iov;
+  }
+
+  /**
+   * Remove the file when it holds exactly the `bytes` bytes this writer wrote first and nothing else: no later
+   * write of ours, nothing appended by another process, and the path still names this file (never a file
+   * put in its place). True when it was removed.
+   */
+  removeIfHolding(bytes: number): boolean {
+    if (this.knownSize !== bytes) return false;
+    try {
+      const stat = lstatSync(this.path);
+      if (stat.dev !== this.identity.dev || stat.ino !== this.identity.ino || stat.size !== bytes) return false;
+      unlinkSync(this.path);
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   close(): void {

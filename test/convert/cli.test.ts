@@ -193,7 +193,7 @@ describe('convert: one run over a tree', () => {
 describe('convert: usage errors', () => {
   test.each([
     [['--from', 'nope', 'x.jsonl'], 'unknown input format'],
-    [['--jobs', '0', 'x.jsonl'], '--jobs wants a positive integer'],
+    [['--jobs', '0', 'x.jsonl'], '--jobs wants a whole number from 1 to 256, got "0"'],
     [['--session-format', 'nope', 'x.jsonl'], 'unknown session format'],
     [['--session-dir', 'oops', 'x.jsonl'], '--session-dir wants'],
     [[], 'Not enough non-option arguments'],

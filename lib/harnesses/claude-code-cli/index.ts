@@ -148,6 +148,10 @@ class ClaudeHarness implements SegmentTarget {
     }
   }
 
+  discardIfEmpty(): boolean {
+    return this.file.removeIfHolding(0);
+  }
+
   abandon(): void {
     this.pending = [];
     this.file.close();

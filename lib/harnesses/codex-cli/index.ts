@@ -22,6 +22,8 @@ class CodexHarness implements SessionHarness {
     private readonly file: AppendFile,
     private readonly mapper: CodexRecordMapper,
     private readonly warn: (message: string) => void,
+    /** The bytes of the session_meta line written at creation. */
+    private readonly metaBytes: number,
   ) {}
 
   get sessionFile(): string {
@@ -56,6 +58,11 @@ class CodexHarness implements SessionHarness {
     } finally {
       this.file.close();
     }
+  }
+
+  /** A rollout holding only its session_meta line is no conversation: removed. */
+  discardIfEmpty(): boolean {
+    return this.file.removeIfHolding(this.metaBytes);
   }
 
   abandon(): void {
@@ -107,13 +114,14 @@ export const codexCli: HarnessFactory = {
       startedAt: started.toISOString(),
       ...(options.provenance !== undefined ? { provenance: options.provenance } : {}),
     });
+    const meta = serialize(mapper.sessionMeta());
     try {
       // Written at once: the file is a valid (empty) session from the moment the session line names it.
-      file.write(serialize(mapper.sessionMeta()));
+      file.write(meta);
     } catch (error) {
       file.close();
       throw error;
     }
-    return new CodexHarness(sessionId, options.cwd, file, mapper, options.warn);
+    return new CodexHarness(sessionId, options.cwd, file, mapper, options.warn, Buffer.byteLength(meta));
   },
 };
