@@ -1,6 +1,6 @@
 // `asyncai-log read <transcript | session-uuid>...`: parses the read command's flags and calls runRead
 // (lib/readers/claude-code-cli/run-read.ts); exit 0, 1 when a transcript could not be read, 2 on a usage error.
-import { homedir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { parseSessionDirs, UsageError } from '../../lib/filter.js';
 import { runRead } from '../../lib/readers/claude-code-cli/run-read.js';
@@ -22,9 +22,9 @@ interface ReadArgs {
 
 export const readCommand: CommandModule<object, ReadArgs> = {
   command: 'read <transcripts..>',
-  describe: 'print Claude Code transcripts (paths or session uuids) as generic events',
+  describe: 'print Claude Code transcripts (paths, session uuids, - for stdin) and other agent logs as generic events',
   builder: (y) => y
-    .positional('transcripts', { type: 'string', array: true, describe: 'transcript files or session uuids' })
+    .positional('transcripts', { type: 'string', array: true, describe: 'transcript or log files, session uuids, - (stdin)' })
     .option('usage', { type: 'boolean', default: false, describe: 'print the session token totals (one JSON object per transcript)' })
     .option('tree', { type: 'boolean', default: false, describe: 'print the branch structure (one JSON line per branch)' })
     .option('events', { type: 'boolean', default: false, describe: 'also print context the model saw (system and attachment records)' })
@@ -58,11 +58,12 @@ export const readCommand: CommandModule<object, ReadArgs> = {
         sessionDirs: parseSessionDirs(argv['session-dir']),
         env: process.env,
         homedir: homedir(),
+        tmpdir: tmpdir(),
         processCwd: process.cwd(),
         ...(argv.branch !== undefined ? { branch: argv.branch } : {}),
         ...(maxRecordBytes !== undefined ? { maxRecordBytes } : {}),
         ...(threads !== undefined ? { threads } : {}),
-      }, { stdout: process.stdout, stderr: process.stderr });
+      }, { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin });
       return code;
     });
   },
