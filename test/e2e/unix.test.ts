@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { BIN, cleanEnv, run, runBin, sessionOf, tempDir } from '../support/run.js';
 import { screen, startOnTerminal } from '../support/pty.js';
 import { until } from '../reliability/support.js';
+import { makeTree, TREE_FILES } from '../convert/support.js';
 
 const ev = (o: object) => `${JSON.stringify(o)}\n`;
 
@@ -285,5 +286,41 @@ describe('on a terminal', () => {
     const session = JSON.parse(screen(out).find((l) => l.startsWith('{"work_name"'))!).result;
     expect(texts(session.session_file)).toEqual(['kept']);
     expect(screen(out)).toContain(`asyncai-log: resume with: claude --resume ${session.session_id}  (from /p)`);
+  });
+});
+
+describe('convert on a terminal', () => {
+  /** What the terminal shows of a convert run, line by line. */
+  async function convertOnTerminal(tree: { dir: string; root: string }): Promise<{ code: number | null; lines: string[] }> {
+    const term = startOnTerminal('all', ['convert', 'tree', '--session-dir', `claude-code-cli=${tree.root}`], { cwd: tree.dir });
+    term.end();
+    const { code, out } = await term.exit;
+    return { code, lines: screen(out) };
+  }
+
+  /** Every line is a whole report line, a progress or summary line, or a diagnostic: none runs into another. */
+  function expectClean(lines: string[]): void {
+    for (const line of lines) {
+      if (line.startsWith('{')) expect(() => JSON.parse(line), line).not.toThrow();
+      else expect(line, line).toMatch(/^asyncai-log: /);
+      expect(line.indexOf('{"source"'), line).toBeLessThanOrEqual(0);
+    }
+  }
+
+  test('the progress line never runs into a report line; a rerun repeats no warning; the summary splits the skipped by reason', async () => {
+    const tree = makeTree();
+    const first = await convertOnTerminal(tree);
+    expect(first.code).toBe(0);
+    expectClean(first.lines);
+    expect(first.lines.filter((l) => l.startsWith('{')).map((l) => JSON.parse(l).source)).toEqual(Object.values(TREE_FILES));
+    expect(first.lines.some((l) => /^asyncai-log: tree\/.*:\d+: /.test(l))).toBe(true);
+    expect(first.lines.some((l) => /^asyncai-log: convert: \d+\/8 files, /.test(l))).toBe(true);
+    expect(first.lines.at(-1)).toBe('asyncai-log: convert: 6 converted, 2 skipped (1 empty, 1 unrecognised), 0 failed');
+
+    const again = await convertOnTerminal(tree);
+    expect(again.code).toBe(0);
+    expectClean(again.lines);
+    expect(again.lines.filter((l) => l.startsWith('asyncai-log: ') && !l.startsWith('asyncai-log: convert: '))).toEqual([]);
+    expect(again.lines.at(-1)).toBe('asyncai-log: convert: 0 converted, 8 skipped (6 unchanged, 1 empty, 1 unrecognised), 0 failed');
   });
 });
