@@ -560,20 +560,17 @@ export async function runFilter(options: FilterOptions, io: FilterIO): Promise<F
     if (io.signal?.aborted) result.aborted = true;
   }
   release();
-  logger?.finish();
+  // A run that wrote no record keeps no session: no empty transcript is left to be listed or resumed.
+  const removed = logger?.finish(true) ?? [];
   if (logger?.failed) result.code = 1;
-  // A run that wrote no record keeps no session: no empty transcript is left to be listed or resumed. When
-  // the session could not be created or written, that was said; an empty file it left is still removed.
-  if (!options.noSession) {
-    const kept = result.harnesses.filter((harness) => !harness.discardIfEmpty?.());
-    if (kept.length === 0 && !refused && !logger?.failed) {
-      const removed = result.harnesses.map((harness) => harness.sessionFile);
-      io.stderr.write(removed.length === 0
-        ? 'asyncai-log: no events to write, so no session was made\n'
-        : `asyncai-log: no events to write, so the session was not kept (removed ${removed.join(', ')})\n`);
-    }
-    result.harnesses = kept;
+  const kept = result.harnesses.filter((harness) => !removed.includes(harness));
+  // Said once, unless the session could not be created or written (that was said).
+  if (!options.noSession && kept.length === 0 && !refused && !logger?.failed) {
+    io.stderr.write(removed.length === 0
+      ? 'asyncai-log: no events to write, so no session was made\n'
+      : `asyncai-log: no events to write, so the session was not kept (removed ${removed.map((h) => h.sessionFile).join(', ')})\n`);
   }
+  result.harnesses = kept;
   result.warnings = warnings;
   return result;
 }

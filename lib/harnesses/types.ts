@@ -42,10 +42,10 @@ export interface SessionHarness {
   /** Close after a write failure, discarding what is queued: nothing more reaches the file. */
   abandon(): void;
   /**
-   * After `finish`: when the session holds no record (only what opening it wrote, and nothing another
-   * process appended), remove the file it created. True when it was removed.
+   * `finish`, except that a session that then holds no record (only what opening it wrote, and nothing another
+   * process appended) has its file removed before it is closed. True when it was removed.
    */
-  discardIfEmpty?(): boolean;
+  finishOrDiscard?(): boolean;
 }
 
 /** A transcript format: its name, where it writes by default, and how to open a new session. */

@@ -52,16 +52,10 @@ export class AppendFile {
   private closed = false;
   private block: Buffer | undefined;
 
-  /** Which file this is (device and inode), so only this very file is ever removed by `removeIfHolding`. */
-  private readonly identity: { dev: number; ino: number };
-
   private constructor(
     readonly path: string,
     private readonly fd: number,
-  ) {
-    const stat = fstatSync(fd);
-    this.identity = { dev: stat.dev, ino: stat.ino };
-  }
+  ) {}
 
   /**
    * Create `dir` (mkdir -p) and a new file in it named by `name()`; on an existing path draw a new name.
@@ -167,15 +161,16 @@ export class AppendFile {
   }
 
   /**
-   * Remove the file when it holds exactly the `bytes` bytes this writer wrote first and nothing else: no later
-   * write of ours, nothing appended by another process, and the path still names this file (never a file
-   * put in its place). True when it was removed.
+   * Before `close`: remove the file when it holds exactly the `bytes` bytes this writer wrote first and
+   * nothing else (no later write of ours, nothing appended by another process) and the path still names it.
+   * The file is still open, so its inode cannot have been reused for a file put in its place. True when removed.
    */
   removeIfHolding(bytes: number): boolean {
-    if (this.knownSize !== bytes) return false;
+    if (this.closed || this.knownSize !== bytes) return false;
     try {
-      const stat = lstatSync(this.path);
-      if (stat.dev !== this.identity.dev || stat.ino !== this.identity.ino || stat.size !== bytes) return false;
+      const own = fstatSync(this.fd);
+      const named = lstatSync(this.path);
+      if (own.size !== bytes || named.dev !== own.dev || named.ino !== own.ino) return false;
       unlinkSync(this.path);
       return true;
     } catch {

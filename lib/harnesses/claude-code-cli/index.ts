@@ -148,8 +148,13 @@ class ClaudeHarness implements SegmentTarget {
     }
   }
 
-  discardIfEmpty(): boolean {
-    return this.file.removeIfHolding(0);
+  finishOrDiscard(): boolean {
+    try {
+      this.flush();
+      return this.file.removeIfHolding(0);
+    } finally {
+      this.file.close();
+    }
   }
 
   abandon(): void {

@@ -50,19 +50,20 @@ class CodexHarness implements SessionHarness {
   }
 
   finish(): void {
+    this.finishOrDiscard(false);
+  }
+
+  /** A rollout holding only its session_meta line is no conversation: removed (when `discard`). */
+  finishOrDiscard(discard = true): boolean {
     try {
       if (this.pending.length === 0) this.checkForeign();
       // The open turn ends with the session, as Codex ends its own with task_complete.
       for (const line of this.mapper.endTurn()) this.pending.push(serialize(line));
       this.flush();
+      return discard && this.file.removeIfHolding(this.metaBytes);
     } finally {
       this.file.close();
     }
-  }
-
-  /** A rollout holding only its session_meta line is no conversation: removed. */
-  discardIfEmpty(): boolean {
-    return this.file.removeIfHolding(this.metaBytes);
   }
 
   abandon(): void {
