@@ -46,6 +46,9 @@ export const readCommand: CommandModule<object, ReadArgs> = {
   handler: async (argv: ArgumentsCamelCase<ReadArgs>) => {
     await runCommand(async () => {
       if (argv.usage && argv.tree) throw new UsageError('--usage and --tree cannot be combined');
+      if (process.stdin.isTTY && argv.transcripts.includes('-')) {
+        process.stderr.write('asyncai-log: reading a transcript or log from the terminal, one JSON object per line; end with Ctrl-D\n');
+      }
       const maxRecordBytes = argv['max-record-bytes'];
       const threads = argv.threads;
       const code = await runRead({

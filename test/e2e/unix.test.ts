@@ -251,6 +251,17 @@ describe('on a terminal', () => {
     expect((await term.exit).code).toBe(0);
   });
 
+  test('read - on a terminal says so too, and reads what is typed until Ctrl-D', async () => {
+    const term = startOnTerminal('stdin', ['read', '-']);
+    await until(() => term.err().includes('\n'));
+    expect(term.err()).toBe('asyncai-log: reading a transcript or log from the terminal, one JSON object per line; end with Ctrl-D\n');
+    term.type(ev({ type: 'user', text: 'typed', timestamp: '2026-11-29T10:00:00.000Z' }));
+    term.end();
+    const { code, out } = await term.exit;
+    expect(code).toBe(0);
+    expect(out).toBe(ev({ type: 'user', text: 'typed', timestamp: '2026-11-29T10:00:00.000Z' }));
+  });
+
   test('a file argument is read without a hint, even when stdin is a terminal', async () => {
     const { dir, root } = setup({ 'a.ndjson': ev({ type: 'user', text: 'a' }) });
     const term = startOnTerminal('stdin', ['--session-dir', `claude-code-cli=${root}`, join(dir, 'a.ndjson')]);
