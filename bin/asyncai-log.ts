@@ -17,7 +17,7 @@ process.stderr.on('error', () => {});
 
 await yargs(markOperands(hideBin(process.argv), ['read', 'convert']))
   .scriptName('asyncai-log')
-  .usage('$0 [options] [file...] < events.ndjson\n\nTurn agent events into a session transcript that the agent CLI can resume.')
+  .usage('$0 [options] [file...]    (no file, or -: stdin)\n\nTurn agent events into a session transcript that the agent CLI can resume.')
   .middleware((argv) => {
     unmarkOperands(argv);
   }, true)

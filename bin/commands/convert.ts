@@ -29,7 +29,7 @@ export const convertCommand: CommandModule<object, ConvertArgs> = {
     .option('from', { type: 'string', default: 'auto', requiresArg: true, describe: 'input format of every file (auto: per file, from its first line)' })
     .option('jobs', {
       type: 'string', default: availableParallelism(), requiresArg: true, coerce: wholeNumber('jobs', 1, MAX_THREADS),
-      describe: 'files converted at once (default: the number of cores)',
+      describe: 'files converted at once, 1 to 256 (default: the number of cores)',
     })
     .option('force', { type: 'boolean', default: false, describe: 'convert again what the manifest says is up to date' })
     .option('dry-run', { type: 'boolean', default: false, describe: 'report what would be converted; write nothing' })

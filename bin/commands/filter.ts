@@ -36,7 +36,7 @@ export function sessionFlags<T>(y: Argv<T>): Argv<T & SessionArgs> {
 /** `--max-line-bytes`, the filter's and convert's. */
 export const maxLineBytesFlag = {
   type: 'string', default: DEFAULT_MAX_LINE_BYTES, requiresArg: true, coerce: wholeNumber('max-line-bytes', 1, MAX_LINE_BYTES),
-  describe: 'longest input line accepted, in bytes',
+  describe: 'longest input line accepted, in bytes (1 to 1 GiB)',
 } as const;
 
 /** How long a run may take to end after SIGINT or SIGTERM before it is ended as it stands. */
@@ -70,7 +70,7 @@ export const filterCommand: CommandModule<object, FilterArgs> = {
     .option('strict', { type: 'boolean', default: false, describe: 'stop at the first bad line (exit 1)' })
     .option('threads', {
       type: 'string', default: 2, requiresArg: true, coerce: wholeNumber('threads', 0, MAX_THREADS),
-      describe: 'worker threads for a large file of events (0: read on one thread)',
+      describe: 'worker threads for a large file of events, 0 to 256 (0: read on one thread)',
     })
     .option('from', { type: 'string', default: 'auto', requiresArg: true, describe: 'input format (auto: from the first line)' })
     .option('prompt', { type: 'string', requiresArg: true, describe: 'first user turn, for streams that do not echo their prompt' })

@@ -37,11 +37,11 @@ export const readCommand: CommandModule<object, ReadArgs> = {
     })
     .option('max-record-bytes', {
       type: 'string', requiresArg: true, coerce: wholeNumber('max-record-bytes', 1, MAX_LINE_BYTES),
-      describe: 'longest record read, in bytes (default 64 MiB)',
+      describe: 'longest record read, in bytes (1 to 1 GiB; default 64 MiB)',
     })
     .option('threads', {
       type: 'string', requiresArg: true, coerce: wholeNumber('threads', 0, MAX_THREADS),
-      describe: 'worker threads for a transcript of 16 MiB or more (default 2 on a machine of 2 cores or more; 0: one thread)',
+      describe: 'worker threads for a transcript of 16 MiB or more, 0 to 256 (default 2 on a machine of 2 cores or more; 0: one thread)',
     }) as unknown as Argv<ReadArgs>,
   handler: async (argv: ArgumentsCamelCase<ReadArgs>) => {
     await runCommand(async () => {
