@@ -10,6 +10,7 @@ import { filterCommand } from './commands/filter.js';
 import { completion } from './completion.js';
 import { convertCommand } from './commands/convert.js';
 import { readCommand } from './commands/read.js';
+import { markOperands, unmarkOperands } from './arguments.js';
 import { helpWidth, withoutTypeColumn } from './help.js';
 import { knownFlags, unknownArgumentMessage } from './usage-error.js';
 
@@ -18,10 +19,13 @@ process.on('SIGXFSZ', () => {});
 // A stderr that cannot be written (closed pipe, full disk) loses the diagnostics, never the transcript.
 process.stderr.on('error', () => {});
 
-const cli = withoutTypeColumn(yargs(hideBin(process.argv)));
+const cli = withoutTypeColumn(yargs(markOperands(hideBin(process.argv), ['read', 'convert', 'completion'])));
 await cli
   .scriptName('asyncai-log')
-  .usage('$0 [options] < events.ndjson\n\nTurn agent events into session transcripts that the agent CLIs resume.')
+  .usage('$0 [options] [file...]    (no file, or -: stdin)\n\nTurn agent events into session transcripts that the agent CLIs resume.')
+  .middleware((argv) => {
+    unmarkOperands(argv);
+  }, true)
   .command(filterCommand)
   .command(readCommand)
   .command(convertCommand)

@@ -1,7 +1,8 @@
 // The filter: bytes on stdin -> lines -> (adapter) generic events -> every harness, one write per input
 // chunk, the session line first on stdout. Bad lines are reported and skipped (or, with `strict`, end the
 // run after what came before is written). Also the place where monitor sources join the same ordered queue.
-import { fstatSync, readSync } from 'node:fs';
+import { fstatSync, readSync, statSync } from 'node:fs';
+import { open as openFile } from 'node:fs/promises';
 import { Writable, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { resolve } from 'node:path';
@@ -9,7 +10,9 @@ import type { GenericEvent } from './events.js';
 import { findHarness, knownFormats } from './harnesses/index.js';
 import type { SessionHarness } from './harnesses/types.js';
 import { detectInputFormat, findInputFormat, inputFormatNames } from './input/index.js';
-import { createLineStream, LineSplitter, type Line, type LineBatch } from './input/lines.js';
+import { LineSplitter, type Line, type LineBatch } from './input/lines.js';
+import { fileInput } from './input/file-input.js';
+import { describeError } from './util/fs-errors.js';
 import { jsonSourceOf, readLineValue, type JsonSource } from './input/raw-json.js';
 import { InputError, type InputAdapter } from './input/types.js';
 import { SessionLogger, sessionLine } from './session/logger.js';
@@ -49,7 +52,13 @@ export interface FilterOptions extends SessionOptions {
   /** A first user turn the foreign stream does not echo (`--prompt`). */
   prompt?: string;
   maxLineBytes?: number;
-  /** The name bad input is reported under (`stdin`). */
+  /**
+   * Input files, read in order as one stream (`-`: `io.stdin`); default: `io.stdin` alone. Each file's
+   * lines are its own (numbered from 1, a missing final newline ends its last line). A file that cannot be
+   * read is reported, the others are read, and the run exits 1.
+   */
+  files?: string[];
+  /** The name stdin's bad input is reported under (`stdin`); a file's is its path as given. */
   inputName?: string;
   /**
    * Monitors (`--monitor`): commands whose stdout lines become monitor events, and at most one spec
@@ -58,7 +67,7 @@ export interface FilterOptions extends SessionOptions {
   monitors?: MonitorSpec[];
   /** The shell monitor commands run in, as `<shell> -c <command>` (default /bin/sh; the bin passes $SHELL). */
   shell?: string;
-  /** Grace between SIGTERM and SIGKILL when monitors are stopped (default 2000 ms). */
+  /** Grace between SIGTERM and SIGKILL when monitors are stopped (default 1000 ms). */
   monitorKillGraceMs?: number;
   /**
    * Worker threads for a large regular file of generic events on stdin (default 2; 0: never). See
@@ -98,8 +107,26 @@ export interface FilterResult {
   threads: number;
 }
 
-/** Validate formats and roots up front: an unknown format or malformed dir is a usage error. */
-export function checkSessionOptions(options: Pick<SessionOptions, 'formats' | 'sessionDirs'> & { env?: SessionOptions['env'] }): void {
+/**
+ * Validate formats, roots and the project directory up front: an unknown format, a malformed dir, a format
+ * whose program is missing (`preflight`), or a `cwd` that is empty or names something other than a directory
+ * is a usage error. A `cwd` that does not exist is accepted: the session only records it (it may be a project
+ * on another machine, or one made later).
+ */
+export function checkSessionOptions(
+  options: Pick<SessionOptions, 'formats' | 'sessionDirs' | 'cwd'> & { processCwd?: string; env?: SessionOptions['env'] },
+): void {
+  if (options.cwd !== undefined) {
+    if (options.cwd === '') throw new UsageError('--cwd wants a directory, got ""');
+    let directory = true;
+    try {
+      directory = statSync(resolve(options.processCwd ?? '/', options.cwd)).isDirectory();
+    } catch (error) {
+      // Missing (or out of reach): only recorded. A file on the way makes it impossible.
+      directory = (error as NodeJS.ErrnoException).code !== 'ENOTDIR';
+    }
+    if (!directory) throw new UsageError(`--cwd ${options.cwd}: not a directory`);
+  }
   for (const format of options.formats) {
     const factory = findHarness(format);
     if (!factory) {
@@ -217,6 +244,8 @@ export async function runFilter(options: FilterOptions, io: FilterIO): Promise<F
   };
   const result: FilterResult = { code: 0, harnesses: [], badLines: 0, events: 0, warnings: 0, aborted: false, threads: 0 };
   let logger: SessionLogger | undefined;
+  /** The session could not be created (said once): the end of the run does not say more about it. */
+  let refused = false;
 
   const open = () => {
     if (logger || options.noSession) return;
@@ -232,6 +261,7 @@ export async function runFilter(options: FilterOptions, io: FilterIO): Promise<F
         if (!sayingOnce(message)) report(message);
       });
     } catch (error) {
+      refused = true;
       throw new OpenFailed(`cannot create the session: ${(error as Error).message}`);
     }
     logger = new SessionLogger(harnesses, report);
@@ -309,11 +339,15 @@ export async function runFilter(options: FilterOptions, io: FilterIO): Promise<F
     }
   }
 
-  /** One input line; `lineBase` lines came before the splitter that made it. */
+  /** The input being read (the last one, at the end): where what is not a line's is located. */
+  let current = inputName;
+
+  /** A pretty-printed JSON document being gathered (only as the input's first value). */
   let document: PrettyDocument | undefined;
   let firstLine = true;
-  const handle = (line: Line, now: string, lineBase = 0) => {
-    let where = `${inputName}:${lineBase + line.no}`;
+  /** One line of input `name`; `lineBase` lines came before the splitter that made it. */
+  const handle = (line: Line, now: string, lineBase: number, name: string) => {
+    let where = `${name}:${lineBase + line.no}`;
     if (stdinMonitor) {
       // Monitor mode: stdin is plain text, each line one monitor event (never a user turn).
       if (line.text === undefined) {
@@ -341,7 +375,7 @@ export async function runFilter(options: FilterOptions, io: FilterIO): Promise<F
       } catch (error) {
         read = { bad: `not a JSON document: ${(error as Error).message}` };
       }
-      where = `${inputName}:${lineBase + document.first}`;
+      where = `${name}:${lineBase + document.first}`;
       document = undefined;
     } else {
       // A huge line is parsed from its bytes, never held whole as a string (see parseLine).
@@ -380,11 +414,11 @@ export async function runFilter(options: FilterOptions, io: FilterIO): Promise<F
 
   const sink = new Writable({
     objectMode: true,
-    write(batch: LineBatch, _encoding, callback) {
+    write(batch: InputBatch, _encoding, callback) {
       const now = new Date().toISOString();
       let failure: Error | undefined;
       try {
-        for (const line of batch.lines) handle(line, now);
+        for (const line of batch.lines) handle(line, now, 0, batch.name);
       } catch (error) {
         failure = error as Error;
       }
@@ -411,9 +445,9 @@ export async function runFilter(options: FilterOptions, io: FilterIO): Promise<F
     final(callback) {
       try {
         if (adapter) {
-          const events = adapter.end(new Date().toISOString(), (message) => report(`${inputName}: ${message}`));
+          const events = adapter.end(new Date().toISOString(), (message) => report(`${current}: ${message}`));
           if (events.length > 0 && !logger) open();
-          for (const event of events) write(event, inputName);
+          for (const event of events) write(event, current);
         }
         callback();
       } catch (error) {
@@ -422,8 +456,30 @@ export async function runFilter(options: FilterOptions, io: FilterIO): Promise<F
     },
   });
 
+  // The inputs, opened one at a time as they are reached (as cat does); a sole input is opened now, so a
+  // large file of it may go to the worker threads.
+  const sources = options.files !== undefined && options.files.length > 0 ? options.files : ['-'];
+  let stdinTaken = false;
+  const openSource = async (source: string): Promise<OpenInput | undefined> => {
+    if (source === '-') {
+      // Read once: `-` named again reads nothing more, as cat's second `-` meets end of file.
+      const taken = stdinTaken;
+      stdinTaken = true;
+      return { name: inputName, stream: taken ? undefined : io.stdin, ...(io.stdinFd !== undefined && !taken ? { fd: io.stdinFd } : {}) };
+    }
+    try {
+      return await openInputFile(resolve(options.processCwd, source), source);
+    } catch (error) {
+      result.code = 1;
+      report(`${source}: cannot be read: ${describeError(error)}`);
+      return undefined;
+    }
+  };
+  const first = sources.length === 1 ? await openSource(sources[0]!) : undefined;
+  if (first) current = first.name;
+
   // A large file of generic events: parsed and serialised on worker threads (lib/parallel/).
-  const plan = parallelPlan(options, io);
+  const plan = first?.fd !== undefined ? parallelPlan(options, first.fd) : undefined;
   let threaded = false;
   if (plan) {
     if (plan.threads > 0) try {
@@ -435,7 +491,7 @@ export async function runFilter(options: FilterOptions, io: FilterIO): Promise<F
         result.threads = plan.threads;
         const active = logger;
         await runParallel({
-          fd: plan.fd,
+          fd: first!.fd!,
           head: plan.head,
           threads: plan.threads,
           setup: { mapper: target.segmentOptions(), ...(options.maxLineBytes !== undefined ? { maxLineBytes: options.maxLineBytes } : {}) },
@@ -447,9 +503,9 @@ export async function runFilter(options: FilterOptions, io: FilterIO): Promise<F
             diagnostic(line, message, isBad) {
               if (sayingOnce(message)) return;
               if (isBad) result.badLines += 1;
-              report(`${inputName}:${line}: ${message}`);
+              report(`${current}:${line}: ${message}`);
             },
-            event: (event, line) => write(event, `${inputName}:${line}`),
+            event: (event, line) => write(event, `${current}:${line}`),
             mapped(count) {
               result.events += count;
             },
@@ -460,10 +516,10 @@ export async function runFilter(options: FilterOptions, io: FilterIO): Promise<F
               const now = new Date().toISOString();
               return {
                 push(chunk) {
-                  for (const line of splitter.push(chunk)) handle(line, now, lineBase);
+                  for (const line of splitter.push(chunk)) handle(line, now, lineBase, current);
                 },
                 end() {
-                  for (const line of splitter.end()) handle(line, now, lineBase);
+                  for (const line of splitter.end()) handle(line, now, lineBase, current);
                   active.flush();
                   return splitter.lineCount;
                 },
@@ -476,14 +532,43 @@ export async function runFilter(options: FilterOptions, io: FilterIO): Promise<F
     } catch (error) {
       threaded = true;
       result.code = 1;
-      report(error instanceof OpenFailed ? error.message : `${inputName}: ${(error as Error).message}`);
+      report(error instanceof OpenFailed ? error.message : `${current}: ${(error as Error).message}`);
     }
-    if (!threaded && plan.head.length > 0) io.stdin.unshift(plan.head);
+    if (!threaded && plan.head.length > 0) first!.stream?.unshift(plan.head);
   }
 
-  const lineStream = createLineStream(options.maxLineBytes !== undefined ? { maxLineBytes: options.maxLineBytes } : {});
+  // An abort ends the read under way: the generator below waits on it, and only a destroyed stream wakes it.
+  let reading: Readable | undefined;
+  io.signal?.addEventListener('abort', () => reading?.destroy(), { once: true });
+  /** Every input in turn, as line batches: one per chunk read, each line numbered within its own input. */
+  async function* batches(): AsyncGenerator<InputBatch> {
+    for (let i = 0; i < sources.length; i += 1) {
+      if (io.signal?.aborted) return;
+      const input = i === 0 && sources.length === 1 ? first : await openSource(sources[i]!);
+      if (!input) continue;
+      current = input.name;
+      reading = input.stream;
+      const splitter = new LineSplitter(options.maxLineBytes !== undefined ? { maxLineBytes: options.maxLineBytes } : {});
+      try {
+        for await (const chunk of input.stream ?? []) {
+          const buf = typeof chunk === 'string' ? Buffer.from(chunk) : chunk as Buffer;
+          yield { lines: splitter.push(buf), chunk: buf, name: input.name };
+        }
+        const last = splitter.end();
+        if (last.length > 0) yield { lines: last, chunk: undefined, name: input.name };
+      } catch (error) {
+        // A file that fails part way (EIO) is reported like one that cannot be opened; the next is read.
+        if (io.signal?.aborted || typeof (error as NodeJS.ErrnoException).syscall !== 'string') throw error;
+        result.code = 1;
+        report(`${input.name}: cannot be read: ${describeError(error)}`);
+      } finally {
+        await input.close?.();
+      }
+    }
+  }
+
   if (!threaded) try {
-    await pipeline(io.stdin, lineStream, sink, io.signal ? { signal: io.signal } : {});
+    await pipeline(batches, sink, io.signal ? { signal: io.signal } : {});
   } catch (error) {
     if (error instanceof StrictStop) {
       result.code = 1;
@@ -494,16 +579,10 @@ export async function runFilter(options: FilterOptions, io: FilterIO): Promise<F
       result.aborted = true;
     } else {
       result.code = 1;
-      report(`${inputName}: ${(error as Error).message}`);
+      report(`${current}: ${(error as Error).message}`);
     }
   }
-  try {
-    // Input that produced no events still leaves a (empty) session when the format was known.
-    if (!logger && !result.aborted && result.code === 0 && adapter) open();
-  } catch (error) {
-    result.code = 1;
-    report((error as Error).message);
-  }
+  if (threaded) await first?.close?.();
   if (stdinMonitor) {
     monitorSink.write(stdinMonitor.end(result.code === 0 ? 0 : 1, result.aborted, new Date().toISOString()), inputName);
     monitorSink.flush();
@@ -516,8 +595,17 @@ export async function runFilter(options: FilterOptions, io: FilterIO): Promise<F
     if (io.signal?.aborted) result.aborted = true;
   }
   release();
-  logger?.finish();
+  // A run that wrote no record keeps no session: no empty transcript is left to be listed or resumed.
+  const removed = logger?.finish(true) ?? [];
   if (logger?.failed) result.code = 1;
+  const kept = result.harnesses.filter((harness) => !removed.includes(harness));
+  // Said once, unless the session could not be created or written (that was said).
+  if (!options.noSession && kept.length === 0 && !refused && !logger?.failed) {
+    io.stderr.write(removed.length === 0
+      ? 'asyncai-log: no events to write, so no session was made\n'
+      : `asyncai-log: no events to write, so the session was not kept (removed ${removed.map((h) => h.sessionFile).join(', ')})\n`);
+  }
+  result.harnesses = kept;
   result.warnings = warnings;
   return result;
 }
@@ -525,21 +613,54 @@ export async function runFilter(options: FilterOptions, io: FilterIO): Promise<F
 class OpenFailed extends Error {}
 class DetectFailed extends Error {}
 
+/** The lines of one chunk of one input, and the input's name for diagnostics. */
+interface InputBatch extends LineBatch {
+  name: string;
+}
+
+/** One input, open: stdin, or a file named on the command line. */
+interface OpenInput {
+  /** The name its lines are reported under. */
+  name: string;
+  /** Its bytes (undefined: nothing more to read, stdin named a second time). */
+  stream: Readable | undefined;
+  /** The descriptor of a regular file, read from its current position (the worker threads may read it). */
+  fd?: number;
+  close?(): Promise<void>;
+}
+
+/**
+ * Open an input file without blocking this thread (a FIFO waits for its writer on the thread pool, where a
+ * signal can still end the run). A regular file is read on this thread (lib/input/file-input.ts); a pipe,
+ * FIFO or device through Node's stream. A directory is refused.
+ */
+async function openInputFile(path: string, name: string): Promise<OpenInput> {
+  const handle = await openFile(path, 'r');
+  try {
+    const stat = await handle.stat();
+    if (stat.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
+    const stream = stat.isFile() ? fileInput(handle.fd) : handle.createReadStream({ autoClose: false });
+    return { name, stream, ...(stat.isFile() ? { fd: handle.fd } : {}), close: () => handle.close() };
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+}
+
 /** Files smaller than this are not worth starting threads for. */
 const THREADS_MIN_BYTES = 8 * 1024 * 1024;
 /** Bytes read to see what the input is. */
 const HEAD_BYTES = 64 * 1024;
 
 /**
- * When the filter runs on worker threads: stdin is a regular file of at least `threadsMinBytes`, its first
- * line is a generic event (or `--from events` says so), the only transcript is Claude Code's, and nothing
- * needs the input line by line on this thread (no monitor, `--echo` or `--strict`). Reads the head of the
- * file to decide; when the answer is no, the caller puts the head back into the stream.
+ * When the filter runs on worker threads: its only input (stdin or one file argument) is a regular file of at
+ * least `threadsMinBytes`, its first line is a generic event (or `--from events` says so), the only transcript
+ * is Claude Code's, and nothing needs the input line by line on this thread (no monitor, `--echo` or
+ * `--strict`). Reads the head of the file to decide; when the answer is no, the caller puts the head back.
  */
-function parallelPlan(options: FilterOptions, io: FilterIO): { fd: number; head: Buffer; threads: number } | undefined {
+function parallelPlan(options: FilterOptions, fd: number): { head: Buffer; threads: number } | undefined {
   const threads = options.threads ?? 2;
-  const fd = io.stdinFd;
-  if (fd === undefined || threads <= 0 || options.noSession || options.echo || options.strict) return undefined;
+  if (threads <= 0 || options.noSession || options.echo || options.strict) return undefined;
   if ((options.monitors ?? []).length > 0 || options.formats.length !== 1 || options.formats[0] !== 'claude-code-cli') return undefined;
   if (options.from !== 'auto' && options.from !== 'events') return undefined;
   try {
@@ -556,8 +677,8 @@ function parallelPlan(options: FilterOptions, io: FilterIO): { fd: number; head:
     // The stream reads it again and reports what fails.
   }
   const head = buf.subarray(0, got);
-  if (options.from === 'events' || firstLineIsEvent(head, got < HEAD_BYTES)) return { fd, head, threads };
-  return { fd, head, threads: 0 };
+  if (options.from === 'events' || firstLineIsEvent(head, got < HEAD_BYTES)) return { head, threads };
+  return { head, threads: 0 };
 }
 
 /**

@@ -4,10 +4,11 @@
 import { availableParallelism, homedir } from 'node:os';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { runConvert } from '../../lib/convert/index.js';
-import { parseSessionDirs, UsageError } from '../../lib/filter.js';
+import { parseSessionDirs } from '../../lib/filter.js';
+import { MAX_THREADS, wholeNumber } from '../arguments.js';
 import { CONVERT_EXAMPLES, CONVERT_NOTES, inputFormatChoices } from '../help.js';
 import { runCommand } from '../exit.js';
-import { sessionFlags, type SessionArgs } from './filter.js';
+import { maxLineBytesFlag, sessionFlags, type SessionArgs } from './filter.js';
 
 interface ConvertArgs extends SessionArgs {
   inputs: string[];
@@ -26,9 +27,6 @@ export const convertCommand: CommandModule<object, ConvertArgs> = {
   command: 'convert <inputs..>',
   describe: 'convert log files and directories of them into sessions (only what is new or changed)',
   builder: (y) => sessionFlags(y, "the one each file names, else the current directory")
-    // One value per flag: a repeatable flag must not swallow the inputs that follow it.
-    .nargs('session-format', 1)
-    .nargs('session-dir', 1)
     .positional('inputs', { type: 'string', array: true, describe: 'log files, and directories to walk for .jsonl, .ndjson and .json files' })
     // Accepted for the filter's sake and unused: convert prints no session line.
     .option('agent-name', { type: 'string', requiresArg: true, hidden: true })
@@ -36,16 +34,16 @@ export const convertCommand: CommandModule<object, ConvertArgs> = {
       type: 'string', default: 'auto', requiresArg: true,
       describe: `<format>: input format of every file: ${inputFormatChoices()} (default: auto, per file from its first line)`,
     })
-    .option('jobs', { type: 'number', default: availableParallelism(), requiresArg: true, describe: '<n>: files converted at once (default: the number of cores)' })
+    .option('jobs', {
+      type: 'string', default: availableParallelism(), requiresArg: true, coerce: wholeNumber('jobs', 1, MAX_THREADS),
+      describe: '<n>: files converted at once, 1 to 256 (default: the number of cores)',
+    })
     .option('force', { type: 'boolean', default: false, describe: 'convert again what the manifest says is up to date' })
     .option('dry-run', { type: 'boolean', default: false, describe: 'report what would be converted; write nothing' })
     .option('progress', { type: 'boolean', describe: 'a progress line on stderr; --no-progress: none (default: when stderr is a terminal)' })
     .option('subagents', { type: 'boolean', default: false, describe: 'also convert subagent transcripts, each as a session of its own' })
     .option('keep-usage', { type: 'boolean', default: false, describe: "keep the source's token counts in converted records (default: zeroed)" })
-    .option('max-line-bytes', {
-      type: 'number', default: 64 * 1024 * 1024, requiresArg: true,
-      describe: '<n>: longest input line accepted; a longer one is reported and skipped (default: 67108864, 64 MiB)',
-    })
+    .option('max-line-bytes', maxLineBytesFlag)
     .example(CONVERT_EXAMPLES)
     .epilogue(CONVERT_NOTES) as unknown as Argv<ConvertArgs>,
   handler: async (argv: ArgumentsCamelCase<ConvertArgs>) => {
@@ -61,7 +59,6 @@ export const convertCommand: CommandModule<object, ConvertArgs> = {
     process.on('SIGTERM', onSignal(143));
     await runCommand(async () => {
       const maxLineBytes = argv['max-line-bytes'];
-      if (!Number.isInteger(maxLineBytes) || maxLineBytes <= 0) throw new UsageError('--max-line-bytes wants a positive integer');
       const summary = await runConvert({
         inputs: argv.inputs.map(String),
         from: argv.from,

@@ -3,8 +3,10 @@ import { homedir } from 'node:os';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { parseSessionDirs, runFilter, UsageError, type FilterOptions } from '../../lib/filter.js';
 import { fileInput } from '../../lib/input/file-input.js';
+import { DEFAULT_MAX_LINE_BYTES } from '../../lib/input/lines.js';
 import { monitorSpecs } from '../../lib/monitor/index.js';
 import { DEFAULT_MODEL } from '../../lib/harnesses/claude-code-cli/records.js';
+import { MAX_LINE_BYTES, MAX_THREADS, wholeNumber } from '../arguments.js';
 import { FILTER_EXAMPLES, MAIN_NOTES, inputFormatChoices, sessionFormatChoices } from '../help.js';
 import { runCommand } from '../exit.js';
 
@@ -18,13 +20,14 @@ export interface SessionArgs {
 /** The session flags shared by the filter and convert; `cwd` says which directory the session goes to by default. */
 export function sessionFlags<T>(y: Argv<T>, cwd: string): Argv<T & SessionArgs> {
   return y
+    // One value per flag (repeat the flag for more): a list must not swallow the file operands after it.
     .option('session-format', {
-      type: 'string', array: true, default: ['claude-code-cli'], requiresArg: true,
-      describe: `<format>: transcript format to write, repeatable: ${sessionFormatChoices()} (default: claude-code-cli)`,
+      type: 'string', array: true, nargs: 1, default: ['claude-code-cli'], requiresArg: true,
+      describe: `<format>: transcript format to write, repeat the flag for more: ${sessionFormatChoices()} (default: claude-code-cli)`,
     })
     .option('session-dir', {
-      type: 'string', array: true, default: [], requiresArg: true,
-      describe: '<format>=<path>: that format\'s storage root, repeatable (default: $CLAUDE_CONFIG_DIR, else ~/.claude; $CODEX_HOME, else ~/.codex)',
+      type: 'string', array: true, nargs: 1, default: [], requiresArg: true,
+      describe: '<format>=<path>: that format\'s storage root, repeat the flag for more (default: $CLAUDE_CONFIG_DIR, else ~/.claude; $CODEX_HOME, else ~/.codex)',
     })
     .option('cwd', { type: 'string', requiresArg: true, describe: `<dir>: the project directory the session belongs to (default: ${cwd})` })
     .option('model', {
@@ -33,8 +36,18 @@ export function sessionFlags<T>(y: Argv<T>, cwd: string): Argv<T & SessionArgs> 
     }) as unknown as Argv<T & SessionArgs>;
 }
 
+/** `--max-line-bytes`, the filter's and convert's. */
+export const maxLineBytesFlag = {
+  type: 'string', default: DEFAULT_MAX_LINE_BYTES, requiresArg: true, coerce: wholeNumber('max-line-bytes', 1, MAX_LINE_BYTES),
+  describe: '<n>: longest input line accepted, in bytes, 1 to 1 GiB; a longer one is reported and skipped (default: 67108864, 64 MiB)',
+} as const;
+
+/** How long a run may take to end after SIGINT or SIGTERM before it is ended as it stands. */
+const STOP_MS = 2000;
+
 interface FilterArgs extends SessionArgs {
   'agent-name': string;
+  files: string[];
   session: boolean;
   echo: boolean;
   strict: boolean;
@@ -52,9 +65,10 @@ function list(value: string | string[] | undefined): string[] {
 }
 
 export const filterCommand: CommandModule<object, FilterArgs> = {
-  command: '$0',
-  describe: 'read agent events on stdin and write session transcripts (the default command)',
+  command: '$0 [files..]',
+  describe: 'read agent events (files in order, else stdin) and write session transcripts (the default command)',
   builder: (y) => sessionFlags(y, "the input's own where it names one, else the current directory")
+    .positional('files', { type: 'string', array: true, describe: 'input files, read in order as one stream (-: stdin)' })
     .option('agent-name', { type: 'string', default: 'asyncai-log', requiresArg: true, describe: '<name>: agent_name in the session line (default: asyncai-log)' })
     .option('session', { type: 'boolean', default: true, describe: 'write transcripts and print the session line; --no-session: neither (default: on)' })
     .option('echo', { type: 'boolean', default: false, describe: 'after the session line, copy the input to stdout unchanged (tee)' })
@@ -64,10 +78,7 @@ export const filterCommand: CommandModule<object, FilterArgs> = {
       describe: `<format>: input format: ${inputFormatChoices()} (default: auto, decided from the first line)`,
     })
     .option('prompt', { type: 'string', requiresArg: true, describe: '<text>: record <text> as the first user turn, for streams that do not print their prompt' })
-    .option('max-line-bytes', {
-      type: 'number', default: 64 * 1024 * 1024, requiresArg: true,
-      describe: '<n>: longest input line accepted; a longer one is reported and skipped (default: 67108864, 64 MiB)',
-    })
+    .option('max-line-bytes', maxLineBytesFlag)
     .option('monitor', {
       type: 'string',
       describe: '[<command>]: run <command> with $SHELL -c and record each line it prints as a monitor event, repeatable; '
@@ -78,8 +89,8 @@ export const filterCommand: CommandModule<object, FilterArgs> = {
       describe: '<text>: description of the n-th --monitor, repeatable, paired by position (default: the command, or "stdin")',
     })
     .option('threads', {
-      type: 'number', default: 2, requiresArg: true,
-      describe: '<n>: worker threads for a file of events of 8 MiB or more on stdin; 0: one thread (default: 2)',
+      type: 'string', default: 2, requiresArg: true, coerce: wholeNumber('threads', 0, MAX_THREADS),
+      describe: '<n>: worker threads for a file of events of 8 MiB or more (on stdin or the only file), 0 to 256; 0: one thread (default: 2)',
     })
     .example(FILTER_EXAMPLES)
     .epilogue(MAIN_NOTES) as unknown as Argv<FilterArgs>,
@@ -87,17 +98,30 @@ export const filterCommand: CommandModule<object, FilterArgs> = {
     const controller = new AbortController();
     let signalCode = 0;
     const onSignal = (code: number) => () => {
+      if (signalCode !== 0) process.exit(code); // the second signal: at once
       signalCode = code;
+      // A terminal has echoed ^C where the cursor was: what we say next starts on a line of its own.
+      if (code === 130 && process.stderr.isTTY) process.stderr.write('\n');
       controller.abort();
+      // The run stops reading and writes what it has (records are written as they are read); whatever holds
+      // it up after that (monitors dying slowly, a reader that no longer reads stdout) does not keep it alive.
+      setTimeout(() => process.exit(code), STOP_MS).unref();
     };
-    process.once('SIGINT', onSignal(130));
-    process.once('SIGTERM', onSignal(143));
+    process.on('SIGINT', onSignal(130));
+    process.on('SIGTERM', onSignal(143));
     const monitors = monitorSpecs(list(argv.monitor), list(argv['monitor-description']));
     // Monitors run in their own process groups, out of reach of a hangup: stop them ourselves.
-    if (typeof monitors !== 'string' && monitors.length > 0) process.once('SIGHUP', onSignal(129));
+    if (typeof monitors !== 'string' && monitors.length > 0) process.on('SIGHUP', onSignal(129));
     await runCommand(async () => {
       if (typeof monitors === 'string') throw new UsageError(monitors);
-      if (!Number.isInteger(argv.threads) || argv.threads < 0) throw new UsageError('--threads wants a whole number, 0 or more');
+      const files = argv.files ?? [];
+      // Events typed at a terminal: say what is expected and how to end, rather than wait in silence.
+      if (process.stdin.isTTY && (files.length === 0 || files.includes('-'))) {
+        const plain = typeof monitors !== 'string' && monitors.some((spec) => spec.command === undefined);
+        process.stderr.write(plain
+          ? 'asyncai-log: reading lines from the terminal, each recorded as a monitor event; end with Ctrl-D\n'
+          : 'asyncai-log: reading events from the terminal, one JSON object per line (see --help); end with Ctrl-D\n');
+      }
       const options: FilterOptions = {
         formats: argv['session-format'],
         sessionDirs: parseSessionDirs(argv['session-dir']),
@@ -108,6 +132,7 @@ export const filterCommand: CommandModule<object, FilterArgs> = {
         from: argv.from,
         maxLineBytes: argv['max-line-bytes'],
         threads: argv.threads,
+        files,
         ...(typeof monitors !== 'string' && monitors.length > 0
           ? { monitors, shell: process.env.SHELL !== undefined && process.env.SHELL !== '' ? process.env.SHELL : '/bin/sh' }
           : {}),

@@ -1,9 +1,10 @@
 // `asyncai-log read <transcript | session-uuid>...`: parses the read command's flags and calls runRead
 // (lib/readers/claude-code-cli/run-read.ts); exit 0, 1 when a transcript could not be read, 2 on a usage error.
-import { homedir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { parseSessionDirs, UsageError } from '../../lib/filter.js';
 import { runRead } from '../../lib/readers/claude-code-cli/run-read.js';
+import { MAX_LINE_BYTES, MAX_THREADS, wholeNumber } from '../arguments.js';
 import { READ_EXAMPLES, READ_NOTES } from '../help.js';
 import { runCommand } from '../exit.js';
 
@@ -22,11 +23,11 @@ interface ReadArgs {
 
 export const readCommand: CommandModule<object, ReadArgs> = {
   command: 'read <transcripts..>',
-  describe: 'print Claude Code transcripts (files or session uuids) as generic events',
+  describe: 'print Claude Code transcripts (files, session uuids, - for stdin) and other agent logs as generic events',
   builder: (y) => y
     .positional('transcripts', {
       type: 'string', array: true,
-      describe: 'transcript files, or session uuids (looked up as <root>/projects/*/<uuid>.jsonl)',
+      describe: 'transcript or log files (any format the filter reads), session uuids (looked up as <root>/projects/*/<uuid>.jsonl), - (stdin)',
     })
     .option('usage', { type: 'boolean', default: false, describe: "print the session's token totals instead: one JSON object per transcript" })
     .option('tree', { type: 'boolean', default: false, describe: 'print the branch structure instead: one JSON line per branch' })
@@ -38,22 +39,24 @@ export const readCommand: CommandModule<object, ReadArgs> = {
       type: 'string', array: true, default: [], requiresArg: true,
       describe: 'claude-code-cli=<path>: the root session uuids are looked up under (default: $CLAUDE_CONFIG_DIR, else ~/.claude)',
     })
-    .option('max-record-bytes', { type: 'number', requiresArg: true, describe: '<n>: longest record read; a longer one is skipped with a warning (default: 64 MiB)' })
+    .option('max-record-bytes', {
+      type: 'string', requiresArg: true, coerce: wholeNumber('max-record-bytes', 1, MAX_LINE_BYTES),
+      describe: '<n>: longest record read, in bytes, 1 to 1 GiB; a longer one is skipped with a warning (default: 64 MiB)',
+    })
     .option('threads', {
-      type: 'number', requiresArg: true,
-      describe: '<n>: worker threads for a transcript of 16 MiB or more; 0: one thread (default: 2 on a machine of 2 cores or more)',
+      type: 'string', requiresArg: true, coerce: wholeNumber('threads', 0, MAX_THREADS),
+      describe: '<n>: worker threads for a transcript of 16 MiB or more, 0 to 256; 0: one thread (default: 2 on a machine of 2 cores or more)',
     })
     .example(READ_EXAMPLES)
     .epilogue(READ_NOTES) as unknown as Argv<ReadArgs>,
   handler: async (argv: ArgumentsCamelCase<ReadArgs>) => {
     await runCommand(async () => {
       if (argv.usage && argv.tree) throw new UsageError('--usage and --tree cannot be combined');
-      const maxRecordBytes = argv['max-record-bytes'];
-      if (maxRecordBytes !== undefined && (!Number.isInteger(maxRecordBytes) || maxRecordBytes <= 0)) {
-        throw new UsageError('--max-record-bytes wants a positive integer');
+      if (process.stdin.isTTY && argv.transcripts.includes('-')) {
+        process.stderr.write('asyncai-log: reading a transcript or log from the terminal, one JSON object per line; end with Ctrl-D\n');
       }
+      const maxRecordBytes = argv['max-record-bytes'];
       const threads = argv.threads;
-      if (threads !== undefined && (!Number.isInteger(threads) || threads < 0)) throw new UsageError('--threads wants a whole number, 0 or more');
       const code = await runRead({
         inputs: argv.transcripts,
         usage: argv.usage,
@@ -64,11 +67,12 @@ export const readCommand: CommandModule<object, ReadArgs> = {
         sessionDirs: parseSessionDirs(argv['session-dir']),
         env: process.env,
         homedir: homedir(),
+        tmpdir: tmpdir(),
         processCwd: process.cwd(),
         ...(argv.branch !== undefined ? { branch: argv.branch } : {}),
         ...(maxRecordBytes !== undefined ? { maxRecordBytes } : {}),
         ...(threads !== undefined ? { threads } : {}),
-      }, { stdout: process.stdout, stderr: process.stderr });
+      }, { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin });
       return code;
     });
   },

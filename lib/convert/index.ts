@@ -54,6 +54,8 @@ export interface ConvertSummary {
   code: number;
   converted: number;
   skipped: number;
+  /** The skipped inputs by reason (`unchanged`, `empty`, ...), in the order the reasons first came. */
+  skippedBy: Record<string, number>;
   failed: number;
   /** Dry run: files that would be converted. */
   wouldConvert: number;
@@ -139,14 +141,18 @@ export async function runConvert(options: ConvertOptions, io: ConvertIO): Promis
     out.progress = new ProgressLine(io.stderr, { files: slots.length, bytes: tasks.reduce((sum, slot) => sum + slot.size, 0) });
   }
   const writers = new Map<string, ManifestWriter>();
-  const summary: ConvertSummary = { code: 0, converted: 0, skipped: 0, failed: 0, wouldConvert: 0, aborted: false, manifestFiles: [] };
+  const summary: ConvertSummary = { code: 0, converted: 0, skipped: 0, skippedBy: {}, failed: 0, wouldConvert: 0, aborted: false, manifestFiles: [] };
   let emitted = 0;
   const emit = () => {
     while (emitted < slots.length && slots[emitted]!.outcome) {
       const slot = slots[emitted]!;
       const outcome = slot.outcome!;
       if (outcome.status === 'converted') summary.converted += 1;
-      else if (outcome.status === 'skipped') summary.skipped += 1;
+      else if (outcome.status === 'skipped') {
+        summary.skipped += 1;
+        const reason = outcome.reason ?? 'other';
+        summary.skippedBy[reason] = (summary.skippedBy[reason] ?? 0) + 1;
+      }
       else if (outcome.status === 'failed') summary.failed += 1;
       else summary.wouldConvert += 1;
       out.report(slot.path, outcome);
@@ -227,7 +233,9 @@ export async function runConvert(options: ConvertOptions, io: ConvertIO): Promis
   emit();
   if (out.progress) {
     out.progress.end();
-    const parts = [`${summary.converted} converted`, `${summary.skipped} skipped`, `${summary.failed} failed`];
+    const reasons = Object.entries(summary.skippedBy).map(([reason, n]) => `${n} ${reason}`);
+    const skipped = `${summary.skipped} skipped${reasons.length > 0 ? ` (${reasons.join(', ')})` : ''}`;
+    const parts = [`${summary.converted} converted`, skipped, `${summary.failed} failed`];
     if (dryRun) parts.unshift(`${summary.wouldConvert} would be converted`);
     io.stderr.write(`asyncai-log: convert: ${parts.join(', ')}\n`);
   }
@@ -367,11 +375,14 @@ class Output {
       this.progress?.draw(true);
     }
     if (!this.stdoutClosed) {
+      // stdout may be the terminal the progress line is drawn on: a report line never continues it.
+      this.progress?.clear();
       try {
         this.io.stdout.write(`${outcomeLine(path, outcome)}\n`);
       } catch {
         this.stdoutClosed = true;
       }
+      this.progress?.draw();
     }
   }
 }

@@ -2,10 +2,11 @@
 // new or changed. A directory under each harness root; every run appends to its own new file (created
 // O_EXCL, mode 0600, one fsync'd line per finished source) and reading takes the union, the newest entry per
 // source and format winning. No file is ever rewritten, so a crash or a concurrent run cannot tear another's.
-import { constants, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { constants, existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
+import { makeDirs } from '../util/fs-errors.js';
 
 /** The manifest directory's name inside a harness root (`~/.claude/asyncai-log-convert/`). */
 export const MANIFEST_DIR = 'asyncai-log-convert';
@@ -172,7 +173,7 @@ export class ManifestWriter {
   private async create(): Promise<FileHandle> {
     const dir = join(this.root, MANIFEST_DIR);
     const fresh = !existsSync(dir);
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    makeDirs(dir);
     const stamp = this.now().toISOString().replace(/[:.]/g, '-');
     for (let attempt = 0; attempt < 16; attempt += 1) {
       const path = join(dir, `run-${stamp}-${process.pid}-${randomBytes(4).toString('hex')}.ndjson`);

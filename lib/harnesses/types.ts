@@ -49,6 +49,11 @@ export interface SessionHarness {
   finish(): void;
   /** Close after a write failure, discarding what is queued: nothing more reaches the file. */
   abandon(): void;
+  /**
+   * `finish`, except that a session that then holds no record (only what opening it wrote, and nothing another
+   * process appended) has its file removed before it is closed. True when it was removed.
+   */
+  finishOrDiscard?(): boolean;
 }
 
 /** A transcript format: its name, where it writes by default, and how to open a new session. */

@@ -32,7 +32,7 @@ export interface CommandMonitorOptions {
   stderr: NodeJS.WritableStream;
   /** One diagnostic line, without the program prefix. */
   report: (message: string) => void;
-  /** How long a stopped command has between SIGTERM and SIGKILL (default 2000 ms). */
+  /** How long a stopped command has between SIGTERM and SIGKILL (default 1000 ms). */
   killGraceMs?: number;
 }
 
@@ -51,9 +51,9 @@ export interface CommandMonitor {
   stop(): void;
 }
 
-const DEFAULT_KILL_GRACE_MS = 2000;
+const DEFAULT_KILL_GRACE_MS = 1000;
 /** After SIGKILL, how long to wait for the pipes to close before closing them ourselves. */
-const PIPE_GRACE_MS = 1000;
+const PIPE_GRACE_MS = 500;
 
 /** Start a command monitor. Failures to start are reported and settle `done`; nothing throws. */
 export function startCommandMonitor(options: CommandMonitorOptions): CommandMonitor {

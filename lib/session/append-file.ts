@@ -1,8 +1,9 @@
 // The append-only transcript file: created exclusively (never an existing path, never through a symlink),
 // mode 0600, written with O_APPEND, one synchronous write per batch of records. It counts its own bytes so a
 // harness can notice when another process (a concurrent `claude --resume`) appended to the same file.
-import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readSync, writevSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readSync, unlinkSync, writevSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
+import { makeDirs } from '../util/fs-errors.js';
 
 const CREATE_FLAGS =
   constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_APPEND | (constants.O_NOFOLLOW ?? 0);
@@ -29,7 +30,7 @@ export interface ForeignBytes {
 export function makeDirsBelow(root: string, dir: string): void {
   const below = relative(root, dir);
   if (below === '' || below.startsWith('..') || isAbsolute(below)) throw new Error(`${dir} is not below ${root}`);
-  mkdirSync(root, { recursive: true, mode: 0o700 });
+  makeDirs(root);
   let path = root;
   for (const part of below.split(sep)) {
     path = join(path, part);
@@ -66,7 +67,7 @@ export class AppendFile {
    */
   static createExclusive(dir: string, name: () => string, root?: string): { file: AppendFile; attempt: string } {
     if (root !== undefined) makeDirsBelow(root, dir);
-    else mkdirSync(dir, { recursive: true, mode: 0o700 });
+    else makeDirs(dir);
     for (let i = 0; i < MAX_ATTEMPTS; i += 1) {
       const attempt = name();
       const path = join(dir, attempt);
@@ -196,6 +197,24 @@ export class AppendFile {
     }
     seal();
     return iov;
+  }
+
+  /**
+   * Before `close`: remove the file when it holds exactly the `bytes` bytes this writer wrote first and
+   * nothing else (no later write of ours, nothing appended by another process) and the path still names it.
+   * The file is still open, so its inode cannot have been reused for a file put in its place. True when removed.
+   */
+  removeIfHolding(bytes: number): boolean {
+    if (this.closed || this.knownSize !== bytes) return false;
+    try {
+      const own = fstatSync(this.fd);
+      const named = lstatSync(this.path);
+      if (own.size !== bytes || named.dev !== own.dev || named.ino !== own.ino) return false;
+      unlinkSync(this.path);
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   close(): void {

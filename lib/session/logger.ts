@@ -70,16 +70,22 @@ export class SessionLogger {
     }
   }
 
-  /** Flush and close every harness. */
-  finish(): void {
+  /**
+   * Flush and close every harness; with `discardEmpty`, a session that holds no record is removed instead
+   * (see SessionHarness.finishOrDiscard). Returns the harnesses whose files were removed.
+   */
+  finish(discardEmpty = false): SessionHarness[] {
+    const removed: SessionHarness[] = [];
     for (const harness of [...this.active]) {
       try {
-        harness.finish();
+        if (!discardEmpty || !harness.finishOrDiscard) harness.finish();
+        else if (harness.finishOrDiscard()) removed.push(harness);
       } catch (error) {
         this.drop(harness, error);
       }
     }
     this.active.length = 0;
+    return removed;
   }
 
   private drop(harness: SessionHarness, error: unknown): void {

@@ -193,7 +193,7 @@ describe('convert: one run over a tree', () => {
 describe('convert: usage errors', () => {
   test.each([
     [['--from', 'nope', 'x.jsonl'], 'unknown input format'],
-    [['--jobs', '0', 'x.jsonl'], '--jobs wants a positive integer'],
+    [['--jobs', '0', 'x.jsonl'], '--jobs wants a whole number from 1 to 256, got "0"'],
     [['--session-format', 'nope', 'x.jsonl'], 'unknown session format'],
     [['--session-dir', 'oops', 'x.jsonl'], '--session-dir wants'],
     [[], 'Not enough non-option arguments'],
@@ -412,7 +412,7 @@ describe('convert: progress', () => {
     const tree = makeTree();
     const r = await convert(tree, ['tree', '--progress']);
     expect(r.stderr).toMatch(/asyncai-log: convert: 8\/8 files, [\d.]+ kB\/[\d.]+ kB, [\d.]+ [kMG]?B\/s, ETA 0s\n/);
-    expect(r.stderr).toContain('asyncai-log: convert: 6 converted, 2 skipped, 0 failed\n');
+    expect(r.stderr).toContain('asyncai-log: convert: 6 converted, 2 skipped (1 empty, 1 unrecognised), 0 failed\n');
     expect(report(r)).toHaveLength(8);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync, appendFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, unlinkSync, writeFileSync, appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { GenericEvent } from '../../lib/events.js';
 import { claudeCodeCli } from '../../lib/harnesses/claude-code-cli/index.js';
@@ -140,6 +140,34 @@ describe('AppendFile', () => {
     appendFileSync(file.path, 'x');
     expect(file.foreignBytes()).toEqual({ text: 'x', needsNewline: true });
     file.close();
+  });
+
+  test('removeIfHolding removes the file only while it holds exactly what this writer wrote first', () => {
+    const { file } = AppendFile.createExclusive(tempDir(), () => 'f.jsonl');
+    file.write('head\n');
+    expect(file.removeIfHolding(0)).toBe(false);
+    expect(existsSync(file.path)).toBe(true);
+    expect(file.removeIfHolding(5)).toBe(true);
+    expect(existsSync(file.path)).toBe(false);
+    file.close();
+  });
+
+  test('removeIfHolding leaves a file another process appended to, a file put in its place, and a closed one', () => {
+    const appended = AppendFile.createExclusive(tempDir(), () => 'f.jsonl').file;
+    appendFileSync(appended.path, 'theirs\n');
+    expect(appended.removeIfHolding(0)).toBe(false);
+    expect(readFileSync(appended.path, 'utf8')).toBe('theirs\n');
+    appended.close();
+    const replaced = AppendFile.createExclusive(tempDir(), () => 'f.jsonl').file;
+    unlinkSync(replaced.path);
+    writeFileSync(replaced.path, '');
+    expect(replaced.removeIfHolding(0)).toBe(false);
+    expect(existsSync(replaced.path)).toBe(true);
+    replaced.close();
+    const closed = AppendFile.createExclusive(tempDir(), () => 'f.jsonl').file;
+    closed.close();
+    expect(closed.removeIfHolding(0)).toBe(false);
+    expect(existsSync(closed.path)).toBe(true);
   });
 });
 

@@ -4,6 +4,7 @@
 import { describe, expect, test } from 'vitest';
 import { closeSync, openSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 // The built code: worker threads load dist/lib/parallel/worker.js, which exists only there.
 import { runFilter, type FilterOptions, type FilterResult } from '../../dist/lib/filter.js';
 import { fileInput } from '../../dist/lib/input/file-input.js';
@@ -22,7 +23,10 @@ interface Outcome {
   records: any[];
 }
 
-/** Run the filter on `file` as stdin (a regular file, as `asyncai-log < file` gives it). */
+/**
+ * Run the filter on `file` as stdin (a regular file, as `asyncai-log < file` gives it), or, with
+ * `extra.files`, on the files it names (stdin then is empty).
+ */
 async function filterFile(file: string, threads: number, extra: Partial<FilterOptions> = {}): Promise<Outcome> {
   const root = tempDir();
   const fd = openSync(file, 'r');
@@ -34,10 +38,13 @@ async function filterFile(file: string, threads: number, extra: Partial<FilterOp
       echo: false, strict: false, from: 'auto', env: {}, homedir: root, processCwd: CWD, cwd: CWD,
       threads, threadsMinBytes: 0, ...extra,
     };
-    const result = await runFilter(options, { stdin: fileInput(fd)!, stdinFd: fd, stdout: stdout.stream, stderr: stderr.stream });
+    const result = await runFilter(options, extra.files
+      ? { stdin: Readable.from([]), stdout: stdout.stream, stderr: stderr.stream }
+      : { stdin: fileInput(fd)!, stdinFd: fd, stdout: stdout.stream, stderr: stderr.stream });
     const dir = join(root, 'projects', '-home-user-project');
-    const name = readdirSync(dir)[0]!;
-    const records = readFileSync(join(dir, name), 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l));
+    // A run that wrote no record keeps no session file.
+    const name = readdirSync(dir)[0];
+    const records = name === undefined ? [] : readFileSync(join(dir, name), 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l));
     return { result, stderr: stderr.text(), stdout: stdout.text(), records };
   } finally {
     closeSync(fd);
@@ -192,6 +199,25 @@ describe('the filter on worker threads', () => {
     });
   });
 
+  test('a file named as an argument is read on threads as stdin is, and writes the same, its diagnostics naming the file', async () => {
+    await withSeed('threads-argument', async (rng) => {
+      const file = join(tempDir(), 'events.ndjson');
+      writeFileSync(file, conversation(rng));
+      const stdin = await filterFile(file, 0);
+      const argument = await filterFile(file, 2, { files: [file] });
+      expect(argument.result.threads).toBe(2);
+      expect(normalise(argument.records)).toEqual(normalise(stdin.records));
+      expect(chainBreaks(argument.records)).toBe(0);
+      expect(argument.stderr).toBe(stdin.stderr.replaceAll('asyncai-log: stdin:', `asyncai-log: ${file}:`));
+      expect(argument.stderr).toMatch(/events\.ndjson:\d+: invalid JSON/);
+      expect({ ...argument.result, harnesses: [], threads: 0 }).toEqual({ ...stdin.result, harnesses: [], threads: 0 });
+      // Named twice, the file is read twice, on one thread: twice the records.
+      const twice = await filterFile(file, 2, { files: [file, file] });
+      expect(twice.result.threads).toBe(0);
+      expect(twice.records).toHaveLength(stdin.records.length * 2);
+    });
+  });
+
   test('writes the same as one thread on hostile input (random bytes, invalid UTF-8, lone surrogates, huge numbers)', async () => {
     await withSeed('threads-hostile', async (rng) => {
       const parts: Buffer[] = [];
@@ -263,5 +289,7 @@ describe('the filter on worker threads', () => {
     const none = await filterFile(empty, 2);
     expect(none.records).toEqual([]);
     expect(none.result.code).toBe(0);
+    expect(none.result.harnesses).toEqual([]);
+    expect(none.stderr).toMatch(/^asyncai-log: no events to write, so the session was not kept \(removed .*\.jsonl\)\n$/);
   });
 });

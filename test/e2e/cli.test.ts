@@ -167,11 +167,13 @@ describe('filter command line', () => {
     expect(records(sessionOf(r).session_file)[0].cwd).toBe(cwd);
   });
 
-  test('empty input with a known format leaves an empty session and exits 0', async () => {
+  test('empty input with a known format prints the session line, then removes the empty file it made, says so and exits 0', async () => {
     const root = tempDir();
     const r = await runBin(args(root, '--from', 'events'), { input: '' });
     expect(r.code).toBe(0);
-    expect(readFileSync(sessionOf(r).session_file, 'utf8')).toBe('');
+    const file = sessionOf(r).session_file;
+    expect(existsSync(file)).toBe(false);
+    expect(r.stderr).toBe(`asyncai-log: no events to write, so the session was not kept (removed ${file})\n`);
   });
 
   test('an unknown --from exits 2', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { InputError } from '../../lib/input/types.js';
 import { startMockAnthropic } from '../support/mock-anthropic.js';
@@ -124,14 +124,15 @@ describe('claude stream-json mapping', () => {
 });
 
 describe('claude stream-json on the command line', () => {
-  test('an API error stream reports the error on stderr and writes no model turn', async () => {
+  test('an API error stream reports the error on stderr, writes no model turn and keeps no empty session', async () => {
     const root = tempDir();
     const r = await runBin(['--session-dir', `claude-code-cli=${root}`, '--cwd', '/home/user/project'], {
       input: readFileSync(join(FIXTURES, 'claude-stream-json', 'input-api-error.jsonl')),
     });
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('asyncai-log: stdin:2: claude API error 400: Prompt is too long');
-    expect(readFileSync(sessionOf(r).session_file, 'utf8')).toBe('');
+    expect(existsSync(sessionOf(r).session_file)).toBe(false);
+    expect(r.stderr).toContain(`asyncai-log: no events to write, so the session was not kept (removed ${sessionOf(r).session_file})\n`);
   });
 
   test('a subagent\'s lines stay out of the transcript, and its report arrives as the Agent tool\'s result', async () => {

@@ -404,11 +404,12 @@ describe('closed and failing stdio', () => {
     expect(onlySession(root).records.map(textOf)).toEqual(['a', 'b']);
   });
 
-  test('a closed stdin (fd 0 closed) is empty input: exit 0, an empty session', async () => {
+  test('a closed stdin (fd 0 closed) is empty input: exit 0, and the empty session is not kept', async () => {
     const root = tempDir();
     const r = await run('/bin/bash', ['-c', `exec "${process.execPath}" "${BIN}" --session-dir claude-code-cli="${root}" --cwd /p <&-`], { env: cleanEnv() });
     expect(r.code).toBe(0);
-    expect(onlySession(root).records).toEqual([]);
+    expect(readdirSync(join(root, 'projects', '-p'))).toEqual([]);
+    expect(r.stderr).toMatch(/^asyncai-log: no events to write, so the session was not kept \(removed .*\.jsonl\)\n$/);
   });
 
   test('stdin that ends in the middle of a line (the writer died): the complete events are written, the cut line gets one diagnostic', async () => {

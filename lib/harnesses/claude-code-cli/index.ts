@@ -148,6 +148,15 @@ class ClaudeHarness implements SegmentTarget {
     }
   }
 
+  finishOrDiscard(): boolean {
+    try {
+      this.flush();
+      return this.file.removeIfHolding(0);
+    } finally {
+      this.file.close();
+    }
+  }
+
   abandon(): void {
     this.pending = [];
     this.file.close();

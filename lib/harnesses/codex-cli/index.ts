@@ -22,6 +22,8 @@ class CodexHarness implements SessionHarness {
     private readonly file: AppendFile,
     private readonly mapper: CodexRecordMapper,
     private readonly warn: (message: string) => void,
+    /** The bytes of the session_meta line written at creation. */
+    private readonly metaBytes: number,
   ) {}
 
   get sessionFile(): string {
@@ -48,11 +50,17 @@ class CodexHarness implements SessionHarness {
   }
 
   finish(): void {
+    this.finishOrDiscard(false);
+  }
+
+  /** A rollout holding only its session_meta line is no conversation: removed (when `discard`). */
+  finishOrDiscard(discard = true): boolean {
     try {
       if (this.pending.length === 0) this.checkForeign();
       // The open turn ends with the session, as Codex ends its own with task_complete.
       for (const line of this.mapper.endTurn()) this.pending.push(serialize(line));
       this.flush();
+      return discard && this.file.removeIfHolding(this.metaBytes);
     } finally {
       this.file.close();
     }
@@ -109,13 +117,14 @@ export const codexCli: HarnessFactory = {
       ...(options.model !== undefined ? { model: options.model } : {}),
       ...(options.provenance !== undefined ? { provenance: options.provenance } : {}),
     });
+    const meta = serialize(mapper.sessionMeta());
     try {
       // Written at once: the file is a valid (empty) session from the moment the session line names it.
-      file.write(serialize(mapper.sessionMeta()));
+      file.write(meta);
     } catch (error) {
       file.close();
       throw error;
     }
-    return new CodexHarness(sessionId, options.cwd, file, mapper, options.warn);
+    return new CodexHarness(sessionId, options.cwd, file, mapper, options.warn, Buffer.byteLength(meta));
   },
 };

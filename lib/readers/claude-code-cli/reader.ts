@@ -19,6 +19,7 @@ import {
 import { TranscriptScan, type ScanSummary } from './scan.js';
 import { readSpillFile, spillResolver } from './spill.js';
 import { UsageCounter, type UsageTotals } from './usage.js';
+import { describeError } from '../../util/fs-errors.js';
 
 /** A problem in the transcript, located when it has a line. Reading goes on. */
 export interface ReaderWarning {
@@ -49,20 +50,12 @@ export interface ReaderOptions {
   workerUrl?: URL;
   /** Bytes read at a time (default 1 MiB); the work handed to a worker thread is one such chunk. */
   chunkBytes?: number;
+  /** The name warnings and errors give the transcript (default: its path; `stdin` for a copy of stdin). */
+  name?: string;
 }
 
 /** A failure that stops reading one transcript (its file cannot be read, `branch` is not in it). */
 export class ReaderError extends Error {}
-
-function describeError(error: unknown): string {
-  const code = (error as NodeJS.ErrnoException).code;
-  switch (code) {
-    case 'ENOENT': return 'no such file';
-    case 'EACCES': return 'permission denied';
-    case 'EISDIR': case 'ENOTFILE': return 'not a regular file';
-    default: return (error as Error).message;
-  }
-}
 
 /** What Claude Code's `agent-<id>.meta.json` says about a subagent (agentType, description, toolUseId, ...). */
 export type SubagentMeta = Record<string, unknown>;
@@ -117,6 +110,11 @@ export class ClaudeTranscriptReader implements AsyncIterable<GenericEvent> {
     this.sessionId = basename(path, '.jsonl');
   }
 
+  /** What warnings and errors call the transcript. */
+  private get name(): string {
+    return this.options.name ?? this.path;
+  }
+
   /** The subagent's id when this reader reads a subagent transcript. */
   get agentId(): string | undefined {
     return this.subagent?.agentId;
@@ -135,7 +133,7 @@ export class ClaudeTranscriptReader implements AsyncIterable<GenericEvent> {
     const key = `${line ?? ''}\u0000${message}`;
     if (this.reported.has(key)) return; // the second pass meets the first pass's problems again
     if (this.reported.size < 100_000) this.reported.add(key);
-    const warning: ReaderWarning = { file: this.path, message, ...(line !== undefined ? { line } : {}) };
+    const warning: ReaderWarning = { file: this.name, message, ...(line !== undefined ? { line } : {}) };
     if (this.warnings.length < MAX_KEPT_WARNINGS) this.warnings.push(warning);
     this.options.onWarning?.(warning);
   };
@@ -150,7 +148,7 @@ export class ClaudeTranscriptReader implements AsyncIterable<GenericEvent> {
         ...(bytes !== undefined ? { bytes } : {}),
       });
     } catch (error) {
-      throw new ReaderError(`${this.path}: cannot be read: ${describeError(error)}`);
+      throw new ReaderError(`${this.name}: cannot be read: ${describeError(error)}`);
     }
   }
 
@@ -163,7 +161,7 @@ export class ClaudeTranscriptReader implements AsyncIterable<GenericEvent> {
       scan.close();
       // Only the file system's errors mean the file cannot be read; anything else is a fault of ours.
       if (typeof (error as NodeJS.ErrnoException).syscall !== 'string') throw error;
-      throw new ReaderError(`${this.path}: cannot be read: ${describeError(error)}`);
+      throw new ReaderError(`${this.name}: cannot be read: ${describeError(error)}`);
     }
     if (!more && scan.summary.partial) this.partial = true;
     return more;
@@ -232,7 +230,7 @@ export class ClaudeTranscriptReader implements AsyncIterable<GenericEvent> {
     } else {
       for await (const result of this.pipeline(scan, pool, 'heads', () => true)) {
         const { task, heads } = result as HeadsResult;
-        if (isLost(task)) throw new ReaderError(`${this.path}: a worker thread stopped; the transcript cannot be read`);
+        if (isLost(task)) throw new ReaderError(`${this.name}: a worker thread stopped; the transcript cannot be read`);
         forEachTaskLine(task, (line, i) => {
           // A worker that could not scan the chunk (heads empty) leaves its lines to this thread.
           if (heads.length > 0 && heads[i * HEAD_INTS]! >= 0) {
@@ -329,7 +327,7 @@ export class ClaudeTranscriptReader implements AsyncIterable<GenericEvent> {
     const pass = await this.index(false, pool);
     const { index, first } = pass;
     const branch = this.options.branch;
-    if (branch !== undefined && !index.has(branch)) throw new ReaderError(`${this.path}: no record with uuid ${JSON.stringify(branch)} (--branch)`);
+    if (branch !== undefined && !index.has(branch)) throw new ReaderError(`${this.name}: no record with uuid ${JSON.stringify(branch)} (--branch)`);
     const selection = index.select(branch, this.warn);
     const header = this.subagent ? this.header(first) : undefined;
     const onBranch = branchFilter(index, selection);
@@ -455,7 +453,7 @@ export class ClaudeTranscriptReader implements AsyncIterable<GenericEvent> {
       this.threading.remapped += 1;
       const { task } = result;
       // A worker that died took the chunk it held with it (its buffers were transferred).
-      if (isLost(task)) throw new ReaderError(`${this.path}: a worker thread stopped; the output is incomplete`);
+      if (isLost(task)) throw new ReaderError(`${this.name}: a worker thread stopped; the output is incomplete`);
       const events: GenericEvent[] = [];
       forEachTaskLine(task, (line) => {
         const record = JSON.parse(lineText(line)) as Record<string, unknown>;
@@ -551,7 +549,7 @@ export class ClaudeTranscriptReader implements AsyncIterable<GenericEvent> {
           this.warn(undefined, `${metaPath} is not JSON; the subagent is read without it`);
         }
       }
-      const { branch: _branch, ...options } = this.options;
+      const { branch: _branch, name: _name, ...options } = this.options;
       readers.push(new ClaudeTranscriptReader(join(dir, entry.name), options, {
         agentId, meta, projectDir: this.subagent?.projectDir ?? dirname(this.path),
       }));

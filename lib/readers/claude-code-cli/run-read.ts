@@ -1,14 +1,22 @@
-// `asyncai-log read`: transcripts (paths or session uuids) in, NDJSON out: generic events by default, one
-// usage object per transcript with `usage`, one line per branch with `tree`. Warnings go to stderr as
-// `asyncai-log: <file>:<line>: <what>`; a transcript that cannot be read is reported and the rest go on.
+// `asyncai-log read`: transcripts (paths, session uuids, `-` for stdin) in, NDJSON out: generic events by
+// default, one usage object per transcript with `usage`, one line per branch with `tree`. What is not a Claude
+// Code transcript but another format the filter reads is printed through its input adapter (../any-input.ts).
+// Warnings go to stderr as `asyncai-log: <file>:<line>: <what>`; an input that cannot be read is reported
+// and the rest go on.
+import { createReadStream } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { resolve } from 'node:path';
+import { Readable } from 'node:stream';
+import type { InputFormat } from '../../input/types.js';
+import { describeError } from '../../util/fs-errors.js';
+import { keepStream, readAdapted, sniffFile, sniffStream } from '../any-input.js';
 import { claudeCodeCli } from '../../harnesses/claude-code-cli/index.js';
 import { findSessionTranscripts, isSessionUuid } from './locate.js';
 import { ClaudeTranscriptReader, ReaderError, type ReaderOptions, type ReaderWarning } from './reader.js';
 import { drainedOrFailed } from '../../util/drain.js';
 
 export interface ReadCommandOptions {
-  /** Transcript paths or bare session uuids. */
+  /** Transcript paths, bare session uuids, or `-` (stdin). */
   inputs: string[];
   usage: boolean;
   tree: boolean;
@@ -27,11 +35,15 @@ export interface ReadCommandOptions {
   env: Record<string, string | undefined>;
   homedir: string;
   processCwd: string;
+  /** Where a Claude Code transcript read from a stream is kept while it is read (default: the system's). */
+  tmpdir?: string;
 }
 
 export interface ReadIO {
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
+  /** What `-` reads (default: nothing). */
+  stdin?: AsyncIterable<Buffer | string>;
 }
 
 /** NDJSON to stdout with backpressure; a closed stdout (EPIPE) ends the output quietly. */
@@ -101,8 +113,50 @@ export async function runRead(options: ReadCommandOptions, io: ReadIO): Promise<
   const root = resolve(options.processCwd,
     options.sessionDirs['claude-code-cli'] ?? claudeCodeCli.defaultRoot(options.env, options.homedir));
   let code = 0;
+  const maxLineBytes = options.maxRecordBytes;
+  /** Print a stream of another format through its adapter; 1 when it cannot be read as asked. */
+  const adapted = async (chunks: AsyncIterable<Buffer>, format: InputFormat, name: string): Promise<number> => {
+    if (options.usage || options.tree || options.branch !== undefined) {
+      report(`${name}: --usage, --tree and --branch read Claude Code transcripts; this is ${format.name} input`);
+      return 1;
+    }
+    try {
+      await readAdapted(chunks, format, {
+        name, events: options.events, ...(maxLineBytes !== undefined ? { maxLineBytes } : {}), report,
+        write: (events) => out.writeAll(events), closed: () => out.closed,
+      });
+      return 0;
+    } catch (error) {
+      if (typeof (error as NodeJS.ErrnoException).syscall !== 'string') throw error;
+      report(`${name}: cannot be read: ${describeError(error)}`);
+      return 1;
+    }
+  };
+  /** Read a stream (stdin, a FIFO): another format as it comes, a transcript from a private copy. */
+  const stream = async (source: AsyncIterable<Buffer | string>, name: string): Promise<number> => {
+    const head = await sniffStream(source, maxLineBytes);
+    if (head.format) return adapted(head.chunks, head.format, name);
+    const kept = await keepStream(head.chunks, head.sessionId ?? 'stdin', options.tmpdir ?? tmpdir());
+    try {
+      // Spilled output and subagents live beside a transcript's file: a copy has neither.
+      const reader = new ClaudeTranscriptReader(kept.path, { ...readerOptions, name, resolveSpills: false });
+      out.source = name;
+      await readOne(reader, options, out);
+      return 0;
+    } catch (error) {
+      if (!(error instanceof ReaderError)) throw error;
+      report(error.message);
+      return 1;
+    } finally {
+      await kept.remove();
+    }
+  };
   for (const input of options.inputs) {
     if (out.closed) break;
+    if (input === '-') {
+      code = Math.max(code, await stream(io.stdin ?? Readable.from([]), 'stdin'));
+      continue;
+    }
     let path: string;
     if (isSessionUuid(input)) {
       const found = await findSessionTranscripts(root, input);
@@ -115,6 +169,15 @@ export async function runRead(options: ReadCommandOptions, io: ReadIO): Promise<
       path = found[0]!;
     } else {
       path = resolve(options.processCwd, input);
+    }
+    const what = sniffFile(path, maxLineBytes);
+    if (what.kind === 'adapted') {
+      code = Math.max(code, await adapted(createReadStream(path), what.format, path));
+      continue;
+    }
+    if (what.kind === 'stream') {
+      code = Math.max(code, await stream(createReadStream(path), path));
+      continue;
     }
     const reader = new ClaudeTranscriptReader(path, readerOptions);
     out.source = path;
