@@ -86,3 +86,15 @@ export function unknownArgumentMessage(message: string, args: readonly string[],
   const suggestion = command === undefined ? closest(word, COMMANDS) : undefined;
   return `unexpected argument "${word}" (${suggestion !== undefined ? `did you mean ${suggestion}?` : help})`;
 }
+
+/**
+ * The line for a file operand of the default command that is a mistyped command (`asyncai-log conver logs`):
+ * the first operand that names no file, has no `/` or `.` (so it is no path), and is spelled like a command.
+ * Undefined when there is none: a missing file is otherwise reported like `cat` reports it.
+ */
+export function mistypedCommand(files: readonly string[], exists: (path: string) => boolean): string | undefined {
+  const word = files.find((file) => file !== '-' && !exists(file));
+  if (word === undefined || /[./]/.test(word)) return undefined;
+  const suggestion = closest(word, COMMANDS);
+  return suggestion === undefined ? undefined : `unexpected argument "${word}" (did you mean ${suggestion}?)`;
+}

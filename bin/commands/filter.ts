@@ -1,4 +1,5 @@
 // The default command: the filter. Parses its flags, installs the signal handlers, calls runFilter.
+import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { parseSessionDirs, runFilter, UsageError, type FilterOptions } from '../../lib/filter.js';
@@ -9,6 +10,7 @@ import { DEFAULT_MODEL } from '../../lib/harnesses/claude-code-cli/records.js';
 import { MAX_LINE_BYTES, MAX_THREADS, wholeNumber } from '../arguments.js';
 import { FILTER_EXAMPLES, MAIN_NOTES, inputFormatChoices, sessionFormatChoices } from '../help.js';
 import { runCommand } from '../exit.js';
+import { mistypedCommand } from '../usage-error.js';
 
 export interface SessionArgs {
   'session-format': string[];
@@ -23,11 +25,11 @@ export function sessionFlags<T>(y: Argv<T>, cwd: string): Argv<T & SessionArgs> 
     // One value per flag (repeat the flag for more): a list must not swallow the file operands after it.
     .option('session-format', {
       type: 'string', array: true, nargs: 1, default: ['claude-code-cli'], requiresArg: true,
-      describe: `<format>: transcript format to write, repeat the flag for more: ${sessionFormatChoices()} (default: claude-code-cli)`,
+      describe: `<format>: transcript format to write, repeatable: ${sessionFormatChoices()} (default: claude-code-cli)`,
     })
     .option('session-dir', {
       type: 'string', array: true, nargs: 1, default: [], requiresArg: true,
-      describe: '<format>=<path>: that format\'s storage root, repeat the flag for more (default: $CLAUDE_CONFIG_DIR, else ~/.claude; $CODEX_HOME, else ~/.codex)',
+      describe: '<format>=<path>: that format\'s storage root, repeatable (default: $CLAUDE_CONFIG_DIR, else ~/.claude; $CODEX_HOME, else ~/.codex)',
     })
     .option('cwd', { type: 'string', requiresArg: true, describe: `<dir>: the project directory the session belongs to (default: ${cwd})` })
     .option('model', {
@@ -115,6 +117,8 @@ export const filterCommand: CommandModule<object, FilterArgs> = {
     await runCommand(async () => {
       if (typeof monitors === 'string') throw new UsageError(monitors);
       const files = argv.files ?? [];
+      const typo = mistypedCommand(files, existsSync);
+      if (typo !== undefined) throw new UsageError(typo);
       // Events typed at a terminal: say what is expected and how to end, rather than wait in silence.
       if (process.stdin.isTTY && (files.length === 0 || files.includes('-'))) {
         const plain = typeof monitors !== 'string' && monitors.some((spec) => spec.command === undefined);

@@ -7,6 +7,8 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { dirname, join } from 'node:path';
 import { ensurePinnedInstall, nestedNpmEnv } from '../../scripts/pinned-install.mjs';
 import { CLIENTS_DIR, claudeBinary, clientBin } from '../clients/clients.mjs';
+import { geminiBinary } from '../support/gemini-cli.js';
+import { opencodeBinary } from '../support/opencode.js';
 import { ROOT, tempDir } from '../support/run.js';
 
 /** A spec folder pinning `dependencies`, with the lockfile npm makes for it (from the local cache). */
@@ -60,7 +62,9 @@ describe('pinned install', () => {
 describe('the real CLIs the tests run', () => {
   test('are pinned to exact versions in test/clients/, not in the project\'s dependencies', () => {
     const clients = JSON.parse(readFileSync(join(ROOT, 'test', 'clients', 'package.json'), 'utf8'));
-    expect(clients.dependencies).toEqual({ '@anthropic-ai/claude-code': '2.1.328', '@openai/codex': '0.171.0', ccusage: '20.0.24' });
+    expect(clients.dependencies).toEqual({
+      '@anthropic-ai/claude-code': '2.1.328', '@google/gemini-cli': '0.61.0', '@openai/codex': '0.171.0', ccusage: '20.0.24', 'opencode-ai': '1.18.33',
+    });
     const project = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
     const all = { ...project.dependencies, ...project.devDependencies };
     for (const name of Object.keys(clients.dependencies)) expect(all).not.toHaveProperty(name);
@@ -71,5 +75,10 @@ describe('the real CLIs the tests run', () => {
     expect(execFileSync(claudeBinary(), ['--version'], { encoding: 'utf8' })).toMatch(/^2\.1\.328 /);
     expect(execFileSync(clientBin('codex'), ['--version'], { encoding: 'utf8' }).trim()).toBe('codex-cli 0.171.0');
     expect(execFileSync(clientBin('ccusage'), ['--version'], { encoding: 'utf8' }).trim()).toBe('ccusage 20.0.24');
+    expect(geminiBinary().startsWith(CLIENTS_DIR)).toBe(true);
+    expect(JSON.parse(readFileSync(join(CLIENTS_DIR, 'node_modules', '@google', 'gemini-cli', 'package.json'), 'utf8')).version).toBe('0.61.0');
+    // Package versions, not `--version` runs: those two write to the home they start in.
+    expect(opencodeBinary().startsWith(CLIENTS_DIR)).toBe(true);
+    expect(JSON.parse(readFileSync(join(CLIENTS_DIR, 'node_modules', 'opencode-linux-x64', 'package.json'), 'utf8')).version).toBe('1.18.33');
   });
 });
