@@ -2,13 +2,14 @@
 // non-blank line, map lines to generic events and write them through the session logger, one write per
 // chunk as the filter does. The session opens at the first conversation event, so a file without one leaves
 // no empty session behind. Used inline and from worker threads alike; it never throws.
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { sep } from 'node:path';
 import type { GenericEvent } from '../events.js';
 import { openSessions } from '../filter.js';
-import type { SessionHarness } from '../harnesses/types.js';
+import { findHarness } from '../harnesses/index.js';
+import type { HarnessOptions, SessionHarness } from '../harnesses/types.js';
 import { isObject } from '../input/foreign.js';
 import { detectInputFormat, findInputFormat } from '../input/index.js';
 import { LineSplitter, type Line } from '../input/lines.js';
@@ -95,6 +96,47 @@ async function* chunks(fd: number): AsyncGenerator<Buffer> {
 }
 
 /**
+ * SHA-256 of a file read in chunks: of all of it, of its complete lines (up to its last newline: a line
+ * still being written is converted later), and of the prefixes of `prefixes` bytes (what earlier runs converted).
+ */
+export class FileHash {
+  private readonly hash = createHash('sha256');
+  private atNewline: Hash | undefined;
+  private position = 0;
+  private completeSize = 0;
+  /** The hashes of the wanted prefixes the file was long enough for. */
+  readonly prefixes = new Map<number, string>();
+
+  constructor(private readonly wanted: readonly number[] = []) {}
+
+  update(chunk: Buffer): void {
+    const end = this.position + chunk.length;
+    for (const size of this.wanted) {
+      if (size > this.position && size <= end && !this.prefixes.has(size)) {
+        this.prefixes.set(size, this.hash.copy().update(chunk.subarray(0, size - this.position)).digest('hex'));
+      }
+    }
+    const nl = chunk.lastIndexOf(10);
+    if (nl === -1) this.hash.update(chunk);
+    else {
+      this.hash.update(nl === chunk.length - 1 ? chunk : chunk.subarray(0, nl + 1));
+      this.atNewline = this.hash.copy();
+      this.completeSize = this.position + nl + 1;
+      if (nl < chunk.length - 1) this.hash.update(chunk.subarray(nl + 1));
+    }
+    this.position = end;
+  }
+
+  all(): { size: number; sha256: string } {
+    return { size: this.position, sha256: this.hash.copy().digest('hex') };
+  }
+
+  complete(): { size: number; sha256: string } {
+    return { size: this.completeSize, sha256: (this.atNewline ?? createHash('sha256')).copy().digest('hex') };
+  }
+}
+
+/**
  * fsync a file this run wrote, so a manifest entry never names a session a crash could lose. Asynchronous
  * (the thread pool waits for the disk): the caller syncs a finished file while the next one is converted.
  */
@@ -132,17 +174,29 @@ export async function convertSource(task: ConvertTask, settings: ConvertSettings
     const same: ConvertTarget[] = [];
     let fingerprint: ConvertOutcome['fingerprint'];
     if (verify.length > 0) {
-      // Size or mtime moved: the content decides. A file only touched keeps its session.
-      const hash = createHash('sha256');
-      let size = 0;
+      // Size or mtime moved: the content decides. A file only touched keeps its session; one that only
+      // grew (the bytes converted before are still its start) is appended to it; any other change makes a new one.
+      const hash = new FileHash(verify.map((t) => t.known!.size));
       for await (const chunk of chunks(file)) {
         hash.update(chunk);
-        size += chunk.length;
         hooks.progress?.(chunk.length);
       }
-      outcome.bytes += size;
-      fingerprint = { size, mtime_ms: st.mtimeMs, sha256: hash.digest('hex') };
-      for (const target of verify) (target.known!.sha256 === fingerprint.sha256 ? same : write).push(target);
+      const all = hash.all();
+      const complete = hash.complete();
+      outcome.bytes += all.size;
+      for (const target of verify) {
+        const known = target.known!;
+        const match = [all, complete].find((h) => h.size === known.size && h.sha256 === known.sha256);
+        if (match) {
+          fingerprint = { size: match.size, mtime_ms: st.mtimeMs, sha256: match.sha256 };
+          same.push(target);
+        } else if (hash.prefixes.get(known.size) === known.sha256 && known.session_mark !== undefined
+          && findHarness(target.format)?.reopen !== undefined) {
+          write.push({ ...target, append: true });
+        } else {
+          write.push(target);
+        }
+      }
     }
     const unchanged: SessionRef[] = same.map((t) => ({
       format: t.format, session_id: t.known!.session_id, session_file: t.known!.session_file, unchanged: true,
@@ -184,6 +238,16 @@ class FileConversion {
   private cwd: string | undefined;
   /** The first parsed line has been looked at (format, converted session, subagent). */
   private checked = false;
+  /** The last line is unended and not JSON yet (still being written): it is left for a later run. */
+  private partial = false;
+  /** Events the input format gave only at the end. */
+  private tailEvents = 0;
+  /** Reading bytes an earlier run converted: their warnings were reported then. */
+  private quiet = false;
+  /** Sessions of earlier runs appended to, by format; the formats whose new part has begun. */
+  private readonly reopened = new Map<string, SessionHarness>();
+  private readonly continued = new Set<string>();
+  private readonly endsAfterLine: number[] = [];
 
   constructor(
     private readonly task: ConvertTask,
@@ -201,33 +265,44 @@ class FileConversion {
   }
 
   private warn = (message: string): void => {
+    if (this.quiet) return;
     this.outcome.warnings += 1;
     if (this.outcome.messages.length < MAX_MESSAGES) this.outcome.messages.push(message);
   };
 
   async read(file: number, mtimeMs: number, hooks: ConvertHooks): Promise<void> {
-    const hash = createHash('sha256');
-    let size = 0;
+    const hash = new FileHash();
     const splitter = new LineSplitter(this.settings.maxLineBytes !== undefined ? { maxLineBytes: this.settings.maxLineBytes } : {});
+    // Where the bytes an earlier run converted end, per session appended to: the lines before are mapped again
+    // (their events rebuild the state a turn continues from) and written only to new sessions.
+    const ends = [...new Set(this.targets.filter((t) => t.append).map((t) => t.known!.size))].sort((a, b) => a - b);
+    this.quiet = ends.length > 0;
+    let position = 0;
     try {
       for await (const chunk of chunks(file)) {
         hash.update(chunk);
-        size += chunk.length;
         hooks.progress?.(chunk.length);
         const now = new Date().toISOString();
-        for (const line of splitter.push(chunk)) {
-          this.line(line, now);
-          if (this.stop) break;
+        let from = 0;
+        while (from < chunk.length && !this.stop) {
+          const end = ends[0] !== undefined && ends[0] <= position + chunk.length ? ends.shift()! : undefined;
+          const to = end !== undefined ? end - position : chunk.length;
+          this.lines(splitter.push(from === 0 && to === chunk.length ? chunk : chunk.subarray(from, to)), now);
+          // A line the earlier run converted unended is still its own when it ends now.
+          if (end !== undefined) this.reached(end, splitter.holding);
+          from = to;
         }
+        position += chunk.length;
         this.logger?.flush();
         if (this.logger?.failed) this.stop ??= { status: 'failed', error: this.loggerError ?? 'cannot write the session' };
         if (this.stop) break;
       }
       if (!this.stop) {
         const now = new Date().toISOString();
-        for (const line of splitter.end()) this.line(line, now);
+        for (const line of splitter.end()) this.line(line, now, true);
         if (!this.stop && this.adapter) {
           const events = this.adapter.end(now, (message) => this.warn(`${this.task.path}: ${message}`));
+          this.tailEvents = events.length;
           for (const event of events) this.emit(event, this.task.path);
         }
       }
@@ -238,8 +313,34 @@ class FileConversion {
     }
     this.logger?.finish();
     if (this.logger?.failed) this.stop ??= { status: 'failed', error: this.loggerError ?? 'cannot write the session' };
-    this.outcome.bytes += size;
-    this.finish({ size, mtime_ms: mtimeMs, sha256: hash.digest('hex') });
+    const converted = this.partial ? hash.complete() : hash.all();
+    this.outcome.bytes += hash.all().size;
+    this.finish({ size: converted.size, mtime_ms: mtimeMs, sha256: converted.sha256 });
+  }
+
+  private lines(lines: Line[], now: string): void {
+    for (const line of lines) {
+      this.line(line, now);
+      if (this.stop) return;
+      if (this.endsAfterLine.length > 0) for (const end of this.endsAfterLine.splice(0)) this.reached(end, false);
+    }
+  }
+
+  /**
+   * The bytes an earlier run converted end here (`unended`: within a line, which then belongs to them): the
+   * sessions it wrote take the events from here on, after those that run had only at its end.
+   */
+  private reached(end: number, unended: boolean): void {
+    if (unended) {
+      this.endsAfterLine.push(end);
+      return;
+    }
+    this.quiet = false;
+    for (const target of this.targets) {
+      if (!target.append || target.known!.size !== end) continue;
+      this.continued.add(target.format);
+      this.reopened.get(target.format)?.continueAfter?.(target.known!.tail_events ?? 0);
+    }
   }
 
   private finish(fingerprint: NonNullable<ConvertOutcome['fingerprint']>): void {
@@ -250,9 +351,11 @@ class FileConversion {
       const known = this.targets.find((t) => t.format === h.format)?.known;
       return {
         format: h.format, session_id: h.sessionId, session_file: h.sessionFile,
-        ...(known !== undefined ? { previous_session_id: known.session_id } : {}),
+        ...(known !== undefined && known.session_id !== h.sessionId ? { previous_session_id: known.session_id } : {}),
       };
     });
+    for (const h of this.harnesses) if (h.mark !== undefined) (o.marks ??= {})[h.format] = h.mark;
+    o.tail_events = this.tailEvents;
     const stop = this.stop;
     if (stop) {
       o.status = stop.status;
@@ -275,11 +378,11 @@ class FileConversion {
       return;
     }
     o.status = 'converted';
-    o.reason = this.task.reason;
+    o.reason = this.reopened.size > 0 ? 'grew' : this.task.reason;
     o.fingerprint = fingerprint;
   }
 
-  private line(line: Line, now: string): void {
+  private line(line: Line, now: string, last = false): void {
     this.outcome.records += 1;
     const where = `${this.task.path}:${line.no}`;
     if (line.text === undefined) {
@@ -291,6 +394,12 @@ class FileConversion {
     try {
       value = JSON.parse(line.text);
     } catch (error) {
+      if (last && this.inputFormat) {
+        // The writer has not finished this line yet: the next run takes it.
+        this.outcome.records -= 1;
+        this.partial = true;
+        return;
+      }
       if (!this.inputFormat) {
         // The first line is not JSON: not a log this tool reads.
         this.stop = { status: 'skipped', reason: 'unrecognised' };
@@ -391,24 +500,61 @@ class FileConversion {
     if (this.stop) return;
     const cwd = this.sessionCwd();
     this.cwd = cwd;
-    const sessionDirs: Record<string, string> = {};
-    for (const target of this.targets) sessionDirs[target.format] = target.root;
-    try {
-      this.harnesses = openSessions({
-        formats: this.targets.map((t) => t.format),
-        sessionDirs,
-        agentName: 'asyncai-log',
-        env: this.settings.env,
-        homedir: this.settings.homedir,
-        processCwd: this.settings.processCwd,
-        provenance: provenanceFor(this.inputFormat ?? 'unknown', this.task.real),
-        ...(this.settings.model !== undefined ? { model: this.settings.model } : {}),
-      // Converted sessions are never stamped with what is on disk now (the branch checked out today).
-      }, { path: cwd, fromInput: true }, this.warn, startedAt);
-    } catch (error) {
-      this.stop = { status: 'failed', error: `cannot create the session: ${(error as Error).message}` };
-      return;
+    const provenance = provenanceFor(this.inputFormat ?? 'unknown', this.task.real);
+    const fresh: ConvertTarget[] = [];
+    const harnesses = new Map<string, SessionHarness>();
+    for (const target of this.targets) {
+      const known = target.known;
+      if (!target.append || !known?.session_mark) {
+        fresh.push(target);
+        continue;
+      }
+      // The session keeps the project it was written for.
+      const options: HarnessOptions = {
+        root: target.root, cwd: known.cwd, cwdFromInput: true, env: this.settings.env, homedir: this.settings.homedir,
+        provenance, warn: this.warn, ...(this.settings.model !== undefined ? { model: this.settings.model } : {}),
+      };
+      try {
+        const harness = findHarness(target.format)!.reopen!(options, {
+          sessionId: known.session_id, sessionFile: known.session_file, mark: known.session_mark,
+        });
+        harnesses.set(target.format, harness);
+        this.reopened.set(target.format, harness);
+        this.cwd = known.cwd;
+        if (this.continued.has(target.format)) harness.continueAfter?.(known.tail_events ?? 0);
+      } catch (error) {
+        const quiet = this.quiet;
+        this.quiet = false;
+        this.warn(`${this.task.path}: cannot append to ${known.session_file}: ${(error as Error).message}; converted into a new session`);
+        this.quiet = quiet;
+        fresh.push({ ...target, append: false });
+      }
     }
+    if (fresh.length > 0) {
+      const sessionDirs: Record<string, string> = {};
+      for (const target of fresh) sessionDirs[target.format] = target.root;
+      try {
+        const created = openSessions({
+          formats: fresh.map((t) => t.format),
+          sessionDirs,
+          agentName: 'asyncai-log',
+          env: this.settings.env,
+          homedir: this.settings.homedir,
+          processCwd: this.settings.processCwd,
+          provenance,
+          ...(this.settings.model !== undefined ? { model: this.settings.model } : {}),
+        // Converted sessions are never stamped with what is on disk now (the branch checked out today).
+        }, { path: cwd, fromInput: true }, this.warn, startedAt);
+        created.forEach((harness) => harnesses.set(harness.format, harness));
+      } catch (error) {
+        for (const harness of harnesses.values()) harness.abandon();
+        this.stop = { status: 'failed', error: `cannot create the session: ${(error as Error).message}` };
+        return;
+      }
+    }
+    // A new session from this file replays nothing: it is written from the start.
+    this.targets = this.targets.map((t) => (t.append && !this.reopened.has(t.format) ? { ...t, append: false } : t));
+    this.harnesses = this.targets.map((t) => harnesses.get(t.format)!);
     this.logger = new SessionLogger(this.harnesses, (message) => {
       this.loggerError = message;
       this.warn(message);

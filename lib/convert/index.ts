@@ -278,8 +278,10 @@ function plan(
       const entry = manifests.get(root)!.get(source.real, format);
       if (entry) slot.known.set(format, entry);
       const known = entry && {
-        sha256: entry.sha256, session_id: entry.session_id, session_file: entry.session_file,
+        size: entry.size, sha256: entry.sha256, session_id: entry.session_id, session_file: entry.session_file,
         input_format: entry.input_format, cwd: entry.cwd,
+        ...(entry.session_mark ? { session_mark: entry.session_mark } : {}),
+        ...(entry.tail_events !== undefined ? { tail_events: entry.tail_events } : {}),
       };
       if (options.force) {
         targets.push({ format, root, rewrite: true, ...(known ? { known } : {}) });
@@ -295,7 +297,8 @@ function plan(
         slot.fresh.push({ format, session_id: entry.session_id, session_file: entry.session_file, unchanged: true });
         upToDate ??= entry;
       } else {
-        // Size or mtime moved: the converter hashes the file and writes a new session only if its bytes changed.
+        // Size or mtime moved: the converter hashes the file; bytes only added are appended to the session,
+        // other changes make a new one.
         targets.push({ format, root, rewrite: false, known });
         reason ??= 'changed';
       }
@@ -325,9 +328,11 @@ async function record(
     const known = slot.known.get(ref.format);
     let entry: ManifestEntry | undefined;
     if (!ref.unchanged) {
+      const mark = outcome.marks?.[ref.format];
       entry = {
         v: 1, source: slot.real, ...fingerprint, format: ref.format, session_id: ref.session_id, session_file: ref.session_file,
-        input_format: outcome.input_format ?? 'unknown', cwd: outcome.cwd ?? '', at,
+        input_format: outcome.input_format ?? 'unknown', cwd: (known?.session_id === ref.session_id ? known.cwd : outcome.cwd) ?? '', at,
+        ...(mark ? { session_mark: mark } : {}), ...(outcome.tail_events !== undefined ? { tail_events: outcome.tail_events } : {}),
       };
     } else if (known && (known.size !== fingerprint.size || known.mtime_ms !== fingerprint.mtime_ms)
       && slot.task?.targets.some((t) => t.format === ref.format)) {

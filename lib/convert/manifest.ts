@@ -6,6 +6,7 @@ import { constants, existsSync, lstatSync, readdirSync, readFileSync } from 'nod
 import { open, type FileHandle } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
+import type { FileMark } from '../session/append-file.js';
 import { makeDirs } from '../util/fs-errors.js';
 
 /** The manifest directory's name inside a harness root (`~/.claude/asyncai-log-convert/`). */
@@ -31,6 +32,19 @@ export interface ManifestEntry {
   cwd: string;
   /** When the entry was written (RFC 3339 with milliseconds): the newest wins. */
   at: string;
+  /**
+   * The session file as this tool left it (device, inode, size, hash of its last bytes): a source that only
+   * grew is appended to it when it is still that file. Absent in entries of older versions.
+   */
+  session_mark?: FileMark;
+  /** Events the input format gave only at the end of the converted bytes (a reply held for its usage). */
+  tail_events?: number;
+}
+
+export function isFileMark(value: unknown): value is FileMark {
+  if (typeof value !== 'object' || value === null) return false;
+  const v = value as Record<string, unknown>;
+  return typeof v.dev === 'number' && typeof v.ino === 'number' && typeof v.size === 'number' && typeof v.tail === 'string';
 }
 
 function isEntry(value: unknown): value is ManifestEntry {
@@ -39,7 +53,8 @@ function isEntry(value: unknown): value is ManifestEntry {
   return v.v === 1 && typeof v.source === 'string' && typeof v.size === 'number' && typeof v.mtime_ms === 'number'
     && typeof v.sha256 === 'string' && typeof v.format === 'string' && typeof v.session_id === 'string'
     && typeof v.session_file === 'string' && typeof v.input_format === 'string' && typeof v.cwd === 'string'
-    && typeof v.at === 'string';
+    && typeof v.at === 'string' && (v.session_mark === undefined || isFileMark(v.session_mark))
+    && (v.tail_events === undefined || typeof v.tail_events === 'number');
 }
 
 const key = (source: string, format: string) => `${format}\u0000${source}`;

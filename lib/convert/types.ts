@@ -1,13 +1,19 @@
 // The shapes a batch conversion passes between the planner (main thread) and the file converters (inline or
 // in worker threads): plain data only, so they cross a worker boundary by structured clone.
+import type { FileMark } from '../session/append-file.js';
 
 /** What the manifest already knows about one source for one harness format. */
 export interface KnownSession {
+  /** The bytes converted and their SHA-256. */
+  size: number;
   sha256: string;
   session_id: string;
   session_file: string;
   input_format: string;
   cwd: string;
+  /** The session file as left (see ManifestEntry): when present, growth of the source is appended to it. */
+  session_mark?: FileMark;
+  tail_events?: number;
 }
 
 /** One harness format a source is written to. */
@@ -19,10 +25,12 @@ export interface ConvertTarget {
   known?: KnownSession;
   /** Write a new session even when the bytes hash the same (`--force`, or the known session file is gone). */
   rewrite: boolean;
+  /** The source only grew since `known` was written: append what is new to that session. */
+  append?: boolean;
 }
 
 /** Why a source is converted. */
-export type ConvertReason = 'new' | 'changed' | 'forced' | 'missing';
+export type ConvertReason = 'new' | 'changed' | 'grew' | 'forced' | 'missing';
 
 /** One file for a converter. */
 export interface ConvertTask {
@@ -73,7 +81,7 @@ export type ConvertStatus = 'converted' | 'skipped' | 'failed' | 'would-convert'
 export interface ConvertOutcome {
   index: number;
   status: ConvertStatus;
-  /** converted: new|changed|forced|missing; skipped: unchanged|empty|unrecognised|no-conversation|subagent|converted-session|duplicate|interrupted. */
+  /** converted: new|changed|grew|forced|missing; skipped: unchanged|empty|unrecognised|no-conversation|subagent|converted-session|duplicate|interrupted. */
   reason?: string;
   input_format?: string;
   cwd?: string;
@@ -90,4 +98,8 @@ export interface ConvertOutcome {
   bytes: number;
   /** The bytes converted (or found unchanged): what the manifest records. */
   fingerprint?: { size: number; mtime_ms: number; sha256: string };
+  /** Per format written: the session file's mark after this run's last write. */
+  marks?: Record<string, FileMark>;
+  /** Events the input format gave only at the end of the bytes converted. */
+  tail_events?: number;
 }

@@ -2,6 +2,7 @@
 // storage root and file; the logger hands it events and asks it to flush after each input chunk.
 import type { GenericEvent } from '../events.js';
 import type { JsonSource } from '../input/raw-json.js';
+import type { FileMark } from '../session/append-file.js';
 
 /** What a harness needs to know about the session it writes. */
 export interface HarnessOptions {
@@ -54,6 +55,21 @@ export interface SessionHarness {
    * process appended) has its file removed before it is closed. True when it was removed.
    */
   finishOrDiscard?(): boolean;
+  /**
+   * A reopened session (see `HarnessFactory.reopen`) first maps the events an earlier run wrote, writing
+   * nothing, so its state (tool calls awaiting results, the turn under way) is what that run left. After
+   * this call and `skip` more such events, the rest is appended, chained onto the file's last record.
+   */
+  continueAfter?(skip: number): void;
+  /** The session file's mark after the last write, once finished (the convert manifest keeps it). */
+  readonly mark?: FileMark | undefined;
+}
+
+/** A session file written in an earlier run, to append to. */
+export interface ReopenSession {
+  sessionId: string;
+  sessionFile: string;
+  mark: FileMark;
 }
 
 /** A transcript format: its name, where it writes by default, and how to open a new session. */
@@ -64,4 +80,6 @@ export interface HarnessFactory {
   /** Optional: why this format cannot be written in `env` (a program it needs is missing), checked before input is read. */
   preflight?(env: Record<string, string | undefined>): string | undefined;
   create(options: HarnessOptions): SessionHarness;
+  /** Optional: reopen `session` to append to it (throws one line when it is not the file written before). */
+  reopen?(options: HarnessOptions, session: ReopenSession): SessionHarness;
 }

@@ -125,6 +125,11 @@ export class LineSplitter {
     return this.lineNo;
   }
 
+  /** Bytes of a line not yet ended are held (the next chunk continues it). */
+  get holding(): boolean {
+    return this.pendingBytes > 0 || this.overLong;
+  }
+
   /** The lines completed by this chunk. */
   push(chunk: Buffer): Line[] {
     const lines: Line[] = [];

@@ -1,12 +1,29 @@
 // The append-only transcript file: created exclusively (never an existing path, never through a symlink),
 // mode 0600, written with O_APPEND, one synchronous write per batch of records. It counts its own bytes so a
 // harness can notice when another process (a concurrent `claude --resume`) appended to the same file.
+import { createHash } from 'node:crypto';
 import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readSync, unlinkSync, writevSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { makeDirs } from '../util/fs-errors.js';
 
 const CREATE_FLAGS =
   constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_APPEND | (constants.O_NOFOLLOW ?? 0);
+
+/** Reopening an existing file to append: never created, never through a symlink. */
+const REOPEN_FLAGS = constants.O_WRONLY | constants.O_APPEND | (constants.O_NOFOLLOW ?? 0);
+
+/** How many of its last own bytes identify a file written before (see `AppendFile.reopen`). */
+export const MARK_BYTES = 4096;
+
+/** What identifies a file this tool wrote in an earlier run: where it is, how far our bytes went, and their end. */
+export interface FileMark {
+  dev: number;
+  ino: number;
+  /** The file's size after our last write. */
+  size: number;
+  /** SHA-256 (hex) of the last MARK_BYTES bytes (or fewer) before `size`. */
+  tail: string;
+}
 
 /** How many fresh names to try before giving up (a collision of random UUIDs means something is wrong). */
 const MAX_ATTEMPTS = 16;
@@ -79,6 +96,43 @@ export class AppendFile {
       }
     }
     throw new Error(`could not create a new file in ${dir} after ${MAX_ATTEMPTS} attempts`);
+  }
+
+  /**
+   * Reopen a file this tool wrote in an earlier run (its manifest holds `mark`) to append to it: opened with
+   * O_APPEND|O_NOFOLLOW and never O_CREAT, and only when it is still that file (same device and inode, at least
+   * as long, the same last bytes of ours). Bytes after `mark.size` count as another process's. Throws one line.
+   */
+  static reopen(path: string, mark: FileMark): AppendFile {
+    const fd = openSync(path, REOPEN_FLAGS);
+    const file = new AppendFile(path, fd);
+    try {
+      const st = fstatSync(fd);
+      if (!st.isFile() || st.dev !== mark.dev || st.ino !== mark.ino) throw new Error('it is not the file written before');
+      if (st.size < mark.size) throw new Error('it is shorter than what was written before');
+      if (file.tailHash(mark.size) !== mark.tail) throw new Error('its bytes written before have changed');
+      file.knownSize = mark.size;
+      return file;
+    } catch (error) {
+      file.close();
+      throw error;
+    }
+  }
+
+  /** This file's mark as of our last write (what `reopen` checks in a later run). */
+  mark(): FileMark {
+    const st = fstatSync(this.fd);
+    return { dev: st.dev, ino: st.ino, size: this.knownSize, tail: this.tailHash(this.knownSize) };
+  }
+
+  /** Our last bytes before `end` (up to `max`), read back as text: where a reopened file's chain ends. */
+  ownTail(max: number): { text: string; fromStart: boolean } {
+    const start = Math.max(0, this.knownSize - max);
+    return { text: this.readRange(start, this.knownSize).toString('utf8'), fromStart: start === 0 };
+  }
+
+  private tailHash(end: number): string {
+    return createHash('sha256').update(this.readRange(Math.max(0, end - MARK_BYTES), end)).digest('hex');
   }
 
   /** Bytes another process appended since our last write, or undefined when there are none. */

@@ -3,10 +3,10 @@
 // records on the branch the next resume will pick (chained onto the file's last record, plus a checkpoint).
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, sep } from 'node:path';
 import type { GenericEvent } from '../../events.js';
 import type { JsonSource } from '../../input/raw-json.js';
-import { AppendFile } from '../../session/append-file.js';
+import { AppendFile, type FileMark } from '../../session/append-file.js';
 import type { JsonPieces } from '../../session/spliced-json.js';
 import { type HarnessFactory, type HarnessOptions, type SessionHarness } from '../types.js';
 import { copyChain, readRecords, RecentChain } from './fork.js';
@@ -37,8 +37,8 @@ export function readGitBranch(cwd: string): string | undefined {
   return undefined;
 }
 
-/** The uuid of the last complete uuid-bearing record in `text` (bytes another process appended). */
-export function lastUuidIn(text: string): string | undefined {
+/** The last complete uuid-bearing record in `text` (bytes another process appended, or our own read back). */
+export function lastChainRecordIn(text: string): Record<string, unknown> & { uuid: string } | undefined {
   const lines = text.split('\n');
   // The last piece is incomplete unless the text ended with a newline: never trust it.
   for (let i = lines.length - 2; i >= 0; i -= 1) {
@@ -48,7 +48,7 @@ export function lastUuidIn(text: string): string | undefined {
       const record: unknown = JSON.parse(line);
       if (typeof record === 'object' && record !== null) {
         const uuid = (record as Record<string, unknown>).uuid;
-        if (typeof uuid === 'string' && uuid !== '') return uuid;
+        if (typeof uuid === 'string' && uuid !== '') return record as Record<string, unknown> & { uuid: string };
       }
     } catch {
       // A damaged foreign line: look further back.
@@ -56,6 +56,14 @@ export function lastUuidIn(text: string): string | undefined {
   }
   return undefined;
 }
+
+/** The uuid of the last complete uuid-bearing record in `text` (bytes another process appended). */
+export function lastUuidIn(text: string): string | undefined {
+  return lastChainRecordIn(text)?.uuid;
+}
+
+/** How much of a reopened session's end is read back to find its last record: growing steps, up to the last. */
+const TAIL_READS = [64 * 1024, 1024 * 1024, 64 * 1024 * 1024];
 
 class ClaudeHarness implements SegmentTarget {
   readonly format = FORMAT;
@@ -70,13 +78,21 @@ class ClaudeHarness implements SegmentTarget {
   private readonly mapper: ClaudeRecordMapper;
   private readonly mapperOptions: MapperOptions;
   readonly cwd: string;
+  /**
+   * Reopened: events still to map without writing them (what an earlier run wrote), Infinity until
+   * `continueAfter`; undefined once records are written again.
+   */
+  private replay: number | undefined;
+  mark: FileMark | undefined;
 
   constructor(
     readonly sessionId: string,
     private readonly file: AppendFile,
     options: HarnessOptions,
     private readonly warn: (message: string) => void,
+    reopened = false,
   ) {
+    if (reopened) this.replay = Infinity;
     this.cwd = options.cwd;
     const gitBranch = options.cwdFromInput ? undefined : readGitBranch(options.cwd);
     this.mapperOptions = {
@@ -113,7 +129,21 @@ class ClaudeHarness implements SegmentTarget {
     return `claude --resume ${this.sessionId}`;
   }
 
+  continueAfter(skip: number): void {
+    if (this.replay !== undefined) this.replay = skip;
+  }
+
   add(event: GenericEvent, where: string, source?: JsonSource): void {
+    if (this.replay !== undefined) {
+      if (this.replay > 0) {
+        // Written by the earlier run (its warnings were reported then): only the state moves on.
+        this.replay -= 1;
+        this.mapper.map(event);
+        return;
+      }
+      this.replay = undefined;
+      this.chainOntoFile();
+    }
     if (this.pending.length === 0) this.checkForeign();
     const parent = this.mapper.parentUuid;
     const { records, warnings } = this.mapper.map(event);
@@ -143,6 +173,7 @@ class ClaudeHarness implements SegmentTarget {
   finish(): void {
     try {
       this.flush();
+      this.mark = this.file.mark();
     } finally {
       this.file.close();
     }
@@ -160,6 +191,25 @@ class ClaudeHarness implements SegmentTarget {
   abandon(): void {
     this.pending = [];
     this.file.close();
+  }
+
+  /**
+   * The first record appended to a reopened session follows the last record there of ours (a resume that
+   * appended since is seen by `checkForeign`, as in a live session); a turn under way keeps its message id.
+   */
+  private chainOntoFile(): void {
+    let last: ReturnType<typeof lastChainRecordIn>;
+    for (const max of TAIL_READS) {
+      const { text, fromStart } = this.file.ownTail(max);
+      // A read that starts mid-file starts mid-line: that first piece is not a record.
+      last = lastChainRecordIn(fromStart ? text : text.slice(text.indexOf('\n') + 1));
+      if (last !== undefined || fromStart) break;
+    }
+    if (last === undefined) return;
+    this.mapper.parentUuid = last.uuid;
+    this.recent.own(last.uuid);
+    const message = last.message as Record<string, unknown> | undefined;
+    if (last.type === 'assistant' && typeof message?.id === 'string') this.mapper.continueMessage(message.id);
   }
 
   /** Before the first record of a batch: did someone else append? Then continue their branch. */
@@ -220,5 +270,12 @@ export const claudeCodeCli: HarnessFactory = {
       return `${sessionId}.jsonl`;
     }, options.root);
     return new ClaudeHarness(sessionId, file, options, options.warn);
+  },
+  reopen(options, session) {
+    if (!session.sessionFile.startsWith(join(options.root, 'projects', encodeProjectDir(options.cwd)) + sep)) {
+      throw new Error(`${session.sessionFile} is not a session of ${options.cwd} under ${options.root}`);
+    }
+    const file = AppendFile.reopen(session.sessionFile, session.mark);
+    return new ClaudeHarness(session.sessionId, file, options, options.warn, true);
   },
 };

@@ -307,6 +307,11 @@ export class ClaudeRecordMapper {
     this.addedToolId = undefined;
   }
 
+  /** A turn under way continues message `id` (the last one of a reopened session). */
+  continueMessage(id: string): void {
+    if (this.messageId !== undefined) this.messageId = id;
+  }
+
   /** The turn under way continues as message `to` (its records were copied under that id; see fork.ts). */
   renameMessage(from: string, to: string): void {
     if (this.messageId === from) this.messageId = to;

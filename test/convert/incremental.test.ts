@@ -1,0 +1,174 @@
+// Incremental convert: a source that only grew since it was converted is appended to the session written
+// then (same id, earlier bytes untouched, chained onto its last record or onto what a resuming claude
+// appended); a source changed in place, or a session file that is no longer the one written, makes a new one.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { appendFileSync, readdirSync, readFileSync, realpathSync, renameSync, copyFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startMockAnthropic, type MockAnthropic } from '../support/mock-anthropic.js';
+import { startMockOpenAI, writeCodexConfig, type MockOpenAI } from '../support/mock-openai.js';
+import { FIXTURES, flatten, resumeWithClaude, runBin, runCodex, tempDir } from '../support/run.js';
+import { records } from './support.js';
+
+let anthropic: MockAnthropic;
+let openai: MockOpenAI;
+beforeAll(async () => {
+  anthropic = await startMockAnthropic();
+  openai = await startMockOpenAI();
+});
+afterAll(async () => {
+  await anthropic.close();
+  await openai.close();
+});
+
+async function convert(source: string, root: string): Promise<any> {
+  const r = await runBin(['convert', source, '--session-dir', `claude-code-cli=${root}`], { cwd: tempDir() });
+  expect(r.code, r.stderr).toBe(0);
+  return { ...JSON.parse(r.stdout.trim()), stderr: r.stderr };
+}
+
+/** A record as the resume sees it: type and message without ids, uuids or times. */
+const shape = (r: any) => JSON.stringify({ type: r.type, content: r.message?.content, result: r.toolUseResult });
+
+/** The records' chain is unbroken: each record's parent is the record before it. */
+function expectChained(list: any[]): void {
+  const chain = list.filter((r) => 'parentUuid' in r);
+  chain.slice(1).forEach((r, i) => expect(r.parentUuid).toBe(chain[i].uuid));
+}
+
+const ROLLOUT = readFileSync(join(FIXTURES, 'codex-rollout', 'parallel.jsonl'), 'utf8');
+
+describe('incremental convert into Claude Code sessions', () => {
+  test('a source that grows (first with a line still being written) is appended to its session, as one conversion would write it', async () => {
+    const dir = tempDir('asyncai-log-incremental-');
+    const source = join(dir, 'rollout.jsonl');
+    const root = join(dir, 'claude');
+    const lines = ROLLOUT.split('\n');
+    // The writer is in the middle of line 13.
+    const cut = lines.slice(0, 12).join('\n').length + 1 + 40;
+    writeFileSync(source, ROLLOUT.slice(0, cut));
+    const first = await convert(source, root);
+    expect(first).toMatchObject({ status: 'converted', reason: 'new', records: 12, warnings: 0 });
+    const session = first.harnesses[0];
+    const before = readFileSync(session.session_file);
+
+    writeFileSync(source, ROLLOUT);
+    const second = await convert(source, root);
+    expect(second).toMatchObject({ status: 'converted', reason: 'grew', warnings: 0 });
+    expect(second.harnesses).toEqual([{ format: 'claude-code-cli', session_id: session.session_id, session_file: session.session_file }]);
+    const after = readFileSync(session.session_file);
+    expect(after.subarray(0, before.length)).toEqual(before);
+    expect(after.length).toBeGreaterThan(before.length);
+
+    // The same records a single conversion of the whole file writes, one chain, the same turns.
+    const whole = await convert(join(FIXTURES, 'codex-rollout', 'parallel.jsonl'), join(dir, 'once'));
+    const grown = records(session.session_file);
+    const once = records(whole.harnesses[0].session_file);
+    expect(grown.map(shape)).toEqual(once.map(shape));
+    expectChained(grown);
+    const turns = (list: any[]) => new Set(list.filter((r) => r.type === 'assistant').map((r) => r.message.id)).size;
+    expect(turns(grown)).toBe(turns(once));
+
+    const third = await convert(source, root);
+    expect(third).toMatchObject({ status: 'skipped', reason: 'unchanged' });
+    expect(readFileSync(session.session_file)).toEqual(after);
+  });
+
+  test('a source rewritten in place gets a new session; the old one is left as it was', async () => {
+    const dir = tempDir('asyncai-log-incremental-');
+    const source = join(dir, 'rollout.jsonl');
+    const root = join(dir, 'claude');
+    const lines = ROLLOUT.split('\n');
+    writeFileSync(source, `${lines.slice(0, 12).join('\n')}\n`);
+    const first = (await convert(source, root)).harnesses[0];
+    const before = readFileSync(first.session_file);
+    // The same length and more, but an earlier line differs.
+    writeFileSync(source, ROLLOUT.replace('Run two commands at once.', 'Run two commands at twice'));
+    const second = await convert(source, root);
+    expect(second).toMatchObject({ status: 'converted', reason: 'changed' });
+    expect(second.harnesses[0].session_id).not.toBe(first.session_id);
+    expect(second.harnesses[0].previous_session_id).toBe(first.session_id);
+    expect(readFileSync(first.session_file)).toEqual(before);
+  });
+
+  test('a session file that is no longer the one written (replaced, or its bytes changed) is not appended to', async () => {
+    const dir = tempDir('asyncai-log-incremental-');
+    const source = join(dir, 'rollout.jsonl');
+    const root = join(dir, 'claude');
+    const lines = ROLLOUT.split('\n');
+    writeFileSync(source, `${lines.slice(0, 8).join('\n')}\n`);
+    const first = (await convert(source, root)).harnesses[0];
+    // Replaced by a copy (another inode) with the same bytes.
+    copyFileSync(first.session_file, `${first.session_file}.copy`);
+    unlinkSync(first.session_file);
+    renameSync(`${first.session_file}.copy`, first.session_file);
+    const copied = readFileSync(first.session_file);
+    writeFileSync(source, `${lines.slice(0, 12).join('\n')}\n`);
+    const second = await convert(source, root);
+    expect(second).toMatchObject({ status: 'converted', warnings: 1 });
+    expect(second.stderr).toContain(`cannot append to ${first.session_file}: it is not the file written before; converted into a new session`);
+    expect(second.harnesses[0].session_id).not.toBe(first.session_id);
+    expect(readFileSync(first.session_file)).toEqual(copied);
+  });
+});
+
+describe('real codex grows a session, real claude resumes its conversion', () => {
+  test('codex exec resume appends a turn; convert appends it to the same Claude session; claude resumes old and new turns, also after a claude resume of its own', async () => {
+    const dir = tempDir('asyncai-log-incremental-real-');
+    const project = realpathSync(dir);
+    const codexHome = join(dir, 'codex');
+    writeCodexConfig(codexHome, openai.url);
+    const root = join(dir, 'claude');
+
+    openai.script([{ type: 'message', text: 'First answer.' }]);
+    const started = await runCodex({ codexHome, cwd: project, args: ['First question.'] });
+    expect(started.code, started.stderr).toBe(0);
+    const thread = started.stdout.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l))
+      .find((e) => e.type === 'thread.started').thread_id as string;
+    const sessions = join(codexHome, 'sessions');
+
+    const first = await convert(sessions, root);
+    expect(first).toMatchObject({ status: 'converted', reason: 'new', cwd: project });
+    const session = first.harnesses[0];
+    const before = readFileSync(session.session_file);
+
+    openai.script([{ type: 'message', text: 'Second answer.' }]);
+    const resumed = await runCodex({ codexHome, cwd: project, args: ['resume', thread, 'Second question.'] });
+    expect(resumed.code, resumed.stderr).toBe(0);
+
+    const second = await convert(sessions, root);
+    expect(second).toMatchObject({ status: 'converted', reason: 'grew', warnings: 0 });
+    expect(second.harnesses[0].session_id).toBe(session.session_id);
+    expect(readFileSync(session.session_file).subarray(0, before.length)).toEqual(before);
+    expectChained(records(session.session_file));
+
+    const texts = async (prompt: string) => {
+      const r = await resumeWithClaude({ configDir: root, cwd: project, session: session.session_id, baseUrl: anthropic.url, prompt });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout.trim()).toBe('resumed-ok');
+      return flatten(anthropic.requests.at(-1)!.body.messages).flatMap((m) => m.blocks
+        .filter((b: any) => b.type === 'text' && !String(b.text).startsWith('<system-reminder>'))
+        .map((b: any) => [m.role, b.text]));
+    };
+    expect(await texts('Third question.')).toEqual([
+      ['user', 'First question.'], ['assistant', 'First answer.'],
+      ['user', 'Second question.'], ['assistant', 'Second answer.'],
+      ['user', 'Third question.'],
+    ]);
+
+    // Claude appended its own turn to the session; Codex goes on too: the next convert follows claude's turn.
+    openai.script([{ type: 'message', text: 'Fourth answer.' }]);
+    const again = await runCodex({ codexHome, cwd: project, args: ['resume', thread, 'Fourth question.'] });
+    expect(again.code, again.stderr).toBe(0);
+    const third = await convert(sessions, root);
+    expect(third).toMatchObject({ status: 'converted', reason: 'grew' });
+    expect(third.harnesses[0].session_id).toBe(session.session_id);
+    expect(await texts('Fifth question.')).toEqual([
+      ['user', 'First question.'], ['assistant', 'First answer.'],
+      ['user', 'Second question.'], ['assistant', 'Second answer.'],
+      ['user', 'Third question.'], ['assistant', 'resumed-ok'],
+      ['user', 'Fourth question.'], ['assistant', 'Fourth answer.'],
+      ['user', 'Fifth question.'],
+    ]);
+    expect(readdirSync(join(root, 'projects'))).toHaveLength(1);
+  });
+});
