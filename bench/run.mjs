@@ -1,13 +1,13 @@
 // The benchmark: generates the corpora (bench/generate.mjs), runs each tool on each as whole processes
 // (medians of --reps runs), measures live latency, and writes docs/performance.md and docs/performance.json.
 // `npm run bench` (builds first), or `node bench/run.mjs --help`. Peak RSS comes from GNU time (%M);
-// without it, from polling /proc/<pid>/status (VmHWM).
-import { spawn, spawnSync } from 'node:child_process';
+// without it, from polling /proc/<pid>/status (VmHWM). `--versions` compares Node versions running the bin.
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import {
   closeSync, existsSync, fstatSync, linkSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, readSync,
   rmSync, statSync, symlinkSync, writeFileSync, writeSync,
 } from 'node:fs';
-import { cpus, freemem, platform, release, tmpdir, totalmem } from 'node:os';
+import { cpus, freemem, loadavg, platform, release, tmpdir, totalmem } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -27,7 +27,14 @@ const USAGE = `usage: node bench/run.mjs [options]
   --corpus-dir DIR    where corpora are generated and kept (default bench/out)
   --out-dir DIR       where performance.md and performance.json go (default docs)
   --tools LIST        which tools: cat,node-parse,jq,filter,filter-1t,read,convert (default all of these),
-                      convert-tree-j1,convert-tree-j2 (convert a many-file tree, --jobs 1 and 2; only when named)`;
+                      convert-tree-j1,convert-tree-j2 (convert a many-file tree, --jobs 1 and 2; only when named)
+  --node BIN          the node that runs the bin and node-parse (default the one running this script); a
+                      major (24) is the version pinned in scripts/node-versions, installed on demand
+  --versions LIST     also compare Node versions side by side (own = --node, a pinned major, or a path):
+                      --versions-tools on --versions-corpus, each version's runs interleaved with the others'
+  --versions-tools L  the tools compared (default filter,filter-1t,read)
+  --versions-corpus C the corpus they run on (default full)
+  --versions-only     run only the comparison; the other figures are kept from <out-dir>/performance.json`;
 
 /** The tools, in table order. `ratioBase` is the one every ratio is taken against. */
 const TOOLS = ['cat', 'node-parse', 'jq', 'filter', 'filter-1t', 'read', 'convert', 'convert-tree-j1', 'convert-tree-j2'];
@@ -48,6 +55,11 @@ function options() {
       'corpus-dir': { type: 'string', default: join(ROOT, 'bench', 'out') },
       'out-dir': { type: 'string', default: join(ROOT, 'docs') },
       tools: { type: 'string', default: TOOLS.filter((t) => !OPT_IN_TOOLS.includes(t)).join(',') },
+      node: { type: 'string', default: process.execPath },
+      versions: { type: 'string', default: '' },
+      'versions-tools': { type: 'string', default: 'filter,filter-1t,read' },
+      'versions-corpus': { type: 'string', default: 'full' },
+      'versions-only': { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
   });
@@ -71,11 +83,33 @@ function options() {
     corpusDir: resolve(values['corpus-dir']),
     outDir: resolve(values['out-dir']),
     tools: values.tools.split(',').filter(Boolean),
+    node: nodeBinary(values.node),
+    versions: values.versions.split(',').filter(Boolean),
+    versionsTools: values['versions-tools'].split(',').filter(Boolean),
+    versionsCorpus: values['versions-corpus'],
+    versionsOnly: values['versions-only'],
   };
 }
 
+/**
+ * A node binary: a path, or a major pinned in scripts/node-versions/package-lock.json (installed into the
+ * git-ignored cache on first use by scripts/node-version.mjs).
+ */
+function nodeBinary(spec) {
+  if (!/^\d+$/.test(spec)) return resolve(spec);
+  const script = join(ROOT, 'scripts', 'node-version.mjs');
+  return execFileSync(process.execPath, [script, spec], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();
+}
+
+/** What `node --version` says. */
+function nodeVersion(bin) {
+  const r = spawnSync(bin, ['--version'], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`${bin} --version failed: ${r.stderr || r.error?.message}`);
+  return r.stdout.trim();
+}
+
 /** What this machine is: the figures only mean something next to it. */
-function machine() {
+function machine(node) {
   let cpu = cpus()[0]?.model ?? 'unknown';
   try {
     const match = /^model name\s*:\s*(.+)$/m.exec(readFileSync('/proc/cpuinfo', 'utf8'));
@@ -93,7 +127,7 @@ function machine() {
     memory_gib: Math.round((totalmem() / 2 ** 30) * 10) / 10,
     free_memory_gib: Math.round((freemem() / 2 ** 30) * 10) / 10,
     os: `${platform()} ${release()}`,
-    node: process.version,
+    node: nodeVersion(node),
     jq: version('jq', ['--version']) ?? null,
     gnu_time: existsSync(GNU_TIME) && /GNU/.test(version(GNU_TIME, ['--version']) ?? ''),
   };
@@ -172,8 +206,8 @@ function measure(command, args, { input, gnuTime, cwd }) {
 }
 
 /** Which subcommands the bin has (`read` and `convert` were being built when this benchmark was). */
-function commandsOf(bin) {
-  const help = spawnSync(process.execPath, [bin, '--help'], { encoding: 'utf8' });
+function commandsOf(bin, node) {
+  const help = spawnSync(node, [bin, '--help'], { encoding: 'utf8' });
   const has = (name) => new RegExp(`^\\s+asyncai-log ${name}\\b`, 'm').test(help.stdout ?? '');
   return { read: has('read'), convert: has('convert') };
 }
@@ -276,7 +310,7 @@ async function runTool(tool, corpus, context) {
       row.command = 'cat > /dev/null';
       break;
     case 'node-parse':
-      command = process.execPath;
+      command = context.node;
       args = [join(ROOT, 'bench', 'parse-floor.mjs')];
       row.command = 'node bench/parse-floor.mjs (read stdin, split lines, JSON.parse each)';
       break;
@@ -289,7 +323,7 @@ async function runTool(tool, corpus, context) {
       row.command = 'jq -c . > /dev/null';
       break;
     case 'filter': {
-      command = process.execPath;
+      command = context.node;
       row.command = 'asyncai-log --session-dir claude-code-cli=<tmp> --cwd /bench';
       // Each run writes a fresh session root; the last one is kept for read and convert.
       perRun = () => {
@@ -302,7 +336,7 @@ async function runTool(tool, corpus, context) {
     }
     case 'filter-1t': {
       // The same filter on one thread (--threads 0): what the worker threads add.
-      command = process.execPath;
+      command = context.node;
       row.command = 'asyncai-log --threads 0 --session-dir claude-code-cli=<tmp> --cwd /bench';
       // One root, emptied before each run (the transcripts are not needed afterwards).
       const root = join(work, `filter-1t-${corpus.name}`);
@@ -317,7 +351,7 @@ async function runTool(tool, corpus, context) {
       const written = context.transcripts[corpus.name];
       const [transcript] = written ? transcriptsIn(written.root) : [];
       if (!transcript) return { ...row, status: 'not available', note: 'no transcript written by the filter row' };
-      command = process.execPath;
+      command = context.node;
       args = [opts.bin, 'read', transcript];
       row.command = 'asyncai-log read <transcript> > /dev/null';
       input = undefined;
@@ -339,7 +373,7 @@ async function runTool(tool, corpus, context) {
           symlinkSync(corpus.file, target);
         }
       }
-      command = process.execPath;
+      command = context.node;
       row.command = 'asyncai-log convert <tree holding the corpus> --session-dir claude-code-cli=<tmp> --cwd /bench';
       input = undefined;
       perRun = () => {
@@ -355,7 +389,7 @@ async function runTool(tool, corpus, context) {
       const tree = manyFileTree(corpus, work);
       if (tree.files < 4) return { ...row, status: 'not available', note: 'the corpus makes fewer than 4 files' };
       const jobs = tool === 'convert-tree-j2' ? '2' : '1';
-      command = process.execPath;
+      command = context.node;
       row.command = `asyncai-log convert <tree> --session-dir claude-code-cli=<tmp> --cwd /bench --jobs ${jobs}`;
       row.input = `a tree of ${tree.files} files`;
       input = undefined;
@@ -371,21 +405,28 @@ async function runTool(tool, corpus, context) {
     default:
       return { ...row, status: 'not available', note: `unknown tool ${tool}` };
   }
-  const measured = [];
   for (let rep = 0; rep < opts.reps; rep += 1) {
     const runArgs = withLauncherFlags(perRun() ?? args, opts.bin);
     const result = await measure(command, runArgs, { input, gnuTime, cwd: work });
     if (result.code !== 0) {
       return { ...row, status: 'failed', note: `exit ${result.code}: ${result.stderr.trim().split('\n').slice(0, 3).join(' / ')}` };
     }
-    measured.push(result);
     row.runs.push({ wall_s: round(result.wall, 3), cpu_s: round(result.cpu, 3), peak_rss_mib: round(result.rssMib, 1) });
     for (const root of context.cleanup.splice(0)) rmSync(root, { recursive: true, force: true });
   }
-  const wall = median(measured.map((r) => r.wall));
-  const cpuRuns = measured.map((r) => r.cpu).filter((c) => c !== null);
-  const rss = measured.map((r) => r.rssMib).filter((r) => r !== null);
-  // Unrounded: a tiny corpus on a busy machine rounds to 0 MB/s, and ratios of rounded figures divide by 0.
+  return summarize({ ...row, input_bytes: inputBytes, input_events: inputEvents });
+}
+
+/**
+ * A row's figures from its runs: median wall and CPU time, rates from the median, the largest peak RSS; `raw`
+ * keeps them unrounded (a tiny corpus on a busy machine rounds to 0 MB/s, and ratios of rounded figures divide
+ * by 0).
+ */
+function summarize(row) {
+  const wall = median(row.runs.map((r) => r.wall_s));
+  const cpuRuns = row.runs.map((r) => r.cpu_s).filter((c) => c !== null);
+  const rss = row.runs.map((r) => r.peak_rss_mib).filter((r) => r !== null);
+  const { input_bytes: inputBytes, input_events: inputEvents } = row;
   const raw = {
     wall_s: wall,
     cpu_s: cpuRuns.length ? median(cpuRuns) : null,
@@ -395,8 +436,6 @@ async function runTool(tool, corpus, context) {
   };
   return {
     ...row,
-    input_bytes: inputBytes,
-    input_events: inputEvents,
     wall_s: round(raw.wall_s, 3),
     cpu_s: round(raw.cpu_s, 3),
     events_per_s: Math.round(raw.events_per_s),
@@ -420,6 +459,50 @@ function addRatios(rows) {
   }
 }
 
+/**
+ * Node versions side by side: each tool on one corpus, run by each version in turn, rep after rep, so a
+ * machine whose load changes slows every version alike. `read` reads the transcript the last filter run wrote
+ * (the same file for every version).
+ */
+async function compareVersions(opts, corpus, context) {
+  const nodes = opts.versions.map((spec) => {
+    const bin = spec === 'own' ? opts.node : nodeBinary(spec);
+    return { bin, version: nodeVersion(bin) };
+  });
+  const load = [round(loadavg()[0], 1)];
+  const rows = [];
+  for (const tool of opts.versionsTools) {
+    const byNode = nodes.map(() => undefined);
+    for (let rep = 0; rep < opts.reps; rep += 1) {
+      for (const [i, node] of nodes.entries()) {
+        if (byNode[i] && byNode[i].status !== 'ok') continue;
+        context.log(`versions: ${tool} on Node ${node.version}, run ${rep + 1} of ${opts.reps}`);
+        const one = await runTool(tool, corpus, { ...context, node: node.bin, opts: { ...opts, reps: 1 } });
+        byNode[i] = byNode[i] && one.status === 'ok' ? { ...byNode[i], runs: [...byNode[i].runs, ...one.runs] } : one;
+      }
+    }
+    const summed = byNode.map((row, i) => ({ ...(row.status === 'ok' ? summarize(row) : row), node: nodes[i].version }));
+    const first = summed[0];
+    for (const row of summed) {
+      // Every version had the same input: the speed ratio is the ratio of wall times.
+      if (row.status === 'ok' && first.status === 'ok') row.speed_vs_first = round(first.wall_s / row.wall_s, 2);
+      rows.push(row);
+    }
+  }
+  load.push(round(loadavg()[0], 1));
+  const { file, ...about } = corpus;
+  return {
+    generated_at: new Date().toISOString(),
+    command: `node bench/run.mjs --versions ${opts.versions.join(',')} --versions-tools ${opts.versionsTools.join(',')}` +
+      ` --versions-corpus ${corpus.name} --reps ${opts.reps} --versions-only`,
+    corpus: { ...about, file: relative(ROOT, file) },
+    reps: opts.reps,
+    nodes: nodes.map((n) => n.version),
+    load_average_1m: load,
+    rows,
+  };
+}
+
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /**
@@ -429,7 +512,7 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
  */
 async function latency(opts, work) {
   const root = join(work, 'latency');
-  const child = spawn(process.execPath, withLauncherFlags([opts.bin, '--session-dir', `claude-code-cli=${root}`, '--cwd', '/bench'], opts.bin), {
+  const child = spawn(opts.node, withLauncherFlags([opts.bin, '--session-dir', `claude-code-cli=${root}`, '--cwd', '/bench'], opts.bin), {
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let stderr = '';
@@ -567,12 +650,36 @@ function markdown(report) {
     out.push('| median ms | p99 ms | max ms | events without a record after 2 s |', '|---:|---:|---:|---:|');
     out.push(`| ${fmt(l.median_ms, 3)} | ${fmt(l.p99_ms, 3)} | ${fmt(l.max_ms, 3)} | ${l.without_record_in_2s} |`, '');
   }
+  if (report.versions) out.push(...versionsMarkdown(report.versions));
   out.push('## Targets', '');
   out.push('| target | value | met |', '|---|---:|---|');
   for (const t of report.targets) out.push(`| ${t.target} | ${fmt(t.value, 2)} | ${t.pass ? 'yes' : '**no**'} |`);
   out.push('');
   out.push(...DESIGN_NOTES);
   return `${out.join('\n')}\n`;
+}
+
+/** The Node versions section of docs/performance.md. */
+function versionsMarkdown(v) {
+  const c = v.corpus;
+  const out = ['## Node versions', ''];
+  out.push(`The same build run by Node ${v.nodes.join(', ')} on the ${c.name} corpus (${fmt(c.events)} events, ${fmt(c.bytes / 1e6, 1)} MB),`);
+  out.push(`measured ${v.generated_at.slice(0, 10)}: the median of ${v.reps} run(s) per version, the versions taking turns run by run`);
+  out.push(`(\`read\` reads one transcript for all). Load average (1 min) ${v.load_average_1m.join(' at the start and ')} at the end:`);
+  out.push('compare the versions with each other, not with the tables above. Made by:', '');
+  out.push(`    ${v.command}`, '');
+  out.push(`| tool | Node | events/s | MB/s | x ${v.nodes[0]} | wall s | CPU s | peak RSS MiB |`);
+  out.push('|---|---|---:|---:|---:|---:|---:|---:|');
+  for (const row of v.rows) {
+    if (row.status !== 'ok') {
+      out.push(`| ${row.tool} | ${row.node} | ${row.status}: ${row.note ?? ''} | | | | | |`);
+      continue;
+    }
+    out.push(`| ${row.tool} | ${row.node} | ${fmt(row.events_per_s)} | ${fmt(row.mb_per_s, 1)} | ${fmt(row.speed_vs_first, 2)}` +
+      ` | ${fmt(row.wall_s, 2)} | ${fmt(row.cpu_s, 2)} | ${fmt(row.peak_rss_mib, 0)} |`);
+  }
+  out.push('');
+  return out;
 }
 
 /** The part of docs/performance.md that is not measured: how the filter is built for speed, and what did not help. */
@@ -605,7 +712,9 @@ const DESIGN_NOTES = [
   '- Memory: the launcher starts node with 4 MB semi-spaces (`#!/usr/bin/env -S node --max-semi-space-size=4`;',
   '  the default 16 MB only held memory), workers run with an 8 MB young and a 64 MB old generation and',
   '  remember 10,000 tool call ids (the main thread decides about older ones), and buffers cross threads by',
-  '  transfer and are given back to be filled again.',
+  '  transfer and are given back to be filled again (only buffers allocated to be handed over: never a slice of',
+  '  Node\'s shared buffer pool, which Node 22 and later refuse to transfer). The main thread keeps a copy of',
+  '  each job until it is written: a worker that fails costs speed, not records.',
   '- Bounded state is evicted in O(1) (tool call ids: a ring beside a Set, not `values().next()`, which was',
   '  quadratic past 100,000 tool calls), and timestamps already in `toISOString` form skip the Date round trip.',
   '',
@@ -635,7 +744,10 @@ const DESIGN_NOTES = [
   '  bytes; the main thread settles them in file order (which event carries its response\'s model and usage,',
   '  once-only warnings, state across chunks) and maps a chunk itself when a worker could not (a compaction',
   '  pending across chunks, a record without a time, a record over 1 MiB). Same bytes out (test/reader/threads.test.ts);',
-  '  about 30% more CPU than one thread, for about 1.35x the speed on two idle cores.',
+  '  about 30% more CPU than one thread, for about 1.35x the speed on two idle cores. A chunk\'s lines are copied',
+  '  once, into shared memory (a SharedArrayBuffer) the workers read in place and the main thread keeps: a worker',
+  '  that fails costs speed, not output (the main thread maps what it held). A worker\'s NDJSON comes back in a',
+  '  buffer allocated for it, transferred.',
   '- Response ids are remembered in a ring beside a Set: the `values().next()` eviction cost 8 s of a 1 GB read.',
   '',
   'Profile a change with `node bench/profile.mjs` (self time per function, from `--cpu-prof`; `BENCH_BIN=<bin>`',
@@ -648,7 +760,7 @@ async function main() {
     process.stderr.write(`bench: ${relative(process.cwd(), opts.bin)} does not exist: build first (npm run build)\n`);
     process.exit(2);
   }
-  const info = machine();
+  const info = machine(opts.node);
   const log = (message) => process.stderr.write(`bench: ${message}\n`);
   mkdirSync(opts.corpusDir, { recursive: true });
   const short = Math.max(1, Math.round(opts.events / 10));
@@ -661,15 +773,21 @@ async function main() {
       recipe: `node bench/generate.mjs --single-mb ${opts.singleMb} --seed ${opts.seed}`,
     },
   };
-  const corpora = [];
-  for (const name of opts.corpora) {
+  const corpusOf = (name) => {
     const recipe = recipes[name];
     if (!recipe) throw new Error(`unknown corpus ${name} (known: ${Object.keys(recipes).join(', ')})`);
     const file = join(opts.corpusDir, recipe.file);
     log(`corpus ${name}: ${file}`);
     const manifest = generateCorpus(file, recipe.options);
-    corpora.push({ name, file, events: manifest.events, bytes: manifest.bytes, recipe: recipe.recipe });
+    return { name, file, events: manifest.events, bytes: manifest.bytes, recipe: recipe.recipe };
+  };
+  let kept;
+  if (opts.versionsOnly) {
+    if (opts.versions.length === 0) throw new Error('--versions-only wants --versions');
+    // The other figures stay as they were measured.
+    kept = JSON.parse(readFileSync(join(opts.outDir, 'performance.json'), 'utf8'));
   }
+  const corpora = opts.versionsOnly ? [] : opts.corpora.map(corpusOf);
   const work = mkdtempSync(join(tmpdir(), 'asyncai-log-bench-'));
   // Transcripts of the full corpus are a gigabyte: never leave them behind.
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
@@ -678,7 +796,9 @@ async function main() {
       process.exit(130);
     });
   }
-  const context = { opts, commands: commandsOf(opts.bin), gnuTime: info.gnu_time, work, machine: info, transcripts: {}, cleanup: [] };
+  const context = {
+    opts, node: opts.node, commands: commandsOf(opts.bin, opts.node), gnuTime: info.gnu_time, work, machine: info, transcripts: {}, cleanup: [], log,
+  };
   const rows = [];
   try {
     for (const corpus of corpora) {
@@ -694,12 +814,15 @@ async function main() {
     }
     addRatios(rows);
     let lat;
-    if (opts.latencyEvents > 0 && opts.tools.includes('filter')) {
+    if (!opts.versionsOnly && opts.latencyEvents > 0 && opts.tools.includes('filter')) {
       log(`latency: ${opts.latencyEvents} events`);
       lat = await latency(opts, work);
       log(`  median ${lat.median_ms} ms, p99 ${lat.p99_ms} ms`);
     }
-    const report = {
+    const versions = opts.versions.length > 0
+      ? await compareVersions(opts, corpora.find((c) => c.name === opts.versionsCorpus) ?? corpusOf(opts.versionsCorpus), context)
+      : kept?.versions;
+    const report = kept ? { ...kept, versions } : {
       generated_at: new Date().toISOString(),
       machine: info,
       options: { reps: opts.reps, events: opts.events, single_mb: opts.singleMb, seed: opts.seed, latency_events: opts.latencyEvents },
@@ -707,6 +830,7 @@ async function main() {
       rows,
       latency: lat ?? null,
       targets: targets(rows, lat),
+      ...(versions ? { versions } : {}),
     };
     mkdirSync(opts.outDir, { recursive: true });
     writeFileSync(join(opts.outDir, 'performance.json'), `${JSON.stringify(report, null, 2)}\n`);

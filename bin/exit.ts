@@ -10,7 +10,10 @@ export function exitWhenDrained(code: number): void {
     if (pending === 0) process.exit(code);
   };
   for (const stream of [process.stdout, process.stderr]) {
-    if (stream.writableNeedDrain) stream.once('drain', done);
+    // Bytes may still be queued for a pipe whose reader is behind without `writableNeedDrain` (a last write
+    // under the high-water mark; on Node 22 and 24 this cut the end off `read`'s output). An empty write's
+    // callback runs once every write before it is done, or has failed (a closed pipe).
+    if (stream.writableLength > 0 && !stream.destroyed && !stream.writableEnded) stream.write('', () => done());
     else done();
   }
 }

@@ -76,8 +76,8 @@ export interface FilterOptions extends SessionOptions {
   threads?: number;
   /** The smallest file (bytes) worth starting worker threads for (default 8 MiB). */
   threadsMinBytes?: number;
-  /** The old generation of each worker thread, MB (default 64; tests make it fail with less). */
-  threadHeapMb?: number;
+  /** Where the worker threads' module is (default: lib/parallel/worker.js of the build; tests point at one that fails). */
+  threadWorkerUrl?: URL;
 }
 
 export interface FilterIO {
@@ -497,7 +497,7 @@ export async function runFilter(options: FilterOptions, io: FilterIO): Promise<F
           setup: { mapper: target.segmentOptions(), ...(options.maxLineBytes !== undefined ? { maxLineBytes: options.maxLineBytes } : {}) },
           target,
           ...(io.signal ? { signal: io.signal } : {}),
-          ...(options.threadHeapMb !== undefined ? { workerHeapMb: options.threadHeapMb } : {}),
+          ...(options.threadWorkerUrl !== undefined ? { workerUrl: options.threadWorkerUrl } : {}),
           sink: {
             active: () => active.isActive(target),
             diagnostic(line, message, isBad) {

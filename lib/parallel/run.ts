@@ -49,8 +49,8 @@ export interface ParallelOptions {
   sink: ParallelSink;
   /** Aborting stops reading; the jobs under way are still written. */
   signal?: AbortSignal;
-  /** The old generation of each worker (MB; default 64). */
-  workerHeapMb?: number;
+  /** The worker module (default: worker.js beside this file). */
+  workerUrl?: URL;
 }
 
 /**
@@ -86,10 +86,10 @@ export async function runParallel(options: ParallelOptions): Promise<void> {
     resume?.();
   };
   for (let i = 0; i < threads; i += 1) {
-    const worker = new Worker(new URL('./worker.js', import.meta.url), {
+    const worker = new Worker(options.workerUrl ?? new URL('./worker.js', import.meta.url), {
       workerData: options.setup,
       // What one job makes dies young: a small young generation is enough, and keeps memory down.
-      resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_MB, maxOldGenerationSizeMb: options.workerHeapMb ?? WORKER_OLD_MB },
+      resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_MB, maxOldGenerationSizeMb: WORKER_OLD_MB },
     });
     worker.on('message', (reply: JobReply) => {
       const pending = inflight.find((p) => p.job === reply.job);

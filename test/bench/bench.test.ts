@@ -130,4 +130,37 @@ describe('bench/run.mjs', () => {
     expect(md).toContain('| filter |');
     expect(md).toContain(report.machine.cpu);
   }, 180_000);
+
+  test('--versions compares the node binaries named, and --versions-only keeps every other figure', () => {
+    const dir = tempDir();
+    const bench = (...args: string[]) => spawnSync(process.execPath, [
+      join(ROOT, 'bench', 'run.mjs'), '--events', '2000', '--corpora', 'short', '--tools', 'node-parse,filter', '--reps', '1',
+      '--latency-events', '0', '--corpus-dir', join(dir, 'corpora'), '--out-dir', join(dir, 'docs'), ...args,
+    ], { encoding: 'utf8', cwd: ROOT });
+    const first = bench();
+    expect(first.status, first.stderr).toBe(0);
+    const before = JSON.parse(readFileSync(join(dir, 'docs', 'performance.json'), 'utf8')) as { rows: Row[]; versions?: unknown };
+    expect(before.versions).toBeUndefined();
+    // The same binary twice (own, and by path): the comparison's plumbing without installing another Node.
+    const second = bench('--versions', `own,${process.execPath}`, '--versions-corpus', 'short', '--versions-tools', 'filter,read', '--reps', '2', '--versions-only');
+    expect(second.status, second.stderr).toBe(0);
+    const after = JSON.parse(readFileSync(join(dir, 'docs', 'performance.json'), 'utf8')) as {
+      rows: Row[];
+      versions: { nodes: string[]; reps: number; corpus: { name: string }; rows: (Row & { node: string; runs: unknown[] })[] };
+    };
+    expect(after.rows).toEqual(before.rows);
+    expect(after.versions.nodes).toEqual([process.version, process.version]);
+    expect(after.versions.corpus.name).toBe('short');
+    expect(after.versions.rows.map((r) => `${r.tool}/${r.node}`)).toEqual(
+      ['filter', 'filter', 'read', 'read'].map((t) => `${t}/${process.version}`),
+    );
+    for (const row of after.versions.rows) {
+      expect(row.status).toBe('ok');
+      expect(row.runs).toHaveLength(2);
+      expect(row.mb_per_s).toBeGreaterThan(0);
+    }
+    const md = readFileSync(join(dir, 'docs', 'performance.md'), 'utf8');
+    expect(md).toContain('## Node versions');
+    expect(md).toContain(`| read | ${process.version} |`);
+  }, 180_000);
 });

@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { BIN, cleanEnv, FIXTURES, runBin, tempDir } from '../support/run.js';
+import { BIN, cleanEnv, FIXTURES, run, runBin, tempDir } from '../support/run.js';
 import { assistant, SID, text, toolResult, toolUse, user, writeTranscript } from './support.js';
 
 const lines = (stdout: string) => stdout.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l));
@@ -162,6 +162,24 @@ describe('asyncai-log read', () => {
     child.stdout.once('data', () => child.stdout.destroy());
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
     expect([code, stderr]).toEqual([0, '']);
+  });
+
+  test('a slow reader of a pipe gets every byte: the process exits only once its output is written', async () => {
+    // Output goes a chunk of the file at a time, the last one small: queued behind a full pipe, it is under
+    // the stream's high-water mark (64 KiB from Node 22), so nothing says it waits, and exiting cut it off.
+    const many = [user('u0', null, 'start')];
+    let bytes = 0;
+    for (let i = 1; bytes < 2 * 1024 * 1024 + 30_000; i += 1) {
+      many.push(user(`u${i}`, `u${i - 1}`, `line ${i} ${'x'.repeat(900)}`));
+      bytes += JSON.stringify(many[i]).length + 1;
+    }
+    const path = writeTranscript(many);
+    // A shell pipe (spawn's own stdio is a socket pair, whose buffer takes the whole output), read slowly so
+    // it stays full while the bin writes.
+    const slow = "process.stdin.on('data', (d) => { process.stdout.write(d); process.stdin.pause(); setTimeout(() => process.stdin.resume(), 20); })";
+    const r = await run('/bin/bash', ['-c', `"${process.execPath}" "${BIN}" read "${path}" | "${process.execPath}" -e "${slow}"; echo "exit=\${PIPESTATUS[0]}" >&2`], { env: cleanEnv() });
+    expect(r.stderr).toBe('exit=0\n');
+    expect(lines(r.stdout).map((e) => e.text)).toEqual(many.map((record) => (record.message as { content: string }).content));
   });
 
   test('read output piped back into the filter makes a transcript that reads the same', async () => {

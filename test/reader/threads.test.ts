@@ -5,10 +5,12 @@ import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, test } from 'vitest';
+import { ByteSink } from '../../lib/readers/claude-code-cli/byte-sink.js';
 import { readClaudeTranscript, type ReaderOptions } from '../../lib/readers/claude-code-cli/index.js';
 import {
   assistant, attachment, lastPrompt, system, text, toolResult, toolUse, ts, user, writeTranscript,
 } from './support.js';
+import { dyingWorker } from '../support/dying-worker.js';
 import { tempDir } from '../support/run.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -36,7 +38,7 @@ async function readNdjson(path: string, options: ReaderOptions): Promise<Output>
 
 /** The output on two worker threads and on this thread, with chunks of `chunkBytes`. */
 async function both(path: string, options: ReaderOptions = {}, chunkBytes = 1024): Promise<[Output, Output]> {
-  const common = { ...options, chunkBytes, parallelMinBytes: 0, workerUrl: WORKER };
+  const common = { chunkBytes, parallelMinBytes: 0, workerUrl: WORKER, ...options };
   threading = { chunks: 0, remapped: 0 };
   return [await readNdjson(path, { ...common, threads: 2 }), await readNdjson(path, { ...common, threads: 0 })];
 }
@@ -78,6 +80,22 @@ function conversation(): (Record<string, unknown> | string)[] {
 }
 
 describe('read on worker threads', () => {
+  test('a worker hands back NDJSON in a buffer of its own, never a slice of Node\'s shared pool, so it can be transferred', () => {
+    // Node pools buffers under half of Buffer.poolSize (8 KiB on Node 20 and 22, 64 KiB on 24), and a pooled
+    // buffer cannot be transferred on Node 22 and later: a read whose chunk made a small output failed.
+    for (const [size, text] of [[1, 'x'], [100, 'é'.repeat(20)], [4096, 'y'.repeat(3000)], [20_000, 'z'.repeat(50_000)]] as const) {
+      const sink = new ByteSink(size);
+      sink.put(text);
+      sink.put('\n');
+      expect(sink.buf.byteOffset).toBe(0);
+      expect(sink.buf.buffer.byteLength).toBe(sink.buf.length);
+      const { buffer } = sink.buf;
+      const moved = structuredClone(buffer, { transfer: [buffer] });
+      expect(buffer.byteLength).toBe(0);
+      expect(Buffer.from(moved, 0, sink.length).toString()).toBe(`${text}\n`);
+    }
+  });
+
   test('writes the same NDJSON and diagnostics as one thread, chunk boundaries anywhere', async () => {
     const path = writeTranscript(conversation());
     for (const chunkBytes of [512, 1500, 4096]) {
@@ -162,6 +180,42 @@ describe('read on worker threads', () => {
     const options = { chunkBytes: 1024, parallelMinBytes: 0, threads: 2 };
     const failed = await readNdjson(path, { ...options, workerUrl: pathToFileURL(broken) });
     const here = await readNdjson(path, { ...options, threads: 0 });
-    expect(failed).toEqual(here);
+    expect(failed.ndjson).toEqual(here.ndjson);
+    expect(failed.unwritable).toEqual(here.unwritable);
+    expectOneFailureNotice(failed, here, /this worker cannot start/);
   });
+
+  // A worker that fails in the middle of a read: the chunks it and the other worker held, and all after them,
+  // are read on the main thread; the output is the bytes one thread writes, with one notice more.
+  for (const [how, kind, notice] of [
+    ['throws', 'map', /^: a worker thread failed: injected failure; the rest is read on one thread$/],
+    ['runs out of memory', 'map', /^: a worker thread failed: .*memory limit.*; the rest is read on one thread$/],
+    ['exits', 'heads', /^: a worker thread exited \(code 3\); the rest is read on one thread$/],
+  ] as const) {
+    test(`a worker that ${how} in the ${kind === 'map' ? 'second' : 'first'} pass leaves the rest to the main thread, the same bytes out`, async () => {
+      const path = writeTranscript(conversation());
+      for (const includeEvents of [false, true]) {
+        const [failed, here] = await both(path, { includeEvents, workerUrl: dyingWorker(WORKER, how, 4, kind) });
+        expect(failed.ndjson.split('\n').length).toBeGreaterThan(300);
+        expect(failed.ndjson).toEqual(here.ndjson);
+        expect(failed.unwritable).toEqual(here.unwritable);
+        expectOneFailureNotice(failed, here, notice);
+        if (kind === 'map') {
+          // The workers had mapped chunks before one failed; those in flight then and all after were redone here.
+          expect(threading.remapped).toBeGreaterThan(0);
+          expect(threading.remapped).toBeLessThan(threading.chunks);
+        } else {
+          expect(threading.remapped).toBe(threading.chunks);
+        }
+      }
+    });
+  }
 });
+
+/** The warnings of one thread, and one more saying a worker failed (where it happened among them). */
+function expectOneFailureNotice(failed: Output, here: Output, notice: RegExp): void {
+  const notices = failed.warnings.filter((w) => w.includes('worker thread'));
+  expect(notices).toHaveLength(1);
+  expect(notices[0]).toMatch(notice);
+  expect(failed.warnings.filter((w) => !w.includes('worker thread'))).toEqual(here.warnings);
+}

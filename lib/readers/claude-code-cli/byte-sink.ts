@@ -2,21 +2,24 @@
 // string (strings of a few hundred kilobytes are allocated in V8's old generation, so a string per chunk
 // made the heap, and RSS, grow with the transcript until a full collection).
 
-/** A growing byte buffer that strings are encoded into as UTF-8. */
+/**
+ * A growing byte buffer that strings are encoded into as UTF-8. Its buffer is always its own ArrayBuffer,
+ * never a slice of Node's shared pool (Buffer.allocUnsafe pools buffers under half of Buffer.poolSize, which
+ * is 8 KiB on Node 20 and 22 and 64 KiB on Node 24; a pooled buffer cannot be transferred to another thread).
+ */
 export class ByteSink {
   buf: Buffer;
   length = 0;
 
   /** @param size bytes to start with (it grows as needed) */
   constructor(size = 64 * 1024) {
-    // Not below 4 KiB: Buffer.allocUnsafe pools smaller buffers, and a pooled buffer cannot be transferred.
-    this.buf = Buffer.allocUnsafe(Math.max(size, 4096));
+    this.buf = Buffer.allocUnsafeSlow(Math.max(size, 4096));
   }
 
   put(text: string): void {
     const most = text.length * 3;
     if (this.length + most > this.buf.length) {
-      const bigger = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.length + most));
+      const bigger = Buffer.allocUnsafeSlow(Math.max(this.buf.length * 2, this.length + most));
       this.buf.copy(bigger, 0, 0, this.length);
       this.buf = bigger;
     }

@@ -21,7 +21,7 @@ export interface RecordMapperOptions {
   now?: string;
   /**
    * Map a stretch of the branch without knowing what came before it (a worker thread's share, see
-   * pass-two-pool.ts): which events get their response's model and usage is left to `resolveResponse` on
+   * worker-pool.ts): which events get their response's model and usage is left to `resolveResponse` on
    * the mapper that knows (see `deferredResponse`), and a once-only warning is handed over with its key.
    */
   deferred?: { anonymousPrefix: string };

@@ -7,7 +7,7 @@ import { ByteSink } from './byte-sink.js';
 import { deferredResponse, RecordMapper } from './map-record.js';
 import { HEAD_INTS, scanRecordHead } from './record-head.js';
 import {
-  LINE_INTS, LINE_INVALID_UTF8, LINE_OVER_LONG, type ChunkResult, type ChunkTask, type HeadsResult, type MapLog, type MapResult,
+  LINE_INTS, LINE_INVALID_UTF8, LINE_OVER_LONG, type ChunkReply, type ChunkTask, type HeadsReply, type MapLog, type MapReply,
   type WorkerSettings,
 } from './worker-pool.js';
 import { isObject } from './record-types.js';
@@ -19,7 +19,7 @@ const resolveSpill = settings.spillDir !== undefined ? spillResolver(settings.sp
 const TIMESTAMP_KEY = ',"timestamp":';
 
 /** First pass: the head of each line's record, where the scan is sure of it. */
-function scanHeads(task: ChunkTask): HeadsResult {
+function scanHeads(task: ChunkTask): HeadsReply {
   const bytes = Buffer.from(task.bytes.buffer, task.bytes.byteOffset, task.bytes.byteLength);
   const { lines } = task;
   const count = lines.length / LINE_INTS;
@@ -31,11 +31,11 @@ function scanHeads(task: ChunkTask): HeadsResult {
       && scanRecordHead(bytes, lines[i * LINE_INTS + 1]!, lines[i * LINE_INTS + 2]!, heads, at);
     if (!scanned) heads[at] = -1;
   }
-  return { kind: 'heads', seq: task.seq, task, heads };
+  return { kind: 'heads', seq: task.seq, heads };
 }
 
 /** Second pass: a chunk's lines on the branch, mapped and written as NDJSON with holes. */
-function mapChunk(task: ChunkTask): MapResult {
+function mapChunk(task: ChunkTask): MapReply {
   const bytes = Buffer.from(task.bytes.buffer, task.bytes.byteOffset, task.bytes.byteLength);
   const mapper = new RecordMapper({
     ...(settings.includeEvents ? { includeEvents: true } : {}),
@@ -83,7 +83,6 @@ function mapChunk(task: ChunkTask): MapResult {
   return {
     kind: 'map',
     seq: task.seq,
-    task,
     ok: true,
     bytes: new Uint8Array(sink.buf.buffer, sink.buf.byteOffset, sink.length),
     holes: Int32Array.from(holes),
@@ -96,28 +95,17 @@ function mapChunk(task: ChunkTask): MapResult {
   };
 }
 
-/** The task's buffers, handed back with the result (the main thread handles the chunk itself if it must). */
-function taskBuffers(task: ChunkTask): ArrayBuffer[] {
-  return [task.bytes.buffer as ArrayBuffer, task.lines.buffer as ArrayBuffer];
-}
-
 parentPort!.on('message', (task: ChunkTask) => {
-  let result: ChunkResult;
+  let reply: ChunkReply;
   try {
-    result = task.kind === 'heads' ? scanHeads(task) : mapChunk(task);
+    reply = task.kind === 'heads' ? scanHeads(task) : mapChunk(task);
   } catch {
     // Anything unusual (a value too deep for this thread's stack, say): the main thread handles the chunk.
-    const failed: ChunkResult = task.kind === 'heads'
-      ? { kind: 'heads', seq: task.seq, task, heads: new Int32Array(0) }
-      : { kind: 'map', seq: task.seq, task, ok: false };
-    parentPort!.postMessage(failed, taskBuffers(task));
-    return;
+    reply = task.kind === 'heads' ? { kind: 'heads', seq: task.seq, heads: new Int32Array(0) } : { kind: 'map', seq: task.seq, ok: false };
   }
-  const transfer = taskBuffers(task);
-  if (result.kind === 'heads') transfer.push(result.heads.buffer as ArrayBuffer);
-  // The output's buffer is this chunk's own (allocated unpooled), so it can be handed over whole.
-  else if (result.ok && result.bytes.byteOffset === 0) transfer.push(result.bytes.buffer as ArrayBuffer);
-  parentPort!.postMessage(result, transfer);
+  // Only buffers allocated for this reply are transferred (the task's bytes are shared and stay where they are).
+  const transfer = reply.kind === 'heads' ? [reply.heads.buffer] : reply.ok ? [reply.bytes.buffer] : [];
+  parentPort!.postMessage(reply, transfer as ArrayBuffer[]);
 });
 
 // Tasks are sent once this module has loaded (see WorkerPool): a worker that fails to start loses none.

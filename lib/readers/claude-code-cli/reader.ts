@@ -13,7 +13,7 @@ import { classifyRecordType, isObject } from './record-types.js';
 import { CHUNK_BYTES, lineText, type FileLine } from './file-lines.js';
 import { decodeRecordHead, HEAD_INTS, readRecordHead, type RecordHead } from './record-head.js';
 import {
-  isLost, LINE_INTS, LINE_INVALID_UTF8, LINE_LAST, LINE_OVER_LONG, WorkerPool, type ChunkResult, type ChunkTask, type HeadsResult,
+  LINE_INTS, LINE_INVALID_UTF8, LINE_LAST, LINE_OVER_LONG, WorkerPool, type ChunkResult, type ChunkTask, type HeadsResult,
   type MapResult,
 } from './worker-pool.js';
 import { TranscriptScan, type ScanSummary } from './scan.js';
@@ -230,9 +230,8 @@ export class ClaudeTranscriptReader implements AsyncIterable<GenericEvent> {
     } else {
       for await (const result of this.pipeline(scan, pool, 'heads', () => true)) {
         const { task, heads } = result as HeadsResult;
-        if (isLost(task)) throw new ReaderError(`${this.name}: a worker thread stopped; the transcript cannot be read`);
         forEachTaskLine(task, (line, i) => {
-          // A worker that could not scan the chunk (heads empty) leaves its lines to this thread.
+          // A chunk no worker scanned (heads empty: the worker could not, or failed) is scanned here.
           if (heads.length > 0 && heads[i * HEAD_INTS]! >= 0) {
             lines = line.no;
             onHead(decodeRecordHead(line.buf, heads, i * HEAD_INTS, first === undefined), line.no);
@@ -275,8 +274,9 @@ export class ClaudeTranscriptReader implements AsyncIterable<GenericEvent> {
       while (inFlight.length > (more ? pool.size + 1 : 0)) {
         const result = await inFlight.shift()!;
         yield result;
-        // Settled: its bytes hold the next chunk (not a fresh megabyte each time, left for the collector).
-        chunk.recycle(result.task.bytes);
+        // Settled: its bytes hold the next chunk (not a fresh megabyte each time, left for the collector). Not
+        // once a worker failed: a worker being stopped may still be reading the chunk it held.
+        if (!pool.broken) chunk.recycle(result.task.bytes);
       }
     }
   }
@@ -348,7 +348,7 @@ export class ClaudeTranscriptReader implements AsyncIterable<GenericEvent> {
 
   /**
    * The same events as `events()`, as NDJSON text (one line per event) a chunk of the file at a time. A big
-   * transcript's second pass runs on worker threads (see pass-two-pool.ts); the bytes are the same either
+   * transcript's second pass runs on worker threads (see worker-pool.ts); the bytes are the same either
    * way. An event JSON.stringify cannot write goes to `onUnwritable` and is left out.
    */
   async *ndjson(onUnwritable: (event: GenericEvent, error: Error) => void): AsyncGenerator<string | Buffer> {
@@ -368,7 +368,7 @@ export class ClaudeTranscriptReader implements AsyncIterable<GenericEvent> {
         includeEvents: this.options.includeEvents === true,
         ...(this.subagent ? { agentId: this.subagent.agentId } : {}),
         ...(spillDir !== undefined ? { spillDir } : {}),
-      })
+      }, (message) => this.warn(undefined, `${message}; the rest is read on one thread`))
       : undefined;
     try {
       const second = await this.prepareSecondPass(pool);
@@ -445,15 +445,13 @@ export class ClaudeTranscriptReader implements AsyncIterable<GenericEvent> {
    * A worker's chunk made final, in file order: its warnings given, its holes filled with the model and
    * usage their response has not given yet, the mapper's state carried on. A chunk the worker could not map
    * as this thread would have (it starts inside a compaction, a record in it without a usable time took the
-   * time from before it, a value was too deep for the worker) is mapped here instead.
+   * time from before it, a value was too deep for the worker, the worker failed) is mapped here instead.
    */
   private settle(result: MapResult, mapper: RecordMapper, onUnwritable: (event: GenericEvent, error: Error) => void): string | Buffer {
     this.threading.chunks += 1;
     if (!result.ok || mapper.boundaryPending || result.leaned) {
       this.threading.remapped += 1;
       const { task } = result;
-      // A worker that died took the chunk it held with it (its buffers were transferred).
-      if (isLost(task)) throw new ReaderError(`${this.name}: a worker thread stopped; the output is incomplete`);
       const events: GenericEvent[] = [];
       forEachTaskLine(task, (line) => {
         const record = JSON.parse(lineText(line)) as Record<string, unknown>;
@@ -591,12 +589,15 @@ function eventText(events: readonly GenericEvent[], onUnwritable: (event: Generi
   return sink.bytes();
 }
 
-/** The wanted lines of one chunk, copied for a worker in one piece when the chunk is done. */
+/**
+ * The wanted lines of one chunk, copied in one piece when the chunk is done into shared memory: a worker
+ * reads them there, and this thread still has them if it must handle the chunk itself.
+ */
 class ChunkBuilder {
   /** The longest line added since the last take. */
   longest = 0;
   /** Buffers of settled chunks, for the next ones. */
-  private free: ArrayBuffer[] = [];
+  private free: SharedArrayBuffer[] = [];
   private lines: number[] = [];
   private source: Buffer | undefined;
   private from = 0;
@@ -627,7 +628,7 @@ class ChunkBuilder {
       bytes = new Uint8Array(reused, 0, size);
     } else {
       if (reused !== undefined) this.free.push(reused);
-      bytes = new Uint8Array(Math.max(size, CHUNK_BYTES)).subarray(0, size);
+      bytes = new Uint8Array(new SharedArrayBuffer(Math.max(size, CHUNK_BYTES)), 0, size);
     }
     if (this.source !== undefined) bytes.set(this.source.subarray(this.from, this.to));
     const lines = Int32Array.from(this.lines);
@@ -644,9 +645,9 @@ class ChunkBuilder {
     return { bytes, lines };
   }
 
-  /** Take back the buffer of a chunk that is done with (a lost one, whose buffer went with its worker, is not). */
+  /** Take back the buffer of a chunk that is done with. */
   recycle(bytes: Uint8Array): void {
-    if (bytes.buffer.byteLength >= CHUNK_BYTES && this.free.length < 8) this.free.push(bytes.buffer as ArrayBuffer);
+    if (bytes.buffer.byteLength >= CHUNK_BYTES && this.free.length < 8) this.free.push(bytes.buffer as SharedArrayBuffer);
   }
 }
 

@@ -23,7 +23,9 @@ export const LINE_INTS = 4;
 
 /**
  * The lines of one chunk: their bytes, and a line table into them. `heads`: scan each record's head (first
- * pass); `map`: map the records to NDJSON (second pass; only the lines on the branch are sent).
+ * pass); `map`: map the records to NDJSON (second pass; only the lines on the branch are sent). The bytes
+ * lie in a SharedArrayBuffer: the worker reads them where they are, and this thread keeps them, so it can
+ * handle the chunk itself whatever becomes of the worker. The line table is copied to the worker.
  */
 export interface ChunkTask {
   kind: 'heads' | 'map';
@@ -32,11 +34,10 @@ export interface ChunkTask {
   lines: Int32Array;
 }
 
-/** A first-pass chunk: HEAD_INTS per line (record-head.ts), the first of them -1 for a line to parse. */
-export interface HeadsResult {
+/** A worker's first-pass reply: HEAD_INTS per line (record-head.ts), the first of them -1 for a line to parse. */
+export interface HeadsReply {
   kind: 'heads';
   seq: number;
-  task: ChunkTask;
   heads: Int32Array;
 }
 
@@ -48,14 +49,14 @@ export interface MapLog {
 }
 
 /**
- * A second-pass chunk: NDJSON bytes with holes where an event's model and usage would go, in order; or
- * `ok: false` when the main thread must map it. The task comes back either way (transferred, not copied).
+ * A worker's second-pass reply: NDJSON bytes with holes where an event's model and usage would go, in order;
+ * or `ok: false` when the main thread must map the chunk.
  */
-export type MapResult = {
+export type MapReply = {
   kind: 'map';
   seq: number;
-  task: ChunkTask;
   ok: true;
+  /** In a buffer the worker allocated for this reply alone, transferred. */
   bytes: Uint8Array;
   /** Byte offsets of the holes. */
   holes: Int32Array;
@@ -69,36 +70,42 @@ export type MapResult = {
   carry: MapperCarry;
   /** A record without a usable time took the time from before the chunk. */
   leaned: boolean;
-} | { kind: 'map'; seq: number; task: ChunkTask; ok: false };
+} | { kind: 'map'; seq: number; ok: false };
 
+export type ChunkReply = HeadsReply | MapReply;
+
+/** A reply with the task it answers (this thread's own). Heads empty: the main thread scans the chunk. */
+export type HeadsResult = HeadsReply & { task: ChunkTask };
+export type MapResult = MapReply & { task: ChunkTask };
 export type ChunkResult = HeadsResult | MapResult;
 
 /** Heap limits of a worker, in MB. */
 const WORKER_HEAP = { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 4 };
 
-/** A task a worker did not give back: its buffers went with it (the worker died). */
-export function isLost(task: ChunkTask): boolean {
-  return task.lines.length === 0;
-}
-
-/** A few workers, each handling the chunks it is given in the order it gets them. */
+/**
+ * A few workers, each handling the chunks it is given in the order it gets them. When one fails (cannot
+ * start, throws, runs out of memory, exits), all are stopped and every task given out and not answered
+ * resolves as not handled: the main thread handles it, and every later one, itself (`onFailure` says so once).
+ */
 export class WorkerPool {
   private readonly workers: { worker: Worker; ready: boolean; queued: ChunkTask[] }[] = [];
-  /** Tasks given out, by sequence number; a worker that dies gives its tasks back through `fail`. */
+  /** Tasks given out, by sequence number. */
   private readonly waiting = new Map<number, { task: ChunkTask; done: (result: ChunkResult) => void }>();
   private next = 0;
   private seq = 0;
-  private broken = false;
+  /** Set once a worker failed or the pool was closed: no task goes to a worker any more. */
+  broken = false;
 
-  constructor(url: URL, readonly size: number, settings: WorkerSettings) {
+  /** @param onFailure called once, with what happened, when a worker fails (not when the pool is closed) */
+  constructor(url: URL, readonly size: number, settings: WorkerSettings, private readonly onFailure: (message: string) => void) {
     for (let i = 0; i < size; i += 1) {
       // Small heaps: a worker holds one chunk at a time (records over a megabyte stay on the main thread), and
       // two workers with the default heap sizes more than doubled the peak RSS of a read.
       const worker = new Worker(url, { workerData: settings, resourceLimits: WORKER_HEAP });
       const slot = { worker, ready: false, queued: [] as ChunkTask[] };
-      worker.on('message', (message: ChunkResult | { ready: true }) => {
+      worker.on('message', (message: ChunkReply | { ready: true }) => {
         if ('ready' in message) {
-          // Tasks wait here until the worker has started: one that cannot start takes no chunk with it.
+          // Tasks wait here until the worker has started.
           slot.ready = true;
           for (const task of slot.queued) this.post(worker, task);
           slot.queued = [];
@@ -106,22 +113,23 @@ export class WorkerPool {
         }
         const waiting = this.waiting.get(message.seq);
         this.waiting.delete(message.seq);
-        waiting?.done(message);
+        waiting?.done({ ...message, task: waiting.task } as ChunkResult);
       });
-      // A worker that dies (cannot start, runs out of memory) fails what it held.
-      worker.on('error', () => this.fail());
-      worker.on('exit', () => this.fail());
+      worker.on('error', (error) => this.fail(`a worker thread failed: ${error.message}`));
+      worker.on('exit', (code) => this.fail(`a worker thread exited (code ${code})`));
+      // A reply that cannot be read here would leave its task waiting for ever.
+      worker.on('messageerror', (error) => this.fail(`a worker thread's reply could not be read: ${error.message}`));
       this.workers.push(slot);
     }
   }
 
-  /** Handle one chunk on the next worker (its buffers are transferred, and come back with the result). */
+  /** Handle one chunk on the next worker; `bytes` must lie in a SharedArrayBuffer (see ChunkTask). */
   run(kind: 'heads', bytes: Uint8Array, lines: Int32Array): Promise<HeadsResult>;
   run(kind: 'map', bytes: Uint8Array, lines: Int32Array): Promise<MapResult>;
   run(kind: 'heads' | 'map', bytes: Uint8Array, lines: Int32Array): Promise<ChunkResult> {
     const task: ChunkTask = { kind, seq: this.seq, bytes, lines };
     this.seq += 1;
-    if (this.broken) return Promise.resolve(failed(task));
+    if (this.broken) return Promise.resolve(unhandled(task));
     return new Promise((resolve) => {
       this.waiting.set(task.seq, { task, done: resolve });
       const slot = this.workers[this.next % this.workers.length]!;
@@ -132,27 +140,40 @@ export class WorkerPool {
   }
 
   private post(worker: Worker, task: ChunkTask): void {
-    worker.postMessage(task, [task.bytes.buffer as ArrayBuffer, task.lines.buffer as ArrayBuffer]);
+    // Nothing is transferred: the bytes are shared, the line table is copied (a few bytes per line).
+    worker.postMessage(task);
   }
 
-  private fail(): void {
-    this.broken = true;
-    // A task not sent yet is whole and is handled on the main thread; a sent one went with its worker (lost).
-    for (const { task, done } of this.waiting.values()) done(failed(task));
+  private fail(message: string): void {
+    if (this.broken) return;
+    this.onFailure(message);
+    this.stop();
+    // Every task given out is still this thread's (the bytes were shared, not handed over): it handles them.
+    for (const { task, done } of this.waiting.values()) done(unhandled(task));
     this.waiting.clear();
-    for (const slot of this.workers) slot.queued = [];
+  }
+
+  private stop(): void {
+    this.broken = true;
+    for (const slot of this.workers) {
+      slot.queued = [];
+      slot.worker.removeAllListeners('exit');
+      // A worker may still report an error while it stops; it is one already answered for.
+      slot.worker.removeAllListeners('error');
+      slot.worker.on('error', () => {});
+      void slot.worker.terminate();
+    }
   }
 
   /** Stop the workers (what they still hold is dropped). */
   close(): void {
-    this.broken = true;
+    if (!this.broken) this.stop();
     this.waiting.clear();
-    for (const { worker } of this.workers) void worker.terminate();
   }
 }
 
-/** The result of a task no worker handled: the main thread handles it (or, if it was lost, gives up). */
-function failed(task: ChunkTask): ChunkResult {
+/** The result of a task no worker handled: the main thread handles it. */
+function unhandled(task: ChunkTask): ChunkResult {
   return task.kind === 'heads'
     ? { kind: 'heads', seq: task.seq, task, heads: new Int32Array(0) }
     : { kind: 'map', seq: task.seq, task, ok: false };
