@@ -57,10 +57,12 @@ function conversation(): (Record<string, unknown> | string)[] {
   for (let turn = 0; turn < 60; turn += 1) {
     push(user(`u${turn}`, parent, `question ${turn} ${'é'.repeat(turn * 7)}`));
     const id = turn % 7 === 3 ? '' : `msg_${turn}`;
-    const usage = { input_tokens: 100 + turn, output_tokens: 7, cache_read_input_tokens: turn };
-    push(assistant(`t${turn}`, parent, [{ type: 'thinking', thinking: `thought ${turn}`, signature: 'sig' }], { id, usage }));
-    push(assistant(`a${turn}`, parent, [text(`answer ${turn} ${'x'.repeat(turn * 13)}`)], { id, usage }));
-    push(assistant(`c${turn}`, parent, [toolUse(`toolu_${turn}`, 'Bash', { command: `ls ${turn}`, nested: { timestamp: 'not this one' } })], { id, usage }));
+    // Usage repeated (Claude Code), grown from record to record (this project's writer), or shrunk.
+    const usage = (output: number) => ({ input_tokens: 100 + turn, output_tokens: output, cache_read_input_tokens: turn });
+    const grown = turn % 3 === 0 ? 7 : turn % 3 === 1 ? 7 + turn : 2;
+    push(assistant(`t${turn}`, parent, [{ type: 'thinking', thinking: `thought ${turn}`, signature: 'sig' }], { id, usage: usage(7) }));
+    push(assistant(`a${turn}`, parent, [text(`answer ${turn} ${'x'.repeat(turn * 13)}`)], { id, usage: usage(7) }));
+    push(assistant(`c${turn}`, parent, [toolUse(`toolu_${turn}`, 'Bash', { command: `ls ${turn}`, nested: { timestamp: 'not this one' } })], { id, usage: usage(grown) }));
     push(user(`r${turn}`, parent, [toolResult(`toolu_${turn}`, `out ${turn}`)]));
     if (turn % 11 === 5) push(assistant(`w${turn}`, parent, [{ type: 'server_tool_use', id: 'x' }], { id: `msg_w${turn}` }));
     if (turn % 13 === 6) {
@@ -102,6 +104,8 @@ describe('read on worker threads', () => {
       const [threaded, here] = await both(path, {}, chunkBytes);
       expect(threaded.ndjson.split('\n').length).toBeGreaterThan(300);
       expect(threaded).toEqual(here);
+      // Turn 4's call record grew by 4 output tokens over its text record: its event carries just that.
+      expect(here.ndjson).toContain('"usage":{"output_tokens":4}');
       // Most chunks were the workers' own (one starting inside a compaction or with a timeless record is redone).
       expect(threading.chunks).toBeGreaterThan(10);
       expect(threading.remapped).toBeLessThan(threading.chunks / 2);

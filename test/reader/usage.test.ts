@@ -2,7 +2,8 @@
 import { describe, expect, test } from 'vitest';
 import { readClaudeTranscript } from '../../lib/readers/claude-code-cli/index.js';
 import { addUsage, UsageCounter } from '../../lib/readers/claude-code-cli/usage.js';
-import { assistant, text, toolUse, user, writeTranscript } from './support.js';
+import { runBin, sessionOf, tempDir } from '../support/run.js';
+import { assistant, readAll, text, toolUse, user, writeTranscript } from './support.js';
 
 const U = { input_tokens: 100, output_tokens: 20, cache_read_input_tokens: 5, cache_creation_input_tokens: 1 };
 
@@ -87,6 +88,52 @@ describe('usage totals', () => {
     const totals = counter.totals();
     expect(totals).toMatchObject({ responses: 1, input_tokens: 10, output_tokens: 5 });
     expect(Object.keys(totals.by_model)).toEqual(['claude-opus-5-5']);
+  });
+
+  test('the events of a response carry its usage once: all at its first record, then only what grew', async () => {
+    const path = writeTranscript([
+      user('u1', null, 'go'),
+      // This project's writer: each record carries the response's usage so far.
+      assistant('a1', 'u1', [text('a')], { id: 'm1', usage: { input_tokens: 100, output_tokens: 50 } }),
+      assistant('a2', 'a1', [toolUse('c1')], { id: 'm1', usage: { input_tokens: 110, output_tokens: 55, cache_creation: { ephemeral_5m_input_tokens: 3 } } }),
+      assistant('a3', 'a2', [toolUse('c2')], { id: 'm1', usage: { input_tokens: 110, output_tokens: 55, cache_creation: { ephemeral_5m_input_tokens: 3 } } }),
+      // Claude Code: one usage repeated on every record.
+      assistant('a4', 'a3', [text('b')], { id: 'm2', usage: U }),
+      assistant('a5', 'a4', [toolUse('c3')], { id: 'm2', usage: U }),
+      // A record whose usage shrank is no later total: it gives none.
+      assistant('a6', 'a5', [text('c')], { id: 'm3', usage: { input_tokens: 100, output_tokens: 50 } }),
+      assistant('a7', 'a6', [toolUse('c4')], { id: 'm3', usage: { input_tokens: 100, output_tokens: 40 } }),
+    ]);
+    const { events } = await readAll(path);
+    const usages = events.filter((e) => e.type === 'assistant' || e.type === 'tool_call').map((e) => (e as { usage?: unknown }).usage);
+    expect(usages).toEqual([
+      { input_tokens: 100, output_tokens: 50 },
+      { input_tokens: 10, output_tokens: 5, cache_creation: { ephemeral_5m_input_tokens: 3 } },
+      undefined,
+      U,
+      undefined,
+      { input_tokens: 100, output_tokens: 50 },
+      undefined,
+    ]);
+  });
+
+  test('a transcript written from events with usage on several events of a turn reads back to the same totals', async () => {
+    const root = tempDir();
+    const input = [
+      { type: 'user', text: 'hi' },
+      { type: 'assistant', text: 'ok', usage: { input_tokens: 100, output_tokens: 50 } },
+      { type: 'tool_call', id: 'toolu_1', name: 'Bash', arguments: { command: 'ls' }, usage: { input_tokens: 7, output_tokens: 3, cache_read_input_tokens: 20 } },
+      { type: 'tool_call', id: 'toolu_2', name: 'Bash', arguments: { command: 'pwd' }, usage: { output_tokens: 4 } },
+      { type: 'tool_result', id: 'toolu_1', content: 'a' },
+      { type: 'tool_result', id: 'toolu_2', content: 'b' },
+    ].map((e) => `${JSON.stringify(e)}\n`).join('');
+    const write = async (text: string) => sessionOf(await runBin(['--session-dir', `claude-code-cli=${root}`, '--cwd', '/p'], { input: text })).session_file;
+    const first = await write(input);
+    const read = await runBin(['read', first]);
+    const second = await write(read.stdout);
+    const want = { input_tokens: 107, output_tokens: 57, cache_read_input_tokens: 20, cache_creation_input_tokens: 0 };
+    expect(await readClaudeTranscript(first).usage()).toMatchObject({ responses: 1, ...want });
+    expect(await readClaudeTranscript(second).usage()).toMatchObject({ responses: 1, ...want });
   });
 
   test('a transcript without assistant records totals zero', async () => {

@@ -5,7 +5,7 @@ import {
   resolveTimestamp, type CompactionEvent, type ContentPart, type ContextEvent, type GenericEvent, type ImageInput,
   type ToolResultEvent, type Usage,
 } from '../../events.js';
-import { RecentSet } from '../../harnesses/claude-code-cli/recent.js';
+import { RecentMap, RecentSet } from '../../harnesses/claude-code-cli/recent.js';
 import { isObject, isPlaceholderUsage, SYNTHETIC_MODEL } from './record-types.js';
 import { SPILL, type SpillRead } from './spill.js';
 import { parseMonitorNotification } from './task-notification.js';
@@ -47,13 +47,53 @@ export interface MapperCarry {
 
 const deferredResponses = new WeakMap<GenericEvent, DeferredResponse>();
 
-/** resolveResponse's answer bits. */
-export const GIVE_MODEL = 1;
-export const GIVE_USAGE = 2;
-
 /** The response decision a deferred mapper left on `event`, if any. */
 export function deferredResponse(event: GenericEvent): DeferredResponse | undefined {
   return deferredResponses.get(event);
+}
+
+/** How the worker writes a usage member into an event (see read-worker.ts). */
+export const USAGE_MEMBER = ',"usage":';
+
+/** How deep nested usage objects are compared field by field (as the writer sums them). */
+const MAX_USAGE_DEPTH = 4;
+
+/**
+ * What grew from `earlier` to `later`, the usage of two records of one response: the differences of the numbers
+ * that grew, nested objects field by field, with any other changed value as it is now. Undefined when no number
+ * grew, or when one shrank (a record that is not a later total of the same response: nothing to give).
+ */
+export function usageGrowth(earlier: Usage, later: Usage): Usage | undefined {
+  const grown = { value: false };
+  const out = growth(earlier, later, 0, grown);
+  return out !== undefined && grown.value ? out : undefined;
+}
+
+function growth(earlier: Record<string, unknown>, later: Record<string, unknown>, depth: number, grown: { value: boolean }): Usage | undefined {
+  const out: Usage = {};
+  for (const key of Object.keys(later)) {
+    const before = Object.hasOwn(earlier, key) ? earlier[key] : undefined;
+    const value = later[key];
+    let part: unknown;
+    if (typeof before === 'number' && typeof value === 'number') {
+      if (value < before) return undefined;
+      if (value === before) continue;
+      part = value - before;
+      grown.value = true;
+    } else if (depth < MAX_USAGE_DEPTH && isObject(before) && isObject(value)) {
+      const inner = growth(before, value, depth + 1, grown);
+      if (inner === undefined) return undefined;
+      if (Object.keys(inner).length === 0) continue;
+      part = inner;
+    } else {
+      if (before !== undefined && JSON.stringify(before) === JSON.stringify(value)) continue;
+      part = value;
+      if (typeof value === 'number' && value !== 0) grown.value = true;
+    }
+    // An own "__proto__" key (JSON may hold one) must stay a key, not become the prototype.
+    Object.defineProperty(out, key, { value: part, enumerable: true, writable: true, configurable: true });
+  }
+  return out;
 }
 
 /** How many response ids are remembered for "model and usage once per response" (bounded memory). */
@@ -83,7 +123,8 @@ export class RecordMapper {
   private lastTimestamp: string | undefined;
   // Bounded, first-in first-out: Set eviction by values().next() is not O(1) in V8 (see RecentSet).
   private readonly modelGiven = new RecentSet<string>(MAX_RESPONSE_IDS);
-  private readonly usageGiven = new RecentSet<string>(MAX_RESPONSE_IDS);
+  /** Per response, the largest usage a record of it carried so far (what its events were given in all). */
+  private readonly usageSeen = new RecentMap<string, Usage>(MAX_RESPONSE_IDS);
   private boundary: PendingBoundary | undefined;
   private readonly warned = new Set<string>();
   private anonymous = 0;
@@ -149,21 +190,34 @@ export class RecordMapper {
   }
 
   /**
-   * Decide, in branch order, whether an event a deferred mapper made carries its response's model and usage
-   * (GIVE_MODEL and GIVE_USAGE bits): the same rule as for events mapped here (once per response, see
-   * withResponse). `hasModel` and `hasUsage` say whether the event could carry them at all.
+   * Decide, in branch order, whether an event a deferred mapper made carries its response's model (true or
+   * false: once per response, see withResponse) and which usage: `usageFill` is the `,"usage":{...}` member the
+   * worker wrote for the record's usage (empty when the event can carry none); the answer is the member to
+   * write, empty for none. The same rule as for events mapped here.
    */
-  resolveResponse(id: string, hasModel: boolean, hasUsage: boolean): number {
-    let give = 0;
+  resolveResponse(id: string, hasModel: boolean, usageFill: string): { model: boolean; usage: string } {
+    let model = false;
     if (hasModel && !this.modelGiven.has(id)) {
       this.modelGiven.add(id);
-      give |= GIVE_MODEL;
+      model = true;
     }
-    if (hasUsage && !this.usageGiven.has(id)) {
-      this.usageGiven.add(id);
-      give |= GIVE_USAGE;
-    }
-    return give;
+    if (usageFill === '') return { model, usage: '' };
+    const usage = JSON.parse(usageFill.slice(USAGE_MEMBER.length)) as Usage;
+    const given = this.usageToGive(id, usage);
+    return { model, usage: given === undefined ? '' : given === usage ? usageFill : USAGE_MEMBER + JSON.stringify(given) };
+  }
+
+  /**
+   * The usage an event of response `id` carries for its record's `usage`: all of it at the response's first
+   * record with usage, then only what grew since (Claude Code repeats one usage on every record: nothing more;
+   * this project's writer sums what each event reported: exactly that event's share), so the usage of a
+   * response's events adds up to its largest record's, and a round trip through the writer keeps every record.
+   */
+  private usageToGive(id: string, usage: Usage): Usage | undefined {
+    const seen = this.usageSeen.get(id);
+    const given = seen === undefined ? usage : usageGrowth(seen, usage);
+    if (given !== undefined) this.usageSeen.set(id, usage);
+    return given;
   }
 
   /** A once-only warning a deferred mapper handed over, given here unless it was given before. */
@@ -398,9 +452,9 @@ export class RecordMapper {
       this.modelGiven.add(id);
       ordered.model = model;
     }
-    if (event.type !== 'thinking' && isObject(usage) && !isPlaceholderUsage(usage) && !this.usageGiven.has(id)) {
-      this.usageGiven.add(id);
-      ordered.usage = usage;
+    if (event.type !== 'thinking' && isObject(usage) && !isPlaceholderUsage(usage)) {
+      const given = this.usageToGive(id, usage as Usage);
+      if (given !== undefined) ordered.usage = given;
     }
     ordered.timestamp = timestamp;
     return ordered;

@@ -4,7 +4,7 @@
 // once, once-only warnings, the time a record without one inherits) is handed back to be settled in order.
 import { parentPort, workerData } from 'node:worker_threads';
 import { ByteSink } from './byte-sink.js';
-import { deferredResponse, RecordMapper } from './map-record.js';
+import { deferredResponse, RecordMapper, USAGE_MEMBER } from './map-record.js';
 import { HEAD_INTS, scanRecordHead } from './record-head.js';
 import {
   LINE_INTS, LINE_INVALID_UTF8, LINE_OVER_LONG, type ChunkReply, type ChunkTask, type HeadsReply, type MapLog, type MapReply,
@@ -73,7 +73,7 @@ function mapChunk(task: ChunkTask): MapReply {
       holes.push(sink.length);
       ids.push(response.id);
       const model = response.model !== undefined ? `,"model":${JSON.stringify(response.model)}` : undefined;
-      const usage = response.usage !== undefined ? `,"usage":${JSON.stringify(response.usage)}` : undefined;
+      const usage = response.usage !== undefined ? USAGE_MEMBER + JSON.stringify(response.usage) : undefined;
       fillLengths.push(model?.length ?? -1, usage?.length ?? -1);
       fills += (model ?? '') + (usage ?? '');
       sink.put(json.slice(cut));

@@ -8,7 +8,7 @@ import { basename, dirname, join } from 'node:path';
 import { resolveTimestamp, type ContextEvent, type GenericEvent } from '../../events.js';
 import { BranchIndex, branchFilter, type BranchSelection, type TranscriptTree } from './branch.js';
 import { ByteSink } from './byte-sink.js';
-import { GIVE_MODEL, GIVE_USAGE, RecordMapper } from './map-record.js';
+import { RecordMapper } from './map-record.js';
 import { classifyRecordType, isObject } from './record-types.js';
 import { CHUNK_BYTES, lineText, type FileLine } from './file-lines.js';
 import { decodeRecordHead, HEAD_INTS, readRecordHead, type RecordHead } from './record-head.js';
@@ -470,10 +470,10 @@ export class ClaudeTranscriptReader implements AsyncIterable<GenericEvent> {
     for (let i = 0; i < ids.length; i += 1) {
       const modelLength = fillLengths[2 * i]!;
       const usageLength = fillLengths[2 * i + 1]!;
-      const give = mapper.resolveResponse(ids[i]!, modelLength >= 0, usageLength >= 0);
       const model = modelLength >= 0 ? fills.slice(at, (at += modelLength)) : '';
       const usage = usageLength >= 0 ? fills.slice(at, (at += usageLength)) : '';
-      const fill = ((give & GIVE_MODEL) !== 0 ? model : '') + ((give & GIVE_USAGE) !== 0 ? usage : '');
+      const give = mapper.resolveResponse(ids[i]!, modelLength >= 0, usage);
+      const fill = (give.model ? model : '') + give.usage;
       given.push(fill);
       extra += Buffer.byteLength(fill);
     }
