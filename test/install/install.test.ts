@@ -5,7 +5,8 @@
 import { describe, expect, test } from 'vitest';
 import { existsSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, cleanEnv, run, sessionOf, tempDir } from '../support/run.js';
+import { nestedNpmEnv } from '../../scripts/pinned-install.mjs';
+import { ROOT, run, sessionOf, tempDir } from '../support/run.js';
 import { freshCheckout, npm, npmWarnings } from './support.js';
 
 const QUICKSTART = readFileSync(join(ROOT, 'fixtures', 'events', 'quickstart.ndjson'));
@@ -15,8 +16,10 @@ const INSTALL_TIMEOUT = 300_000;
 async function quickStart(prefix: string) {
   const configDir = tempDir();
   const project = tempDir();
+  // The user's environment (the first run of a clone builds it with npm, which needs the user's npm cache and
+  // certificates: a Node from the registry has no global npmrc), with the session going to a temp directory.
   const r = await run(join(prefix, 'bin', 'asyncai-log'), ['--cwd', project], {
-    input: QUICKSTART, env: cleanEnv({ CLAUDE_CONFIG_DIR: configDir }), cwd: project,
+    input: QUICKSTART, env: { ...(nestedNpmEnv(process.env) as Record<string, string>), CLAUDE_CONFIG_DIR: configDir }, cwd: project,
   });
   const records = r.code === 0 ? readFileSync(sessionOf(r).session_file, 'utf8').trim().split('\n').map((line) => JSON.parse(line)) : [];
   return { r, records };
