@@ -557,8 +557,10 @@ export async function runFilter(options: FilterOptions, io: FilterIO): Promise<F
         const last = splitter.end();
         if (last.length > 0) yield { lines: last, chunk: undefined, name: input.name };
       } catch (error) {
+        // The read an abort destroyed ends here (Node 22+ says "Premature close"): the signal is the news.
+        if (io.signal?.aborted) return;
         // A file that fails part way (EIO) is reported like one that cannot be opened; the next is read.
-        if (io.signal?.aborted || typeof (error as NodeJS.ErrnoException).syscall !== 'string') throw error;
+        if (typeof (error as NodeJS.ErrnoException).syscall !== 'string') throw error;
         result.code = 1;
         report(`${input.name}: cannot be read: ${describeError(error)}`);
       } finally {
