@@ -65,6 +65,7 @@ export const READ_EXAMPLES = examples(
 export const CONVERT_EXAMPLES = examples(
   ['Every Codex session into a Claude Code session', '$0 convert ~/.codex/sessions'],
   ['Again later: only what is new or changed is converted', '$0 convert ~/.codex/sessions'],
+  ['Keep converting as sessions are written (until Ctrl-C)', '$0 convert --watch ~/.codex/sessions'],
   ['What would be converted, without writing anything', '$0 convert ~/.codex/sessions --dry-run'],
   ['Generic event logs into sessions under ./out', '$0 convert logs/*.ndjson --session-dir claude-code-cli=./out'],
 );

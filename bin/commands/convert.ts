@@ -3,7 +3,7 @@
 // failed, 2 for usage errors, 130/143 after SIGINT/SIGTERM (a second signal stops at once).
 import { availableParallelism, homedir } from 'node:os';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
-import { runConvert } from '../../lib/convert/index.js';
+import { runConvert, watchConvert } from '../../lib/convert/index.js';
 import { parseSessionDirs } from '../../lib/filter.js';
 import { MAX_THREADS, wholeNumber } from '../arguments.js';
 import { CONVERT_EXAMPLES, CONVERT_NOTES, inputFormatChoices } from '../help.js';
@@ -21,6 +21,7 @@ interface ConvertArgs extends SessionArgs {
   subagents: boolean;
   'keep-usage': boolean;
   'max-line-bytes': number;
+  watch: boolean;
 }
 
 export const convertCommand: CommandModule<object, ConvertArgs> = {
@@ -44,6 +45,7 @@ export const convertCommand: CommandModule<object, ConvertArgs> = {
     .option('subagents', { type: 'boolean', default: false, describe: 'also convert subagent transcripts, each as a session of its own' })
     .option('keep-usage', { type: 'boolean', default: false, describe: "keep the source's token counts in converted records (default: zeroed)" })
     .option('max-line-bytes', maxLineBytesFlag)
+    .option('watch', { type: 'boolean', default: false, describe: 'keep running: convert what is new or grew as it happens, one line per change, until SIGINT/SIGTERM' })
     .example(CONVERT_EXAMPLES)
     .epilogue(CONVERT_NOTES) as unknown as Argv<ConvertArgs>,
   handler: async (argv: ArgumentsCamelCase<ConvertArgs>) => {
@@ -59,7 +61,7 @@ export const convertCommand: CommandModule<object, ConvertArgs> = {
     process.on('SIGTERM', onSignal(143));
     await runCommand(async () => {
       const maxLineBytes = argv['max-line-bytes'];
-      const summary = await runConvert({
+      const options = {
         inputs: argv.inputs.map(String),
         from: argv.from,
         jobs: argv.jobs,
@@ -77,7 +79,9 @@ export const convertCommand: CommandModule<object, ConvertArgs> = {
         processCwd: process.cwd(),
         ...(argv.cwd !== undefined ? { cwd: argv.cwd } : {}),
         ...(argv.model !== undefined ? { model: argv.model } : {}),
-      }, { stdout: process.stdout, stderr: process.stderr, signal: controller.signal });
+      };
+      const io = { stdout: process.stdout, stderr: process.stderr, signal: controller.signal };
+      const summary = argv.watch && !argv['dry-run'] ? await watchConvert(options, io) : await runConvert(options, io);
       return signalCode !== 0 ? signalCode : summary.code;
     });
   },

@@ -19,6 +19,7 @@ export { Manifest, ManifestWriter, MANIFEST_DIR } from './manifest.js';
 export type { ManifestEntry } from './manifest.js';
 export { convertSource, isCodexSubagent, isConvertedRecord, provenanceFor, PROVENANCE_FIELD } from './convert-file.js';
 export { createInlineRunner, createWorkerRunner } from './pool.js';
+export { watchConvert, type WatchSettings } from './watch.js';
 export type { ConvertRunner } from './pool.js';
 export type * from './types.js';
 
@@ -39,6 +40,8 @@ export interface ConvertOptions extends Omit<SessionOptions, 'provenance'> {
   keepUsage?: boolean;
   /** Draw a progress line on stderr. */
   progress?: boolean;
+  /** Report only what was converted or failed (the passes of `--watch` after the first): no line for a skip. */
+  changesOnly?: boolean;
   maxLineBytes?: number;
 }
 
@@ -109,7 +112,7 @@ export async function runConvert(options: ConvertOptions, io: ConvertIO): Promis
   if (options.inputs.length === 0) throw new UsageError('convert wants at least one file or directory');
   const dryRun = options.dryRun ?? false;
 
-  const out = new Output(io);
+  const out = new Output(io, options.changesOnly ?? false);
   const formats = [...new Set(options.formats)];
   const roots = formats.map((format) => ({
     format,
@@ -356,7 +359,7 @@ class Output {
   progress: ProgressLine | undefined;
   private stdoutClosed = false;
 
-  constructor(private readonly io: ConvertIO) {
+  constructor(private readonly io: ConvertIO, private readonly changesOnly = false) {
     io.stdout.on('error', () => {
       this.stdoutClosed = true;
     });
@@ -369,6 +372,7 @@ class Output {
   }
 
   report(path: string, outcome: ConvertOutcome): void {
+    if (this.changesOnly && outcome.status === 'skipped') return;
     const lines = outcome.messages.map((message) => `asyncai-log: ${message}\n`);
     if (outcome.warnings > outcome.messages.length) {
       lines.push(`asyncai-log: ${path}: ${outcome.warnings - outcome.messages.length} more warnings not shown\n`);

@@ -8,6 +8,7 @@ import { startMockAnthropic, type MockAnthropic } from '../support/mock-anthropi
 import { startMockOpenAI, writeCodexConfig, type MockOpenAI } from '../support/mock-openai.js';
 import { FIXTURES, flatten, resumeWithClaude, runBin, runCodex, tempDir } from '../support/run.js';
 import { records } from './support.js';
+import { PROMPT_ITEM, RESUME_PROMPT, conversation, ev, resumeWithCodex, rolloutLines } from '../harness-codex/support.js';
 
 let anthropic: MockAnthropic;
 let openai: MockOpenAI;
@@ -170,5 +171,87 @@ describe('real codex grows a session, real claude resumes its conversion', () =>
       ['user', 'Fifth question.'],
     ]);
     expect(readdirSync(join(root, 'projects'))).toHaveLength(1);
+  });
+});
+
+describe('incremental convert into Codex sessions', () => {
+  test('a source that grows, mid-turn, is appended to its Codex session: no second session_meta, totals run on, real codex resumes old and new turns', async () => {
+    const dir = tempDir('asyncai-log-incremental-codex-');
+    const project = realpathSync(dir);
+    const source = join(dir, 'events.ndjson');
+    const root = join(dir, 'codex');
+    writeCodexConfig(root, openai.url);
+    const run = async (): Promise<any> => {
+      const r = await runBin(['convert', source, '--session-format', 'codex-cli', '--session-dir', `codex-cli=${root}`, '--cwd', project, '--keep-usage'], { cwd: tempDir() });
+      expect(r.code, r.stderr).toBe(0);
+      return JSON.parse(r.stdout.trim());
+    };
+    const at = (s: number) => `2026-11-30T10:00:${String(s).padStart(2, '0')}.000Z`;
+    writeFileSync(source, [
+      ev({ type: 'user', text: 'First question.', timestamp: at(1) }),
+      ev({ type: 'assistant', text: 'First answer.', model: 'gpt-5', usage: { input_tokens: 10, output_tokens: 5 }, timestamp: at(2) }),
+      ev({ type: 'user', text: 'List the files.', timestamp: at(3) }),
+      ev({ type: 'tool_call', id: 'call_ls', name: 'exec_command', arguments: { cmd: 'ls' }, usage: { input_tokens: 20, output_tokens: 3 }, timestamp: at(4) }),
+    ].join(''));
+    const first = await run();
+    expect(first).toMatchObject({ status: 'converted', reason: 'new', warnings: 0, cwd: project });
+    const session = first.harnesses[0];
+    const before = readFileSync(session.session_file);
+
+    // The turn goes on in the source: the call's result and the answer, then another turn.
+    appendFileSync(source, [
+      ev({ type: 'tool_result', id: 'call_ls', content: 'a.txt\nb.txt', timestamp: at(5) }),
+      ev({ type: 'assistant', text: 'There are two files.', usage: { input_tokens: 30, output_tokens: 4 }, timestamp: at(6) }),
+      ev({ type: 'user', text: 'Thanks.', timestamp: at(7) }),
+      ev({ type: 'assistant', text: 'You are welcome.', usage: { input_tokens: 40, output_tokens: 2 }, timestamp: at(8) }),
+    ].join(''));
+    const second = await run();
+    expect(second).toMatchObject({ status: 'converted', reason: 'grew', warnings: 0 });
+    expect(second.harnesses).toEqual([{ format: 'codex-cli', session_id: session.session_id, session_file: session.session_file }]);
+    const after = readFileSync(session.session_file);
+    expect(after.subarray(0, before.length)).toEqual(before);
+    expect(after.length).toBeGreaterThan(before.length);
+
+    const lines = rolloutLines(session.session_file);
+    expect(lines.filter((l) => l.type === 'session_meta')).toHaveLength(1);
+    const events = lines.filter((l) => l.type === 'event_msg').map((l) => l.payload);
+    // Each turn opened is completed once; the new part starts its own turn after the task_complete written before.
+    const started = events.filter((p) => p.type === 'task_started').map((p) => p.turn_id);
+    const completed = events.filter((p) => p.type === 'task_complete').map((p) => p.turn_id);
+    expect(completed).toEqual(started);
+    expect(new Set(started).size).toBe(started.length);
+    const firstNew = lines[before.toString('utf8').split('\n').length - 1];
+    expect(firstNew.payload.type).toBe('task_started');
+    const totals = events.filter((p) => p.type === 'token_count').map((p) => p.info.total_token_usage.total_tokens);
+    expect(totals).toEqual([15, 38, 72, 114]);
+
+    const third = await run();
+    expect(third).toMatchObject({ status: 'skipped', reason: 'unchanged' });
+    expect(readFileSync(session.session_file)).toEqual(after);
+
+    const { input } = await resumeWithCodex(openai, root, project, [session.session_id, RESUME_PROMPT]);
+    expect(conversation(input)).toEqual([
+      { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'First question.' }] },
+      { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'First answer.' }] },
+      { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'List the files.' }] },
+      { type: 'function_call', name: 'exec_command', arguments: '{"cmd":"ls"}', call_id: 'call_ls' },
+      { type: 'function_call_output', call_id: 'call_ls', output: 'a.txt\nb.txt' },
+      { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'There are two files.' }] },
+      { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Thanks.' }] },
+      { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'You are welcome.' }] },
+      PROMPT_ITEM,
+    ]);
+
+    // Codex appended its resumed turn; the source grows again: what follows continues Codex's running totals.
+    const resumed = rolloutLines(session.session_file);
+    const codexTotal = resumed.filter((l) => l.type === 'event_msg' && l.payload.type === 'token_count').at(-1)!.payload.info.total_token_usage;
+    expect(codexTotal.total_tokens).toBeGreaterThan(114);
+    appendFileSync(source, ev({ type: 'assistant', text: 'Anything else?', usage: { input_tokens: 50, output_tokens: 1 }, timestamp: at(9) }));
+    const fourth = await run();
+    expect(fourth).toMatchObject({ status: 'converted', reason: 'grew' });
+    expect(fourth.harnesses[0].session_id).toBe(session.session_id);
+    const last = rolloutLines(session.session_file).filter((l) => l.type === 'event_msg' && l.payload.type === 'token_count').at(-1)!;
+    expect(last.payload.info.total_token_usage.total_tokens).toBe(codexTotal.total_tokens + 51);
+    expect(last.payload.info.total_token_usage.input_tokens).toBe(codexTotal.input_tokens + 50);
   });
 });

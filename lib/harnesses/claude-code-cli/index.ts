@@ -8,6 +8,7 @@ import type { GenericEvent } from '../../events.js';
 import type { JsonSource } from '../../input/raw-json.js';
 import { AppendFile, type FileMark } from '../../session/append-file.js';
 import type { JsonPieces } from '../../session/spliced-json.js';
+import { findInOwnTail, Replay } from '../reopened.js';
 import { type HarnessFactory, type HarnessOptions, type SessionHarness } from '../types.js';
 import { copyChain, readRecords, RecentChain } from './fork.js';
 import { encodeProjectDir } from './project-dir.js';
@@ -62,9 +63,6 @@ export function lastUuidIn(text: string): string | undefined {
   return lastChainRecordIn(text)?.uuid;
 }
 
-/** How much of a reopened session's end is read back to find its last record: growing steps, up to the last. */
-const TAIL_READS = [64 * 1024, 1024 * 1024, 64 * 1024 * 1024];
-
 class ClaudeHarness implements SegmentTarget {
   readonly format = FORMAT;
   /** Serialised records waiting for the next flush (text, and raw bytes spliced from the input). */
@@ -78,11 +76,8 @@ class ClaudeHarness implements SegmentTarget {
   private readonly mapper: ClaudeRecordMapper;
   private readonly mapperOptions: MapperOptions;
   readonly cwd: string;
-  /**
-   * Reopened: events still to map without writing them (what an earlier run wrote), Infinity until
-   * `continueAfter`; undefined once records are written again.
-   */
-  private replay: number | undefined;
+  /** Reopened: the events an earlier run wrote, mapped without writing them. */
+  private readonly replay: Replay;
   mark: FileMark | undefined;
 
   constructor(
@@ -92,7 +87,7 @@ class ClaudeHarness implements SegmentTarget {
     private readonly warn: (message: string) => void,
     reopened = false,
   ) {
-    if (reopened) this.replay = Infinity;
+    this.replay = new Replay(reopened);
     this.cwd = options.cwd;
     const gitBranch = options.cwdFromInput ? undefined : readGitBranch(options.cwd);
     this.mapperOptions = {
@@ -130,20 +125,17 @@ class ClaudeHarness implements SegmentTarget {
   }
 
   continueAfter(skip: number): void {
-    if (this.replay !== undefined) this.replay = skip;
+    this.replay.continueAfter(skip);
   }
 
   add(event: GenericEvent, where: string, source?: JsonSource): void {
-    if (this.replay !== undefined) {
-      if (this.replay > 0) {
-        // Written by the earlier run (its warnings were reported then): only the state moves on.
-        this.replay -= 1;
-        this.mapper.map(event);
-        return;
-      }
-      this.replay = undefined;
-      this.chainOntoFile();
+    const step = this.replay.next();
+    if (step === 'replay') {
+      // Written by the earlier run (its warnings were reported then): only the state moves on.
+      this.mapper.map(event);
+      return;
     }
+    if (step === 'first') this.chainOntoFile();
     if (this.pending.length === 0) this.checkForeign();
     const parent = this.mapper.parentUuid;
     const { records, warnings } = this.mapper.map(event);
@@ -198,13 +190,7 @@ class ClaudeHarness implements SegmentTarget {
    * appended since is seen by `checkForeign`, as in a live session); a turn under way keeps its message id.
    */
   private chainOntoFile(): void {
-    let last: ReturnType<typeof lastChainRecordIn>;
-    for (const max of TAIL_READS) {
-      const { text, fromStart } = this.file.ownTail(max);
-      // A read that starts mid-file starts mid-line: that first piece is not a record.
-      last = lastChainRecordIn(fromStart ? text : text.slice(text.indexOf('\n') + 1));
-      if (last !== undefined || fromStart) break;
-    }
+    const last = findInOwnTail(this.file, lastChainRecordIn);
     if (last === undefined) return;
     this.mapper.parentUuid = last.uuid;
     this.recent.own(last.uuid);

@@ -247,6 +247,11 @@ export class CodexRecordMapper {
     return [this.line('event_msg', { type: 'task_complete', turn_id: turn.id, last_agent_message: turn.lastAgentMessage }, turn.lastTimestamp)];
   }
 
+  /** The open turn was completed in the file already (a reopened session): what follows starts a new one. */
+  turnCompleted(): void {
+    this.turn = undefined;
+  }
+
   /** Continue the running token totals from `total` (the last total a resuming Codex appended). */
   adoptTotal(total: TokenUsage): void {
     this.total = { ...total };

@@ -1,0 +1,101 @@
+// `convert --watch`: after the first pass the bin keeps running and converts what is new or grew, one report
+// line per change (a line still being written is taken once complete), until SIGINT (exit 130). The polling
+// fallback does the same where no file system events are to be had.
+import { afterEach, describe, expect, test } from 'vitest';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { watchConvert } from '../../lib/convert/index.js';
+import { BIN, cleanEnv, tempDir, until } from '../support/run.js';
+import { records } from './support.js';
+
+const ev = (o: object): string => `${JSON.stringify(o)}\n`;
+const texts = (file: string) => records(file).filter((r: any) => r.type === 'user' || r.type === 'assistant')
+  .flatMap((r: any) => (typeof r.message.content === 'string' ? [r.message.content] : r.message.content.map((c: any) => c.text)));
+
+const children: ChildProcess[] = [];
+afterEach(() => {
+  for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+});
+
+describe('convert --watch', () => {
+  test('mirrors growth (a partial line once complete) and new files, one line per change; SIGINT ends it with 130', async () => {
+    const dir = tempDir('asyncai-log-watch-');
+    const root = join(dir, 'claude');
+    mkdirSync(join(dir, 'tree'));
+    const source = join(dir, 'tree', 'log.ndjson');
+    writeFileSync(source, ev({ type: 'user', text: 'First question.' }) + ev({ type: 'assistant', text: 'First answer.' }));
+    const child = spawn(process.execPath, [BIN, 'convert', '--watch', 'tree', '--session-dir', `claude-code-cli=${root}`], {
+      cwd: dir, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    children.push(child);
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.on('data', (d: Buffer) => { stdout += d.toString(); });
+    child.stderr!.on('data', (d: Buffer) => { stderr += d.toString(); });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const lines = () => stdout.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l));
+
+    await until(() => stderr.includes('asyncai-log: convert: watching tree (file system events; SIGINT or SIGTERM ends)\n'));
+    expect(lines()).toHaveLength(1);
+    const first = lines()[0];
+    expect(first).toMatchObject({ source: join('tree', 'log.ndjson'), status: 'converted', reason: 'new' });
+    const session = first.harnesses[0];
+    expect(texts(session.session_file)).toEqual(['First question.', 'First answer.']);
+
+    // The writer is in the middle of a line: what is complete is taken now, the rest when it ends.
+    const third = ev({ type: 'assistant', text: 'Second answer.' });
+    appendFileSync(source, ev({ type: 'user', text: 'Second question.' }) + third.slice(0, 20));
+    await until(() => lines().length >= 2);
+    expect(lines()[1]).toMatchObject({ source: join('tree', 'log.ndjson'), status: 'converted', reason: 'grew' });
+    expect(lines()[1].harnesses[0].session_id).toBe(session.session_id);
+    expect(texts(session.session_file)).toEqual(['First question.', 'First answer.', 'Second question.']);
+
+    appendFileSync(source, third.slice(20));
+    await until(() => lines().length >= 3);
+    expect(lines()[2]).toMatchObject({ status: 'converted', reason: 'grew' });
+    expect(texts(session.session_file)).toEqual(['First question.', 'First answer.', 'Second question.', 'Second answer.']);
+
+    // A new file in a new folder.
+    mkdirSync(join(dir, 'tree', 'more'));
+    writeFileSync(join(dir, 'tree', 'more', 'other.ndjson'), ev({ type: 'user', text: 'Another log.' }));
+    await until(() => lines().length >= 4);
+    expect(lines()[3]).toMatchObject({ source: join('tree', 'more', 'other.ndjson'), status: 'converted', reason: 'new' });
+    expect(lines()).toHaveLength(4);
+
+    child.kill('SIGINT');
+    expect(await exited).toBe(130);
+    expect(lines()).toHaveLength(4);
+    expect(readFileSync(session.session_file, 'utf8')).toContain('Second answer.');
+  }, 60_000);
+
+  test('the polling fallback converts growth too and stops when aborted', async () => {
+    const dir = tempDir('asyncai-log-watch-poll-');
+    const root = join(dir, 'claude');
+    const source = join(dir, 'log.ndjson');
+    writeFileSync(source, ev({ type: 'user', text: 'First question.' }));
+    const stdout = new PassThrough();
+    const stderr = new PassThrough();
+    let out = '';
+    let err = '';
+    stdout.on('data', (d: Buffer) => { out += d.toString(); });
+    stderr.on('data', (d: Buffer) => { err += d.toString(); });
+    const controller = new AbortController();
+    const running = watchConvert({
+      inputs: ['log.ndjson'], from: 'auto', formats: ['claude-code-cli'], sessionDirs: { 'claude-code-cli': root },
+      agentName: 'asyncai-log', env: cleanEnv(), homedir: dir, processCwd: dir,
+    }, { stdout, stderr, signal: controller.signal }, { forcePoll: true, pollMs: 50 });
+    const lines = () => out.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l));
+    await until(() => err.includes('listing again every 0.05 s'));
+    expect(lines()).toMatchObject([{ status: 'converted', reason: 'new' }]);
+    appendFileSync(source, ev({ type: 'assistant', text: 'First answer.' }));
+    await until(() => lines().length >= 2);
+    expect(lines()[1]).toMatchObject({ status: 'converted', reason: 'grew' });
+    expect(texts(lines()[0].harnesses[0].session_file)).toEqual(['First question.', 'First answer.']);
+    controller.abort();
+    const summary = await running;
+    expect(summary).toMatchObject({ code: 0, converted: 2, failed: 0 });
+    expect(lines()).toHaveLength(2);
+  }, 60_000);
+});
