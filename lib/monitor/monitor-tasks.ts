@@ -1,6 +1,8 @@
 // The task ids a harness gives monitor events, shared by every agent's mapper: an event's own id, else one
 // drawn per description; and which tasks had output (their end says "stream ended", not "without output").
 // Bounded, so memory stays flat however many monitors a stream names.
+import type { MonitorEndEvent, MonitorEvent } from '../events.js';
+import { endNotification, eventNotification, monitorOutcome } from './notification.js';
 import { newTaskId } from './task-id.js';
 
 const MAX_TASKS = 100_000;
@@ -30,5 +32,20 @@ export class MonitorTasks {
 
   hadOutput(id: string): boolean {
     return this.withOutput.has(id);
+  }
+
+  /** The notification text the model sees for a monitor event (its task is then one that had output). */
+  eventText(event: MonitorEvent): string {
+    const description = event.description ?? 'monitor';
+    const taskId = this.idFor(description, event.task_id);
+    this.noteOutput(taskId);
+    return eventNotification(taskId, description, event.event, event.note);
+  }
+
+  /** The notification text the model sees for a monitor's end. */
+  endText(event: MonitorEndEvent): string {
+    const description = event.description ?? 'monitor';
+    const taskId = this.idFor(description, event.task_id);
+    return endNotification(taskId, description, monitorOutcome(event, this.hadOutput(taskId)));
   }
 }

@@ -4,7 +4,7 @@ import { describe, expect, test } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { normalizeEvent, type GenericEvent } from '../../lib/events.js';
-import { PRE } from '../../lib/harnesses/claude-code-cli/notification.js';
+import { PRE } from '../../lib/monitor/notification.js';
 import {
   CodexRecordMapper, lastTotalIn, toCodexUsage, type RolloutLine,
 } from '../../lib/harnesses/codex-cli/records.js';

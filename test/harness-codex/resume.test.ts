@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { PRE } from '../../lib/harnesses/claude-code-cli/notification.js';
+import { PRE } from '../../lib/monitor/notification.js';
 import { codexCli } from '../../lib/harnesses/codex-cli/index.js';
 import { startMockAnthropic, type MockAnthropic } from '../support/mock-anthropic.js';
 import { startMockOpenAI, type MockOpenAI } from '../support/mock-openai.js';

@@ -4,7 +4,7 @@ import { describe, expect, test } from 'vitest';
 import type { GenericEvent } from '../../lib/events.js';
 import type { ClaudeRecord } from '../../lib/harnesses/claude-code-cli/records.js';
 import { mapEvents } from '../support/claude-mapper.js';
-import { endNotification, escapeXml, eventNotification, PRE, PRE_HUMAN_TURN, truncateSummary } from '../../lib/harnesses/claude-code-cli/notification.js';
+import { endNotification, escapeXml, eventNotification, PRE, PRE_HUMAN_TURN, truncateSummary } from '../../lib/monitor/notification.js';
 
 const T = '2026-11-29T10:00:00.000Z';
 

@@ -3,7 +3,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { PRE } from '../../lib/harnesses/claude-code-cli/notification.js';
+import { PRE } from '../../lib/monitor/notification.js';
 import { startMockAnthropic, type MockAnthropic } from '../support/mock-anthropic.js';
 import { resumeWithClaude, runBin, sessionOf, tempDir } from '../support/run.js';
 import { args, ev, start, story, until } from './live-bin.js';

@@ -7,7 +7,7 @@ import type {
   ToolCallEvent, ToolResultEvent, Usage, UserEvent,
 } from '../../events.js';
 // The notification text every agent shares lives with Claude Code's records (agent-neutral in substance).
-import { endNotification, eventNotification, monitorOutcome, PRE } from '../../harnesses/claude-code-cli/notification.js';
+import { PRE } from '../../monitor/notification.js';
 import { EventRejected } from '../../harnesses/types.js';
 import { MonitorTasks } from '../../monitor/monitor-tasks.js';
 import { isObject } from '../../util/is-object.js';
@@ -285,16 +285,11 @@ export class OpencodeMapper {
   }
 
   private monitorEvent(event: MonitorEvent): string[] {
-    const description = event.description ?? 'monitor';
-    const taskId = this.tasks.idFor(description, event.task_id);
-    this.tasks.noteOutput(taskId);
-    return this.notification(eventNotification(taskId, description, event.event, event.note), event.timestamp);
+    return this.notification(this.tasks.eventText(event), event.timestamp);
   }
 
   private monitorEnd(event: MonitorEndEvent): string[] {
-    const description = event.description ?? 'monitor';
-    const taskId = this.tasks.idFor(description, event.task_id);
-    return this.notification(endNotification(taskId, description, monitorOutcome(event, this.tasks.hadOutput(taskId))), event.timestamp);
+    return this.notification(this.tasks.endText(event), event.timestamp);
   }
 
   private compaction(event: CompactionEvent): string[] {

@@ -7,7 +7,7 @@ import type {
   ToolCallEvent, ToolResultEvent, Usage, UserEvent,
 } from '../../events.js';
 import { newTaskId, taskIdFor } from '../../monitor/task-id.js';
-import { endNotification, eventNotification, PRE, PRE_HUMAN_TURN, renderReminder, monitorOutcome } from './notification.js';
+import { endNotification, eventNotification, PRE, PRE_HUMAN_TURN, renderReminder, monitorOutcome } from '../../monitor/notification.js';
 import { RecentMap, RecentSet } from './recent.js';
 import { laterTime, NO_USAGE, sumUsage } from './response.js';
 

@@ -8,7 +8,7 @@ import type {
   ToolCallEvent, ToolResultEvent, Usage, UserEvent,
 } from '../../events.js';
 import { MonitorTasks } from '../../monitor/monitor-tasks.js';
-import { endNotification, eventNotification, PRE, monitorOutcome } from '../claude-code-cli/notification.js';
+import { PRE } from '../../monitor/notification.js';
 import { EventRejected } from '../types.js';
 import { isObject } from '../../util/is-object.js';
 
@@ -402,17 +402,11 @@ export class CodexRecordMapper {
   }
 
   private monitorEvent(event: MonitorEvent): Mapped {
-    const description = event.description ?? 'monitor';
-    const taskId = this.tasks.idFor(description, event.task_id);
-    this.tasks.noteOutput(taskId);
-    return this.notification(eventNotification(taskId, description, event.event, event.note), event.timestamp);
+    return this.notification(this.tasks.eventText(event), event.timestamp);
   }
 
   private monitorEnd(event: MonitorEndEvent): Mapped {
-    const description = event.description ?? 'monitor';
-    const taskId = this.tasks.idFor(description, event.task_id);
-    const outcome = monitorOutcome(event, this.tasks.hadOutput(taskId));
-    return this.notification(endNotification(taskId, description, outcome), event.timestamp);
+    return this.notification(this.tasks.endText(event), event.timestamp);
   }
 
   /**

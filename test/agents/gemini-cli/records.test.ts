@@ -3,7 +3,7 @@
 import { describe, expect, test } from 'vitest';
 import { EventRejected } from '../../../lib/harnesses/types.js';
 import type { GenericEvent } from '../../../lib/events.js';
-import { PRE } from '../../../lib/harnesses/claude-code-cli/notification.js';
+import { PRE } from '../../../lib/monitor/notification.js';
 import { CANCELLED_ERROR, GeminiRecordMapper, summaryOf } from '../../../lib/agents/gemini-cli/records.js';
 import { responseCopies } from '../../../lib/agents/gemini-cli/harness.js';
 import { fromGeminiTokens, toGeminiTokens } from '../../../lib/agents/gemini-cli/tokens.js';

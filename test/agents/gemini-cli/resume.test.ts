@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { PRE } from '../../../lib/harnesses/claude-code-cli/notification.js';
+import { PRE } from '../../../lib/monitor/notification.js';
 import { CANCELLED_ERROR } from '../../../lib/agents/gemini-cli/records.js';
 import { startMockGemini, type MockGemini } from '../../support/mock-gemini.js';
 import { resumeWithGemini, runGemini } from '../../support/gemini-cli.js';

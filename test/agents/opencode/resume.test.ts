@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { PRE } from '../../../lib/harnesses/claude-code-cli/notification.js';
+import { PRE } from '../../../lib/monitor/notification.js';
 import { startMockChat, type MockChat } from '../../support/mock-chat-completions.js';
 import { continueWithOpencode, opencodeHome, runOpencode, type OpencodeHome } from '../../support/opencode.js';
 import { sessionOf, type RunResult } from '../../support/run.js';

@@ -1,5 +1,5 @@
 // The task-notification text Claude Code 2.1.328 writes for Monitor events, byte for byte: the XML, the two
-// preambles and the rendered reminder. Checked against records the real CLI wrote for its own Monitor tool
+// preambles and the rendered reminder. Every agent's writer gives the model this same text. Checked against records the real CLI wrote for its own Monitor tool
 // (fixtures/monitor/) and against the CLI's own builders (see the README's "Monitors" section).
 
 /** Claude Code's escaping for notification XML: only &, < and > (in that order); quotes stay. */
