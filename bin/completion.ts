@@ -3,7 +3,7 @@
 // adds what it cannot know here: the default command's flags at the top level, and the values of
 // --session-format, --from and --session-dir.
 import type { Argv } from 'yargs';
-import { knownFormats } from '../lib/harnesses/index.js';
+import { knownFormats } from '../lib/agents/index.js';
 import { inputFormatNames } from '../lib/input/index.js';
 import { COMMANDS } from './help.js';
 

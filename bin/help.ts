@@ -2,7 +2,7 @@
 // accept, each command's examples and the notes the main help ends with. The man page is rendered from the
 // --help output (scripts/man-page.mjs), so the two say the same.
 import type { Argv } from 'yargs';
-import { knownFormats } from '../lib/harnesses/index.js';
+import { knownFormats } from '../lib/agents/index.js';
 import { inputFormatNames } from '../lib/input/index.js';
 
 /** The commands besides the default one (the filter), as typed. */

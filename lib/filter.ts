@@ -7,20 +7,20 @@ import { Writable, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { resolve } from 'node:path';
 import type { GenericEvent } from './events.js';
-import { findHarness, knownFormats } from './harnesses/index.js';
-import type { SessionHarness } from './harnesses/types.js';
+import { findHarness, knownFormats } from './agents/index.js';
+import type { SessionHarness } from './agents/types.js';
 import { detectInputFormat, findInputFormat, inputFormatNames } from './input/index.js';
 import { LineSplitter, type Line, type LineBatch } from './input/lines.js';
 import { fileInput } from './input/file-input.js';
 import { describeError } from './util/fs-errors.js';
-import { jsonSourceOf, readLineValue, type JsonSource } from './input/raw-json.js';
+import { jsonSourceOf, readLineValue, type JsonSource } from './json/raw-json.js';
 import { InputError, type InputAdapter } from './input/types.js';
 import { SessionLogger, sessionLine } from './session/logger.js';
 import { MonitorGroup, MonitorSource, STDIN_DESCRIPTION, type MonitorSink, type MonitorSpec } from './monitor/index.js';
 import { drainedOrFailed } from './util/drain.js';
-import { ONCE_WARNINGS } from './harnesses/claude-code-cli/records.js';
-import { isSegmentTarget } from './harnesses/claude-code-cli/segments.js';
-import { runParallel } from './parallel/run.js';
+import { ONCE_WARNINGS } from './agents/claude-code-cli/records.js';
+import { isSegmentTarget } from './agents/claude-code-cli/segments.js';
+import { runParallel } from './agents/claude-code-cli/threads/run.js';
 import { PrettyDocument } from './input/pretty-document.js';
 import { ALSO_INVALID_UTF8, INVALID_UTF8_NOTE, overLongMessage, preview } from './input/line-messages.js';
 
@@ -76,7 +76,7 @@ export interface FilterOptions extends SessionOptions {
   threads?: number;
   /** The smallest file (bytes) worth starting worker threads for (default 8 MiB). */
   threadsMinBytes?: number;
-  /** Where the worker threads' module is (default: lib/parallel/worker.js of the build; tests point at one that fails). */
+  /** Where the worker threads' module is (default: lib/agents/claude-code-cli/threads/worker.js of the build; tests point at one that fails). */
   threadWorkerUrl?: URL;
 }
 
@@ -478,7 +478,7 @@ export async function runFilter(options: FilterOptions, io: FilterIO): Promise<F
   const first = sources.length === 1 ? await openSource(sources[0]!) : undefined;
   if (first) current = first.name;
 
-  // A large file of generic events: parsed and serialised on worker threads (lib/parallel/).
+  // A large file of generic events: parsed and serialised on worker threads (lib/agents/claude-code-cli/threads/).
   const plan = first?.fd !== undefined ? parallelPlan(options, first.fd) : undefined;
   let threaded = false;
   if (plan) {

@@ -13,7 +13,7 @@ import { runnerImport } from 'vite';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const load = async (relative) => (await runnerImport(join(ROOT, relative))).module;
 const capture = await load('test/support/claude-capture.ts');
-const reader = await load('lib/readers/claude-code-cli/index.ts');
+const reader = await load('lib/agents/claude-code-cli/reader/index.ts');
 
 const ndjson = (values) => values.map((v) => `${JSON.stringify(v)}\n`).join('');
 

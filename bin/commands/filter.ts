@@ -6,7 +6,7 @@ import { parseSessionDirs, runFilter, UsageError, type FilterOptions } from '../
 import { fileInput } from '../../lib/input/file-input.js';
 import { DEFAULT_MAX_LINE_BYTES } from '../../lib/input/lines.js';
 import { monitorSpecs } from '../../lib/monitor/index.js';
-import { DEFAULT_MODEL } from '../../lib/harnesses/claude-code-cli/records.js';
+import { DEFAULT_MODEL } from '../../lib/agents/claude-code-cli/records.js';
 import { MAX_LINE_BYTES, MAX_THREADS, wholeNumber } from '../arguments.js';
 import { FILTER_EXAMPLES, MAIN_NOTES, inputFormatChoices, sessionFormatChoices } from '../help.js';
 import { runCommand } from '../exit.js';

@@ -8,12 +8,12 @@ import { open } from 'node:fs/promises';
 import { sep } from 'node:path';
 import type { GenericEvent } from '../events.js';
 import { openSessions } from '../filter.js';
-import { findHarness } from '../harnesses/index.js';
-import type { HarnessOptions, SessionHarness } from '../harnesses/types.js';
+import { findHarness, sessionFormatOf } from '../agents/index.js';
+import type { HarnessOptions, SessionHarness } from '../agents/types.js';
 import { isObject } from '../input/foreign.js';
 import { detectInputFormat, findInputFormat } from '../input/index.js';
 import { LineSplitter, type Line } from '../input/lines.js';
-import { jsonSourceOf, type JsonSource } from '../input/raw-json.js';
+import { jsonSourceOf, type JsonSource } from '../json/raw-json.js';
 import { InputError, type InputAdapter } from '../input/types.js';
 import { SessionLogger } from '../session/logger.js';
 import type { ConvertOutcome, ConvertSettings, ConvertTarget, ConvertTask, SessionRef } from './types.js';
@@ -59,9 +59,6 @@ export function isCodexSubagent(value: unknown): boolean {
   return payload.thread_source === 'subagent' || (isObject(payload.source) && 'subagent' in payload.source);
 }
 
-/** Input formats that are a harness's own session files: such a file inside that harness's root is a session already. */
-const NATIVE_FORMAT: Record<string, string> = { 'claude-transcript': 'claude-code-cli', 'codex-rollout': 'codex-cli', 'gemini-chat': 'gemini-cli',
-  'opencode-export': 'opencode' };
 
 /** Hooks the caller may give: bytes read so far (for progress), reported per chunk. */
 export interface ConvertHooks {
@@ -454,7 +451,7 @@ class FileConversion {
     }
     // A Claude Code session under the Claude Code root it would be written to (say, `convert ~/.claude/projects
     // ~/.codex/sessions` with the default format) is a session there already: writing it again only doubles it.
-    const native = NATIVE_FORMAT[this.inputFormat!];
+    const native = sessionFormatOf(this.inputFormat!);
     const inPlace = (t: ConvertTarget) => t.format === native && this.task.real.startsWith(`${t.root}${sep}`);
     if (this.targets.some(inPlace)) {
       this.targets = this.targets.filter((t) => !inPlace(t));

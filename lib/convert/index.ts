@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { checkSessionOptions, UsageError, type SessionOptions } from '../filter.js';
-import { findHarness } from '../harnesses/index.js';
+import { findHarness } from '../agents/index.js';
 import { findInputFormat, inputFormatNames } from '../input/index.js';
 import { syncFile } from './convert-file.js';
 import { discoverSources } from './discover.js';

@@ -1,16 +1,14 @@
-// The registry of input formats and auto-detection from the first non-blank line. Adding a format is one
-// adapter file under lib/input/ and one entry here. Detection order matters: the most specific first.
-import { claudeStreamJson } from './claude-stream-json.js';
-import { claudeTranscript } from './claude-transcript.js';
-import { codexExecJson } from './codex-exec-json.js';
-import { codexRollout } from './codex-rollout.js';
+// The input formats and auto-detection from the first non-blank line. An agent's formats come from its folder
+// (lib/agents/<format>/) through the agent registry; the generic events are this folder's own.
+import { AGENTS } from '../agents/index.js';
 import { genericEvents } from './generic-events.js';
-import { geminiChat } from '../agents/gemini-cli/index.js';
-import { opencodeExport } from '../agents/opencode/index.js';
 import type { InputFormat } from './types.js';
 
-/** `events` stays last: it accepts any object with a string `type`, so every foreign format goes before it. */
-export const INPUT_FORMATS: readonly InputFormat[] = [geminiChat, opencodeExport, codexRollout, claudeStreamJson, codexExecJson, claudeTranscript, genericEvents];
+/**
+ * Every agent's formats, then `events` last: it accepts any object with a string `type`, so every agent's
+ * format goes before it. The agents' formats do not overlap (test/input/formats.test.ts).
+ */
+export const INPUT_FORMATS: readonly InputFormat[] = [...AGENTS.flatMap((agent) => agent.inputs), genericEvents];
 
 /** Names accepted by `--from` (besides `auto`). */
 export function inputFormatNames(): string[] {

@@ -27,7 +27,7 @@ export interface LineBytes {
 
 /**
  * Lines this long (valid UTF-8) are decoded only when their `text` is read: a reader that can parse them
- * from their bytes (lib/input/raw-json.ts) never holds the whole line as a string.
+ * from their bytes (lib/json/raw-json.ts) never holds the whole line as a string.
  */
 export const LAZY_TEXT_BYTES = 1024 * 1024;
 

@@ -1,8 +1,8 @@
 // The session logger: one writer that fans every event out to every configured harness (the seed's
 // SessionLogger). A harness whose file cannot be written is reported once and dropped; the others go on.
 import type { GenericEvent } from '../events.js';
-import type { JsonSource } from '../input/raw-json.js';
-import { EventRejected, type SessionHarness } from '../harnesses/types.js';
+import type { JsonSource } from '../json/raw-json.js';
+import { EventRejected, type SessionHarness } from '../agents/types.js';
 
 /** The first stdout line: which sessions this run writes (the seed's exact shape). */
 export function sessionLine(harnesses: readonly SessionHarness[], agentName: string): string {

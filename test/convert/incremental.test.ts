@@ -8,7 +8,7 @@ import { startMockAnthropic, type MockAnthropic } from '../support/mock-anthropi
 import { startMockOpenAI, writeCodexConfig, type MockOpenAI } from '../support/mock-openai.js';
 import { FIXTURES, flatten, resumeWithClaude, runBin, runCodex, tempDir } from '../support/run.js';
 import { records } from './support.js';
-import { PROMPT_ITEM, RESUME_PROMPT, conversation, ev, resumeWithCodex, rolloutLines } from '../harness-codex/support.js';
+import { PROMPT_ITEM, RESUME_PROMPT, conversation, ev, resumeWithCodex, rolloutLines } from '../agents/codex-cli/support.js';
 
 let anthropic: MockAnthropic;
 let openai: MockOpenAI;

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { runFilter } from '../../dist/lib/filter.js';
 import { fileInput } from '../../dist/lib/input/file-input.js';
-import { JOB_BYTES } from '../../dist/lib/parallel/run.js';
+import { JOB_BYTES } from '../../dist/lib/agents/claude-code-cli/threads/run.js';
 import { startMockAnthropic, type MockAnthropic } from '../support/mock-anthropic.js';
 import { BIN, ROOT, cleanEnv, resumeWithClaude, runBin, tempDir } from '../support/run.js';
 

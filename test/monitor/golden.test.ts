@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import type { GenericEvent } from '../../lib/events.js';
-import { ClaudeRecordMapper, type ClaudeRecord } from '../../lib/harnesses/claude-code-cli/records.js';
+import { ClaudeRecordMapper, type ClaudeRecord } from '../../lib/agents/claude-code-cli/records.js';
 import { FIXTURES } from '../support/run.js';
 import { CAPTURE_SESSION, CAPTURED, NEUTRAL_CWD, captureMonitorRecords } from './capture.js';
 

@@ -2,7 +2,7 @@
 // the terminal notifications and the watch-notice note. Literal events in, records out.
 import { describe, expect, test } from 'vitest';
 import type { GenericEvent } from '../../lib/events.js';
-import type { ClaudeRecord } from '../../lib/harnesses/claude-code-cli/records.js';
+import type { ClaudeRecord } from '../../lib/agents/claude-code-cli/records.js';
 import { mapEvents } from '../support/claude-mapper.js';
 import { endNotification, escapeXml, eventNotification, PRE, PRE_HUMAN_TURN, truncateSummary } from '../../lib/monitor/notification.js';
 

@@ -1,7 +1,7 @@
 // A Claude record mapper for tests: counted uuids (u1, u2, ...) instead of random ones, and the records and
 // warnings a list of events maps to.
 import type { GenericEvent } from '../../lib/events.js';
-import { ClaudeRecordMapper, type ClaudeRecord } from '../../lib/harnesses/claude-code-cli/records.js';
+import { ClaudeRecordMapper, type ClaudeRecord } from '../../lib/agents/claude-code-cli/records.js';
 
 /** A mapper for session `S` in `/p` whose uuids are u1, u2, ... */
 export function testMapper(): ClaudeRecordMapper {

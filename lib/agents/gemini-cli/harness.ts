@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { readdirSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import type { GenericEvent } from '../../events.js';
-import { EventRejected, type HarnessFactory, type HarnessOptions, type SessionHarness } from '../../harnesses/types.js';
+import { EventRejected, type HarnessFactory, type HarnessOptions, type SessionHarness } from '../types.js';
 import { AppendFile } from '../../session/append-file.js';
 import { chatFileName, projectHash, resolveProjectSlug } from './paths.js';
 import { isObject } from '../../util/is-object.js';

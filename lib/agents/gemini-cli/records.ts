@@ -8,7 +8,7 @@ import type {
   ToolCallEvent, ToolResultEvent, UserEvent,
 } from '../../events.js';
 import { PRE } from '../../monitor/notification.js';
-import { EventRejected } from '../../harnesses/types.js';
+import { EventRejected } from '../types.js';
 import { MonitorTasks } from '../../monitor/monitor-tasks.js';
 import { toGeminiTokens, type GeminiTokens } from './tokens.js';
 

@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { closeSync, constants, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { GenericEvent } from '../../events.js';
-import { EventRejected, type HarnessFactory, type HarnessOptions, type SessionHarness } from '../../harnesses/types.js';
+import { EventRejected, type HarnessFactory, type HarnessOptions, type SessionHarness } from '../types.js';
 import { AppendFile } from '../../session/append-file.js';
 import { isObject } from '../../util/is-object.js';
 import { findOpencode, MISSING_OPENCODE } from './binary.js';

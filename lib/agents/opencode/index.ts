@@ -7,3 +7,9 @@ export { IdMinter } from './ids.js';
 export { findOpencode, MISSING_OPENCODE, OPENCODE_VARIABLE } from './binary.js';
 export { remoteKey, resolveProject } from './project.js';
 export { INPUT_FORMAT, fromOpencodeTokens, opencodeExport } from './reader.js';
+
+import type { Agent } from '../types.js';
+import { opencode as harness } from './harness.js';
+import { opencodeExport as exported } from './reader.js';
+
+export const opencodeAgent: Agent = { harness, inputs: [exported], sessionInput: exported.name };

@@ -1,0 +1,485 @@
+// Maps one Claude Code record to generic events: the inverse of the harness's records.ts. Pure apart from
+// an injected spill resolver; state is what spans records: which responses already gave their model and
+// usage, a compaction boundary waiting for its summary, and which warnings were already given.
+import {
+  resolveTimestamp, type CompactionEvent, type ContentPart, type ContextEvent, type GenericEvent, type ImageInput,
+  type ToolResultEvent, type Usage,
+} from '../../../events.js';
+import { RecentMap, RecentSet } from '../recent.js';
+import { isObject, isPlaceholderUsage, SYNTHETIC_MODEL } from './record-types.js';
+import { SPILL, type SpillRead } from './spill.js';
+import { parseMonitorNotification } from '../../../monitor/task-notification.js';
+
+export interface RecordMapperOptions {
+  /** Also emit `context` events (system and attachment records, meta user records, synthetic messages). */
+  includeEvents?: boolean;
+  /** Mark every event as a subagent's (`agent_id`). */
+  agentId?: string;
+  /** Resolve a spilled-output pointer; without it pointers are left as they are. */
+  resolveSpill?: (path: string) => SpillRead;
+  /** Timestamp for events whose record has none before any record had one. */
+  now?: string;
+  /**
+   * Map a stretch of the branch without knowing what came before it (a worker thread's share, see
+   * worker-pool.ts): which events get their response's model and usage is left to `resolveResponse` on
+   * the mapper that knows (see `deferredResponse`), and a once-only warning is handed over with its key.
+   */
+  deferred?: { anonymousPrefix: string };
+}
+
+/** Reports a problem with the record being mapped; `onceKey` is set when the warning is given once per key. */
+type Warn = (message: string, onceKey?: string) => void;
+
+/** What an event would carry of its response, decided later (deferred mapping). */
+export interface DeferredResponse {
+  id: string;
+  /** The response's model, if the event could carry it. */
+  model?: string;
+  /** Whether the event could carry the response's usage. */
+  usage?: Record<string, unknown>;
+}
+
+/** The state that spans records, handed from one stretch of the branch to the next. */
+export interface MapperCarry {
+  lastTimestamp?: string;
+  boundary?: PendingBoundary;
+}
+
+const deferredResponses = new WeakMap<GenericEvent, DeferredResponse>();
+
+/** The response decision a deferred mapper left on `event`, if any. */
+export function deferredResponse(event: GenericEvent): DeferredResponse | undefined {
+  return deferredResponses.get(event);
+}
+
+/** How the worker writes a usage member into an event (see read-worker.ts). */
+export const USAGE_MEMBER = ',"usage":';
+
+/** How deep nested usage objects are compared field by field (as the writer sums them). */
+const MAX_USAGE_DEPTH = 4;
+
+/**
+ * What grew from `earlier` to `later`, the usage of two records of one response: the differences of the numbers
+ * that grew, nested objects field by field, with any other changed value as it is now. Undefined when no number
+ * grew, or when one shrank (a record that is not a later total of the same response: nothing to give).
+ */
+export function usageGrowth(earlier: Usage, later: Usage): Usage | undefined {
+  const grown = { value: false };
+  const out = growth(earlier, later, 0, grown);
+  return out !== undefined && grown.value ? out : undefined;
+}
+
+function growth(earlier: Record<string, unknown>, later: Record<string, unknown>, depth: number, grown: { value: boolean }): Usage | undefined {
+  const out: Usage = {};
+  for (const key of Object.keys(later)) {
+    const before = Object.hasOwn(earlier, key) ? earlier[key] : undefined;
+    const value = later[key];
+    let part: unknown;
+    if (typeof before === 'number' && typeof value === 'number') {
+      if (value < before) return undefined;
+      if (value === before) continue;
+      part = value - before;
+      grown.value = true;
+    } else if (depth < MAX_USAGE_DEPTH && isObject(before) && isObject(value)) {
+      const inner = growth(before, value, depth + 1, grown);
+      if (inner === undefined) return undefined;
+      if (Object.keys(inner).length === 0) continue;
+      part = inner;
+    } else {
+      if (before !== undefined && JSON.stringify(before) === JSON.stringify(value)) continue;
+      part = value;
+      if (typeof value === 'number' && value !== 0) grown.value = true;
+    }
+    // An own "__proto__" key (JSON may hold one) must stay a key, not become the prototype.
+    Object.defineProperty(out, key, { value: part, enumerable: true, writable: true, configurable: true });
+  }
+  return out;
+}
+
+/** How many response ids are remembered for "model and usage once per response" (bounded memory). */
+const MAX_RESPONSE_IDS = 10_000;
+
+interface PendingBoundary {
+  timestamp: string;
+  trigger?: string;
+  preTokens?: number;
+}
+
+function textBlocks(content: unknown): string | undefined {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return undefined;
+  const texts = content.filter((b) => isObject(b) && b.type === 'text' && typeof b.text === 'string').map((b) => (b as { text: string }).text);
+  return texts.length > 0 ? texts.join('\n') : undefined;
+}
+
+function imageOf(block: Record<string, unknown>): ImageInput | undefined {
+  const source = isObject(block.source) ? block.source : block;
+  if (typeof source.media_type !== 'string' || source.media_type === '' || typeof source.data !== 'string') return undefined;
+  return { media_type: source.media_type, data: source.data };
+}
+
+/** Maps the records of one branch, in file order, to generic events (the second pass). */
+export class RecordMapper {
+  private lastTimestamp: string | undefined;
+  // Bounded, first-in first-out: Set eviction by values().next() is not O(1) in V8 (see RecentSet).
+  private readonly modelGiven = new RecentSet<string>(MAX_RESPONSE_IDS);
+  /** Per response, the largest usage a record of it carried so far (what its events were given in all). */
+  private readonly usageSeen = new RecentMap<string, Usage>(MAX_RESPONSE_IDS);
+  private boundary: PendingBoundary | undefined;
+  private readonly warned = new Set<string>();
+  private anonymous = 0;
+  /** A record's time fell back on the time before this mapper's first record (deferred mapping). */
+  leanedOnStart = false;
+
+  constructor(private readonly options: RecordMapperOptions = {}) {}
+
+  /** The events of one record on the branch being read. */
+  map(record: Record<string, unknown>, warn: Warn): GenericEvent[] {
+    const timestamp = this.timestamp(record);
+    const out: GenericEvent[] = [];
+    if (record.type === 'system' && record.subtype === 'compact_boundary') {
+      this.flushBoundary(out);
+      const meta = isObject(record.compactMetadata) ? record.compactMetadata : {};
+      this.boundary = { timestamp };
+      if (typeof meta.trigger === 'string') this.boundary.trigger = meta.trigger;
+      if (typeof meta.preTokens === 'number' && Number.isInteger(meta.preTokens) && meta.preTokens >= 0) this.boundary.preTokens = meta.preTokens;
+      return this.mark(out);
+    }
+    if (record.type === 'user' && record.isCompactSummary === true) {
+      const message = isObject(record.message) ? record.message : {};
+      out.push(this.compaction(textBlocks(message.content) ?? '', this.boundary?.timestamp ?? timestamp));
+      this.boundary = undefined;
+      return this.mark(out);
+    }
+    this.flushBoundary(out);
+    switch (record.type) {
+      case 'user': this.user(record, timestamp, out, warn); break;
+      case 'assistant': this.assistant(record, timestamp, out, warn); break;
+      case 'system': this.context(out, 'system', timestamp, typeof record.subtype === 'string' ? record.subtype : undefined,
+        typeof record.content === 'string' ? record.content : undefined); break;
+      case 'attachment': this.attachment(record, timestamp, out); break;
+      default: break;
+    }
+    return this.mark(out);
+  }
+
+  /** Events still held when the branch ends (a boundary whose summary never came). */
+  end(): GenericEvent[] {
+    const out: GenericEvent[] = [];
+    this.flushBoundary(out);
+    return this.mark(out);
+  }
+
+  /** The state that spans records: what the next stretch must start from. */
+  carry(): MapperCarry {
+    return {
+      ...(this.lastTimestamp !== undefined ? { lastTimestamp: this.lastTimestamp } : {}),
+      ...(this.boundary !== undefined ? { boundary: this.boundary } : {}),
+    };
+  }
+
+  /** Take on the state a stretch mapped elsewhere ended with (its model and usage were resolved here). */
+  adopt(carry: MapperCarry): void {
+    if (carry.lastTimestamp !== undefined) this.lastTimestamp = carry.lastTimestamp;
+    this.boundary = carry.boundary;
+  }
+
+  /** A compaction boundary is waiting for its summary (the next record decides what it becomes). */
+  get boundaryPending(): boolean {
+    return this.boundary !== undefined;
+  }
+
+  /**
+   * Decide, in branch order, whether an event a deferred mapper made carries its response's model (true or
+   * false: once per response, see withResponse) and which usage: `usageFill` is the `,"usage":{...}` member the
+   * worker wrote for the record's usage (empty when the event can carry none); the answer is the member to
+   * write, empty for none. The same rule as for events mapped here.
+   */
+  resolveResponse(id: string, hasModel: boolean, usageFill: string): { model: boolean; usage: string } {
+    let model = false;
+    if (hasModel && !this.modelGiven.has(id)) {
+      this.modelGiven.add(id);
+      model = true;
+    }
+    if (usageFill === '') return { model, usage: '' };
+    const usage = JSON.parse(usageFill.slice(USAGE_MEMBER.length)) as Usage;
+    const given = this.usageToGive(id, usage);
+    return { model, usage: given === undefined ? '' : given === usage ? usageFill : USAGE_MEMBER + JSON.stringify(given) };
+  }
+
+  /**
+   * The usage an event of response `id` carries for its record's `usage`: all of it at the response's first
+   * record with usage, then only what grew since (Claude Code repeats one usage on every record: nothing more;
+   * this project's writer sums what each event reported: exactly that event's share), so the usage of a
+   * response's events adds up to its largest record's, and a round trip through the writer keeps every record.
+   */
+  private usageToGive(id: string, usage: Usage): Usage | undefined {
+    const seen = this.usageSeen.get(id);
+    const given = seen === undefined ? usage : usageGrowth(seen, usage);
+    if (given !== undefined) this.usageSeen.set(id, usage);
+    return given;
+  }
+
+  /** A once-only warning a deferred mapper handed over, given here unless it was given before. */
+  warnOnce(key: string, message: string, warn: (message: string) => void): void {
+    if (this.warned.has(key)) return;
+    this.warned.add(key);
+    warn(`${message} (reported once)`);
+  }
+
+  private mark(events: GenericEvent[]): GenericEvent[] {
+    if (this.options.agentId !== undefined) for (const event of events) event.agent_id = this.options.agentId;
+    return events;
+  }
+
+  private timestamp(record: Record<string, unknown>): string {
+    try {
+      if (typeof record.timestamp === 'string') {
+        this.lastTimestamp = resolveTimestamp(record.timestamp, '');
+        return this.lastTimestamp;
+      }
+    } catch {
+      // Not a usable time: the previous record's stands in.
+    }
+    if (this.lastTimestamp === undefined) this.leanedOnStart = true;
+    return this.lastTimestamp ?? this.options.now ?? new Date().toISOString();
+  }
+
+  private once(key: string, message: string, warn: Warn): void {
+    if (this.options.deferred) {
+      warn(message, key);
+      return;
+    }
+    this.warnOnce(key, message, warn);
+  }
+
+  private compaction(summary: string, timestamp: string): CompactionEvent {
+    const event: CompactionEvent = { type: 'compaction', summary, timestamp };
+    if (this.boundary?.trigger !== undefined) event.trigger = this.boundary.trigger;
+    if (this.boundary?.preTokens !== undefined) event.pre_tokens = this.boundary.preTokens;
+    return event;
+  }
+
+  private flushBoundary(out: GenericEvent[]): void {
+    if (this.boundary === undefined) return;
+    out.push(this.compaction('', this.boundary.timestamp));
+    this.boundary = undefined;
+  }
+
+  private context(out: GenericEvent[], kind: string, timestamp: string, subtype?: string, text?: string, data?: Record<string, unknown>): void {
+    if (!this.options.includeEvents) return;
+    const event: ContextEvent = {
+      type: 'context',
+      kind,
+      ...(subtype !== undefined ? { subtype } : {}),
+      ...(text !== undefined ? { text } : {}),
+      ...(data !== undefined ? { data } : {}),
+      timestamp,
+    };
+    out.push(event);
+  }
+
+  /** A Monitor notification (queued mid-turn as an attachment, or between turns as a user record). */
+  private monitor(xml: string, timestamp: string, out: GenericEvent[]): boolean {
+    const parsed = parseMonitorNotification(xml);
+    if (!parsed) return false;
+    if (parsed.kind === 'event') {
+      out.push({
+        type: 'monitor_event', event: parsed.event, description: parsed.description, task_id: parsed.taskId,
+        ...(parsed.note !== undefined ? { note: parsed.note } : {}), timestamp,
+      });
+    } else {
+      out.push({
+        type: 'monitor_end', exit_code: parsed.exitCode, description: parsed.description, task_id: parsed.taskId,
+        ...(parsed.stopped ? { stopped: true } : {}), timestamp,
+      });
+    }
+    return true;
+  }
+
+  private user(record: Record<string, unknown>, timestamp: string, out: GenericEvent[], warn: Warn): void {
+    const message = isObject(record.message) ? record.message : undefined;
+    const content = message?.content;
+    if (record.isMeta === true) {
+      this.context(out, 'meta', timestamp, undefined, textBlocks(content));
+      return;
+    }
+    if (typeof content === 'string') {
+      if (content.startsWith('<task-notification>') && this.monitor(content, timestamp, out)) return;
+      out.push({ type: 'user', text: content, timestamp });
+      return;
+    }
+    if (!Array.isArray(content)) {
+      this.once('user-content', 'a user record without message content was skipped', warn);
+      return;
+    }
+    let texts: string[] = [];
+    let images: ImageInput[] = [];
+    const flush = () => {
+      if (texts.length === 0 && images.length === 0) return;
+      out.push({ type: 'user', text: texts.join('\n'), ...(images.length > 0 ? { images } : {}), timestamp });
+      texts = [];
+      images = [];
+    };
+    for (const block of content) {
+      if (!isObject(block)) continue;
+      if (block.type === 'text' && typeof block.text === 'string') {
+        texts.push(block.text);
+      } else if (block.type === 'image') {
+        const image = imageOf(block);
+        if (image) images.push(image);
+        else this.once('user-image', 'an image without base64 data was skipped', warn);
+      } else if (block.type === 'tool_result') {
+        flush();
+        const result = this.toolResult(block, timestamp, warn);
+        if (result) out.push(result);
+      } else {
+        this.once(`user-part:${String(block.type)}`, `user content of type ${JSON.stringify(block.type)} has no generic event; skipped`, warn);
+      }
+    }
+    flush();
+  }
+
+  private toolResult(block: Record<string, unknown>, timestamp: string, warn: Warn): ToolResultEvent | undefined {
+    if (typeof block.tool_use_id !== 'string' || block.tool_use_id === '') {
+      this.once('result-id', 'a tool_result without tool_use_id was skipped', warn);
+      return undefined;
+    }
+    let content: string | ContentPart[];
+    if (typeof block.content === 'string') {
+      content = this.unspill(block.content, warn);
+    } else if (Array.isArray(block.content)) {
+      content = [];
+      for (const part of block.content) {
+        if (!isObject(part)) continue;
+        if (part.type === 'text' && typeof part.text === 'string') {
+          content.push({ type: 'text', text: this.unspill(part.text, warn) });
+        } else if (part.type === 'image') {
+          const image = imageOf(part);
+          if (image) content.push({ type: 'image', ...image });
+          else this.once('result-image', 'a tool_result image without base64 data was skipped', warn);
+        } else {
+          this.once(`result-part:${String(part.type)}`, `tool_result content of type ${JSON.stringify(part.type)} has no generic part; skipped`, warn);
+        }
+      }
+    } else {
+      content = '';
+    }
+    return { type: 'tool_result', id: block.tool_use_id, content, is_error: block.is_error === true, timestamp };
+  }
+
+  /** The spilled output a pointer names, or the pointer itself (with a warning) when it cannot be read. */
+  private unspill(text: string, warn: Warn): string {
+    const resolve = this.options.resolveSpill;
+    if (!resolve) return text;
+    const match = SPILL.exec(text);
+    if (!match) return text;
+    const path = match[1]!;
+    const read = resolve(path);
+    if (read.ok) return read.text;
+    warn(`spilled output ${path} is ${read.reason}; the pointer is kept`);
+    return text;
+  }
+
+  private assistant(record: Record<string, unknown>, timestamp: string, out: GenericEvent[], warn: Warn): void {
+    const message = isObject(record.message) ? record.message : undefined;
+    if (!message || !Array.isArray(message.content)) {
+      this.once('assistant-content', 'an assistant record without message content was skipped', warn);
+      return;
+    }
+    const model = typeof message.model === 'string' ? message.model : undefined;
+    if (model === SYNTHETIC_MODEL || record.isApiErrorMessage === true) {
+      // Claude Code's own words (API errors, "No response requested."), not the model's.
+      this.context(out, 'synthetic', timestamp, record.isApiErrorMessage === true ? 'api_error' : undefined, textBlocks(message.content));
+      return;
+    }
+    const id = typeof message.id === 'string' && message.id !== ''
+      ? message.id : `\u0000${this.options.deferred?.anonymousPrefix ?? ''}${(this.anonymous += 1)}`;
+    for (const block of message.content) {
+      if (!isObject(block)) continue;
+      switch (block.type) {
+        case 'text': {
+          // Claude Code drops empty assistant text on load; model and usage go to the next block instead.
+          if (typeof block.text !== 'string' || block.text.trim() === '') break;
+          out.push(this.withResponse({ type: 'assistant', text: block.text, timestamp }, id, model, message.usage));
+          break;
+        }
+        case 'thinking': {
+          if (typeof block.thinking !== 'string') break;
+          out.push(this.withResponse({
+            type: 'thinking', text: block.thinking,
+            ...(typeof block.signature === 'string' && block.signature !== '' ? { signature: block.signature } : {}),
+            timestamp,
+          }, id, model, undefined));
+          break;
+        }
+        case 'tool_use': {
+          if (typeof block.id !== 'string' || block.id === '' || typeof block.name !== 'string' || block.name === '') {
+            this.once('tool-use', 'a tool_use without id or name was skipped', warn);
+            break;
+          }
+          if (!isObject(block.input) && block.input !== undefined) {
+            this.once('tool-input', 'a tool_use whose input is not an object is read with empty arguments', warn);
+          }
+          const args = isObject(block.input) ? block.input : {};
+          out.push(this.withResponse({ type: 'tool_call', id: block.id, name: block.name, arguments: args, timestamp }, id, model, message.usage));
+          break;
+        }
+        default:
+          this.once(`assistant-part:${String(block.type)}`, `assistant content of type ${JSON.stringify(block.type)} has no generic event; skipped`, warn);
+      }
+    }
+  }
+
+  /**
+   * Put a response's model on its first event (a thinking block's signature is bound to its model) and its
+   * usage on its first assistant or tool_call event: once per response, so a round trip does not double it.
+   */
+  private withResponse<E extends GenericEvent & { model?: string; usage?: Usage }>(event: E, id: string, model: string | undefined, usage: unknown): E {
+    const ordered = { ...event } as E & { model?: string; usage?: Usage };
+    const { timestamp } = ordered;
+    delete (ordered as { timestamp?: string }).timestamp;
+    if (this.options.deferred) {
+      // Left to resolveResponse: the event is written with its model and usage spliced in before `timestamp`.
+      const response: DeferredResponse = { id };
+      if (model !== undefined) response.model = model;
+      if (event.type !== 'thinking' && isObject(usage) && !isPlaceholderUsage(usage)) response.usage = usage;
+      ordered.timestamp = timestamp;
+      if (response.model !== undefined || response.usage !== undefined) deferredResponses.set(ordered, response);
+      return ordered;
+    }
+    if (model !== undefined && !this.modelGiven.has(id)) {
+      this.modelGiven.add(id);
+      ordered.model = model;
+    }
+    if (event.type !== 'thinking' && isObject(usage) && !isPlaceholderUsage(usage)) {
+      const given = this.usageToGive(id, usage as Usage);
+      if (given !== undefined) ordered.usage = given;
+    }
+    ordered.timestamp = timestamp;
+    return ordered;
+  }
+
+  /** A record whose attachment is a queued Monitor notification, or other context. */
+  private attachment(record: Record<string, unknown>, timestamp: string, out: GenericEvent[]): void {
+    const attachment = isObject(record.attachment) ? record.attachment : {};
+    if (attachment.type === 'queued_command' && attachment.commandMode === 'task-notification'
+      && typeof attachment.prompt === 'string' && this.monitor(attachment.prompt, timestamp, out)) {
+      return;
+    }
+    this.context(out, 'attachment', timestamp, typeof attachment.type === 'string' ? attachment.type : undefined, attachmentText(record, attachment));
+  }
+}
+
+/** What the model saw of an attachment: its rendered form when Claude Code kept it, else its main text field. */
+function attachmentText(record: Record<string, unknown>, attachment: Record<string, unknown>): string | undefined {
+  if (Array.isArray(record.rendered)) {
+    const parts = record.rendered.filter((r) => isObject(r) && typeof r.content === 'string').map((r) => (r as { content: string }).content);
+    if (parts.length > 0) return parts.join('\n');
+  }
+  for (const key of ['content', 'prompt', 'text', 'stdout']) {
+    const value = attachment[key];
+    if (typeof value === 'string' && value !== '') return value;
+  }
+  return undefined;
+}

@@ -1,0 +1,99 @@
+// The one interface every transcript format implements (the seed's SessionHarness). A harness owns its
+// storage root and file; the logger hands it events and asks it to flush after each input chunk.
+import type { GenericEvent } from '../events.js';
+import type { JsonSource } from '../json/raw-json.js';
+import type { FileMark } from '../session/append-file.js';
+import type { InputFormat } from '../input/types.js';
+
+/** What a harness needs to know about the session it writes. */
+export interface HarnessOptions {
+  /** The harness's storage root (e.g. `~/.claude`). */
+  root: string;
+  /** Absolute project directory the session belongs to. */
+  cwd: string;
+  /** True when `cwd` came from the input stream: it is then only encoded, never touched on disk. */
+  cwdFromInput?: boolean;
+  /** Model for assistant-side records whose event names none. */
+  model?: string;
+  /**
+   * When the session started (RFC 3339), for a format that files sessions by date: the first event's time when
+   * a log is converted. Default: now, when the session is opened.
+   */
+  startedAt?: string;
+  /** Extra record fields that say where a converted session came from (see the convert command). */
+  provenance?: Record<string, unknown>;
+  /** The run's environment and home directory (a harness that runs its agent's program needs them). */
+  env?: Record<string, string | undefined>;
+  homedir?: string;
+  /** One line of diagnostics, already located (`stdin:12: ...`) or global. */
+  warn: (message: string) => void;
+}
+
+/** An event-level problem: the event cannot be written, the harness itself is fine. */
+export class EventRejected extends Error {}
+
+export interface SessionHarness {
+  readonly format: string;
+  readonly sessionId: string;
+  readonly sessionFile: string;
+  /** The project directory the session belongs to (where the resume command must run). */
+  readonly cwd: string;
+  /** The shell command that resumes this session in its own CLI (shown to people, never run). */
+  readonly resumeCommand: string;
+  /**
+   * Map one event to records and queue them. `where` locates the event in the input for warnings; `source`,
+   * when given, is the input line the event was parsed from (a harness may copy its long strings as they are).
+   */
+  add(event: GenericEvent, where: string, source?: JsonSource): void;
+  /** Append every queued record in one write. Throws on an I/O failure. */
+  flush(): void;
+  /** Flush and close. */
+  finish(): void;
+  /** Close after a write failure, discarding what is queued: nothing more reaches the file. */
+  abandon(): void;
+  /**
+   * `finish`, except that a session that then holds no record (only what opening it wrote, and nothing another
+   * process appended) has its file removed before it is closed. True when it was removed.
+   */
+  finishOrDiscard?(): boolean;
+  /**
+   * A reopened session (see `HarnessFactory.reopen`) first maps the events an earlier run wrote, writing
+   * nothing, so its state (tool calls awaiting results, the turn under way) is what that run left. After
+   * this call and `skip` more such events, the rest is appended, chained onto the file's last record.
+   */
+  continueAfter?(skip: number): void;
+  /** The session file's mark after the last write, once finished (the convert manifest keeps it). */
+  readonly mark?: FileMark | undefined;
+}
+
+/** A session file written in an earlier run, to append to. */
+export interface ReopenSession {
+  sessionId: string;
+  sessionFile: string;
+  mark: FileMark;
+}
+
+/** A transcript format: its name, where it writes by default, and how to open a new session. */
+export interface HarnessFactory {
+  readonly format: string;
+  /** The storage root when no `--session-dir` names one. */
+  defaultRoot(env: Record<string, string | undefined>, homedir: string): string;
+  /** Optional: why this format cannot be written in `env` (a program it needs is missing), checked before input is read. */
+  preflight?(env: Record<string, string | undefined>): string | undefined;
+  create(options: HarnessOptions): SessionHarness;
+  /** Optional: reopen `session` to append to it (throws one line when it is not the file written before). */
+  reopen?(options: HarnessOptions, session: ReopenSession): SessionHarness;
+}
+
+/**
+ * One agent: everything the generic layers (filter, convert, read, bin) may know about it. Each agent folder
+ * exports one; `lib/agents/index.ts` lists them.
+ */
+export interface Agent {
+  /** The writer: `--session-format <harness.format>`; the folder under lib/agents/ has the same name. */
+  readonly harness: HarnessFactory;
+  /** The input formats this agent's output and sessions come in, most specific first. */
+  readonly inputs: readonly InputFormat[];
+  /** The input format of this agent's own session files: such a file inside the agent's root is a session already. */
+  readonly sessionInput?: string;
+}

@@ -1,0 +1,195 @@
+// `asyncai-log read` of anything the filter reads: a file or stream is recognised from its first non-blank
+// line as the filter recognises it (lib/input/index.ts). A Claude Code transcript goes to its reader (which
+// reads a file twice: a stream is first kept in a private temporary file); any other format (Codex rollouts,
+// `codex exec --json`, Claude stream-json, generic events) goes through the filter's input adapter and comes
+// out as the same generic events, line by line.
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { mkdtemp, open, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { normalizeEvent, type GenericEvent } from '../events.js';
+import { detectInputFormat } from './index.js';
+import { DEFAULT_MAX_LINE_BYTES, LineSplitter, type Line } from './lines.js';
+import { readLineValue } from '../json/raw-json.js';
+import { InputError, type InputFormat } from './types.js';
+
+/** Bytes read at a time while looking for the first line. */
+const HEAD_CHUNK_BYTES = 64 * 1024;
+
+/**
+ * The format to read with an input adapter when the first non-blank line parsed to `value`; undefined for a
+ * Claude Code transcript and for what matches no format (the transcript reader reads it and says what is
+ * wrong). A first line read as generic events must be a valid event: the records Claude Code writes first
+ * (`summary`, `queue-operation`, ...) are objects with a string `type` too.
+ */
+export function adaptedFormat(value: unknown): InputFormat | undefined {
+  const format = detectInputFormat(value);
+  if (!format || format.name === 'claude-transcript') return undefined;
+  if (format.name === 'events' && !normalizeEvent(value, new Date(0).toISOString()).ok) return undefined;
+  return format;
+}
+
+/** The value of the first non-blank line of `lines`, or undefined (none, too long, not JSON). */
+function firstValue(lines: readonly Line[], maxLineBytes: number): unknown {
+  const first = lines[0];
+  if (!first) return undefined;
+  const read = readLineValue(first, maxLineBytes);
+  return 'value' in read ? read.value : undefined;
+}
+
+/**
+ * What the file at `path` is: `adapted` with its format, `transcript` (a Claude Code transcript, or a file
+ * the transcript reader should look at and report on), or `stream` (a FIFO or device: read once, as stdin).
+ */
+export function sniffFile(path: string, maxLineBytes = DEFAULT_MAX_LINE_BYTES):
+  { kind: 'adapted'; format: InputFormat } | { kind: 'transcript' } | { kind: 'stream' } {
+  let fd: number;
+  try {
+    // Never blocking on a FIFO: whatever it is, it is only looked at here.
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch {
+    return { kind: 'transcript' };
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (stat.isFIFO() || stat.isCharacterDevice() || stat.isSocket()) return { kind: 'stream' };
+    if (!stat.isFile()) return { kind: 'transcript' };
+    const splitter = new LineSplitter({ maxLineBytes });
+    const buf = Buffer.allocUnsafe(HEAD_CHUNK_BYTES);
+    let lines: Line[] = [];
+    for (let read = 0; lines.length === 0; read += HEAD_CHUNK_BYTES) {
+      const n = readSync(fd, buf, 0, buf.length, null);
+      // A line is looked for no further than the longest line accepted (+ one chunk).
+      lines = n === 0 ? splitter.end() : splitter.push(Buffer.from(buf.subarray(0, n)));
+      if (n === 0 || read > maxLineBytes) break;
+    }
+    const format = adaptedFormat(firstValue(lines, maxLineBytes));
+    return format ? { kind: 'adapted', format } : { kind: 'transcript' };
+  } catch {
+    return { kind: 'transcript' };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** A stream looked at up to its first non-blank line: what it is, and all of its bytes still to be read. */
+export interface StreamHead {
+  format: InputFormat | undefined;
+  /** The first line's value held a Claude Code `sessionId` (the name a kept copy gets). */
+  sessionId: string | undefined;
+  chunks: AsyncIterable<Buffer>;
+}
+
+/** Read `stream` up to its first non-blank line (holding only what came before it) and say what it is. */
+export async function sniffStream(stream: AsyncIterable<Buffer | string>, maxLineBytes = DEFAULT_MAX_LINE_BYTES): Promise<StreamHead> {
+  const iterator = stream[Symbol.asyncIterator]();
+  const held: Buffer[] = [];
+  const splitter = new LineSplitter({ maxLineBytes });
+  let lines: Line[] = [];
+  let ended = false;
+  let heldBytes = 0;
+  // Held no further than the longest line accepted: a first line longer than that is the reader's to report.
+  while (lines.length === 0 && heldBytes <= maxLineBytes) {
+    const next = await iterator.next();
+    if (next.done) {
+      ended = true;
+      lines = splitter.end();
+      break;
+    }
+    const chunk = typeof next.value === 'string' ? Buffer.from(next.value) : next.value;
+    held.push(chunk);
+    heldBytes += chunk.length;
+    lines = splitter.push(chunk);
+  }
+  const value = firstValue(lines, maxLineBytes);
+  const id = (value as { sessionId?: unknown } | undefined)?.sessionId;
+  async function* chunks(): AsyncGenerator<Buffer> {
+    yield* held;
+    held.length = 0;
+    if (ended) return;
+    for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
+      yield typeof next.value === 'string' ? Buffer.from(next.value) : next.value;
+    }
+  }
+  return {
+    format: adaptedFormat(value),
+    sessionId: typeof id === 'string' && /^[0-9a-f-]{36}$/i.test(id) ? id : undefined,
+    chunks: chunks(),
+  };
+}
+
+/**
+ * Keep a stream in a new private file (`<dir>/<name>.jsonl`, directory 0700, file 0600, under `tmpdir`) so
+ * the transcript reader can read it twice; `remove` deletes both.
+ */
+export async function keepStream(chunks: AsyncIterable<Buffer>, name: string, tmpdir: string): Promise<{ path: string; remove: () => Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir, 'asyncai-log-read-'));
+  const remove = () => rm(dir, { recursive: true, force: true });
+  try {
+    const path = join(dir, `${name}.jsonl`);
+    const file = await open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600);
+    try {
+      for await (const chunk of chunks) {
+        for (let at = 0; at < chunk.length;) at += (await file.write(chunk, at, chunk.length - at)).bytesWritten;
+      }
+    } finally {
+      await file.close();
+    }
+    return { path, remove };
+  } catch (error) {
+    await remove();
+    throw error;
+  }
+}
+
+export interface AdaptedReadOptions {
+  /** What diagnostics call the input (`stdin`, the file's path). */
+  name: string;
+  /** Also print `context` events (the adapters make them from the agent's own context). */
+  events: boolean;
+  maxLineBytes?: number;
+  /** Write one chunk's events (in order); resolves when more may be written. */
+  write(events: GenericEvent[]): Promise<void>;
+  /** True once the output is closed: reading stops. */
+  closed(): boolean;
+  /** One located diagnostic, without the program prefix. */
+  report(message: string): void;
+}
+
+/**
+ * Print a stream of `format` as generic events: each line through the format's adapter, as the filter
+ * maps it. Bad lines are reported (`<name>:<line>: ...`) and skipped.
+ */
+export async function readAdapted(chunks: AsyncIterable<Buffer>, format: InputFormat, options: AdaptedReadOptions): Promise<void> {
+  const adapter = format.create();
+  const max = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+  const splitter = new LineSplitter({ maxLineBytes: max });
+  const wanted = (event: GenericEvent) => options.events || event.type !== 'context';
+  const map = (lines: readonly Line[], now: string): GenericEvent[] => {
+    const out: GenericEvent[] = [];
+    for (const line of lines) {
+      const where = `${options.name}:${line.no}`;
+      const read = readLineValue(line, max);
+      if ('bad' in read) {
+        options.report(`${where}: ${read.bad}`);
+        continue;
+      }
+      try {
+        for (const event of adapter.map(read.value, now, (message) => options.report(`${where}: ${message}`))) {
+          if (wanted(event)) out.push(event);
+        }
+      } catch (error) {
+        if (!(error instanceof InputError)) throw error;
+        options.report(`${where}: ${error.message}`);
+      }
+    }
+    return out;
+  };
+  for await (const chunk of chunks) {
+    if (options.closed()) return;
+    await options.write(map(splitter.push(chunk), new Date().toISOString()));
+  }
+  const now = new Date().toISOString();
+  const last = map(splitter.end(), now);
+  last.push(...adapter.end(now, (message) => options.report(`${options.name}: ${message}`)).filter(wanted));
+  await options.write(last);
+}

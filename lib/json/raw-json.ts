@@ -1,0 +1,324 @@
+// The raw JSON text of an input line's long strings, so a writer can copy those bytes into its records
+// instead of serialising the strings again, found by one pass over the line's bytes beside the value
+// JSON.parse made of them (the raw text and the parsed string are the same JSON value, whatever escapes the
+// producer chose). Also parseLine: huge lines parsed from their bytes, long strings decoded piece by piece.
+import { randomBytes } from 'node:crypto';
+import { bytesOf, isLazyLine, isOverLong, type Line } from '../input/lines.js';
+import { invalidJsonMessage, overLongMessage } from '../input/line-messages.js';
+import { isObject } from '../util/is-object.js';
+
+/** Strings shorter than this (in UTF-16 units) are serialised as usual: splicing them would not pay. */
+export const MIN_SPLICE_CHARS = 2048;
+
+/** Containers nested deeper than this are skipped by the scan (their strings are serialised as usual). */
+const MAX_DEPTH = 64;
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+
+/** One input line's bytes and the value parsed from them. */
+export class JsonSource {
+  private strings: Map<string, Buffer> | undefined;
+  /** Strings decoded piece by piece by parseLine, with their bytes: matched by identity, never hashed. */
+  private decoded: { text: string; raw: Buffer }[] = [];
+
+  /** `bytes` must be exactly the text `value` was parsed from (valid UTF-8, one JSON value). */
+  constructor(private readonly bytes: Buffer, private readonly value: unknown) {}
+
+  /**
+   * The raw text between the quotes that `text` was parsed from, when `text` is one of the line's long
+   * strings; undefined otherwise (a short string, or one the mapper made itself). The scan runs once, on the
+   * first question.
+   */
+  rawOf(text: string): Buffer | undefined {
+    if (text.length < MIN_SPLICE_CHARS) return undefined;
+    for (const { text: known, raw } of this.decoded) if (known === text) return raw;
+    this.strings ??= longStrings(this.bytes, this.value, this.decoded.length > 0);
+    return this.strings.get(text);
+  }
+
+  /** Record a string parseLine decoded from `raw` (it is left out of the scan's map). */
+  addDecoded(text: string, raw: Buffer): void {
+    this.decoded.push({ text, raw });
+  }
+}
+
+/**
+ * The source of a parsed line, when it can hold a string worth splicing: long enough, valid UTF-8 (the
+ * replaced bytes of invalid UTF-8 are not what was parsed), and made by a LineSplitter.
+ */
+export function jsonSourceOf(line: Line, value: unknown): JsonSource | undefined {
+  // A string's raw text is never shorter in bytes than the string is in UTF-16 units.
+  if (line.bytes < MIN_SPLICE_CHARS || line.invalidUtf8 || typeof value !== 'object' || value === null) return undefined;
+  const parsed = hugeSources.get(line);
+  if (parsed?.value === value) return parsed.source;
+  const at = bytesOf(line);
+  if (!at) return undefined;
+  return new JsonSource(at.source.subarray(at.start, at.start + line.bytes), value);
+}
+
+/** Sources prepared by parseLine for the huge lines it parsed piecewise. */
+const hugeSources = new WeakMap<Line, { value: unknown; source: JsonSource }>();
+
+/** Strings at least this long (raw bytes) in a lazily decoded line are decoded piece by piece. */
+const PIECEWISE_MIN_BYTES = 64 * 1024;
+/** Raw bytes decoded at a time: the pieces stay small, young garbage. */
+const PIECE_BYTES = 32 * 1024;
+/** Stands in for a piecewise string in the parsed skeleton (random per process: no input can hold it). */
+const MARK = `asyncai-log-piecewise-${randomBytes(16).toString('hex')}-`;
+
+/**
+ * The value of an input line, or the one diagnostic it gets instead: over the `maxLineBytes` limit (its bytes
+ * were dropped), or invalid JSON.
+ */
+export function readLineValue(line: Line, maxLineBytes: number | undefined): { value: unknown } | { bad: string } {
+  if (isOverLong(line)) return { bad: overLongMessage(line.bytes, maxLineBytes) };
+  try {
+    return { value: parseLine(line) };
+  } catch (error) {
+    return { bad: invalidJsonMessage(error, line.text ?? '') };
+  }
+}
+
+/**
+ * JSON.parse of the line's text. A long line whose text has not been decoded (see LAZY_TEXT_BYTES) is
+ * parsed without ever holding it as one string: the line with its long strings cut out is parsed, and each
+ * long string is decoded piece by piece into a rope. Peak memory is then about the line's bytes plus the
+ * value, not the bytes, the text and the value. Whatever the piecewise parse cannot take (invalid JSON
+ * among it) is parsed the plain way, so errors are JSON.parse's own.
+ */
+export function parseLine(line: Line): unknown {
+  if (isLazyLine(line)) {
+    const at = bytesOf(line);
+    if (at) {
+      const bytes = at.source.subarray(at.start, at.start + line.bytes);
+      const parsed = parsePiecewise(bytes);
+      if (parsed) {
+        hugeSources.set(line, parsed);
+        return parsed.value;
+      }
+    }
+  }
+  return JSON.parse(line.text!);
+}
+
+/** The piecewise parse of valid UTF-8 `bytes`, or undefined when it does not apply (or the JSON is bad). */
+function parsePiecewise(bytes: Buffer): { value: unknown; source: JsonSource } | undefined {
+  const spans = longValueStrings(bytes);
+  if (!spans) return undefined;
+  try {
+    const parts: Buffer[] = [];
+    let at = 0;
+    spans.forEach(([start, end], i) => {
+      parts.push(bytes.subarray(at, start), Buffer.from(`"${MARK}${i}"`));
+      at = end + 1;
+    });
+    parts.push(bytes.subarray(at));
+    const skeleton: unknown = JSON.parse(Buffer.concat(parts).toString('utf8'));
+    const strings = spans.map(([start, end]) => decodePiecewise(bytes, start + 1, end));
+    const value = substitute(skeleton, strings);
+    const source = new JsonSource(bytes, value);
+    spans.forEach(([start, end], i) => source.addDecoded(strings[i]!, bytes.subarray(start + 1, end)));
+    return { value, source };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * [open quote, close quote] of each string value (not key) of PIECEWISE_MIN_BYTES or more, in order;
+ * undefined when there is none or the line does not look like JSON.
+ */
+function longValueStrings(buf: Buffer): [number, number][] | undefined {
+  const scanner = new Scanner(buf);
+  const spans: [number, number][] = [];
+  // Walk the structure without recursion (a line may nest deeply): keys are strings followed by a colon.
+  let pos = scanner.ws(0);
+  while (pos < buf.length) {
+    const c = buf[pos];
+    if (c === QUOTE) {
+      const end = scanner.stringEnd(pos);
+      if (end < 0) return undefined;
+      const next = scanner.ws(end + 1);
+      if (buf[next] !== 0x3a && end - pos - 1 >= PIECEWISE_MIN_BYTES) spans.push([pos, end]);
+      pos = next;
+    } else {
+      pos += 1;
+    }
+  }
+  return spans.length > 0 ? spans : undefined;
+}
+
+/** JSON.parse of the string literal between `start` and `end` (its quotes excluded), a piece at a time. */
+function decodePiecewise(buf: Buffer, start: number, end: number): string {
+  let text = '';
+  let at = start;
+  while (at < end) {
+    let cut = Math.min(end, at + PIECE_BYTES);
+    if (cut < end) cut = safeCut(buf, at, cut);
+    text += JSON.parse(`"${buf.toString('utf8', at, cut)}"`) as string;
+    at = cut;
+  }
+  return text;
+}
+
+/**
+ * A cut at or before `cut` (after `from`) that splits neither a UTF-8 sequence nor an escape. Splitting
+ * between the two \uXXXX escapes of a surrogate pair is fine: the halves are joined as UTF-16 again.
+ */
+function safeCut(buf: Buffer, from: number, cut: number): number {
+  while (cut > from && (buf[cut]! & 0xc0) === 0x80) cut -= 1;
+  // The escape that covers the cut, if any, starts at the last backslash within 5 bytes before it.
+  for (let q = cut - 1; q >= from && q >= cut - 5; q -= 1) {
+    if (buf[q] !== BACKSLASH) continue;
+    let run = 1;
+    while (q - run >= from && buf[q - run] === BACKSLASH) run += 1;
+    // An even run is escaped backslashes, all complete; an odd one ends with an escape starting at q.
+    if (run % 2 === 1 && q + (buf[q + 1] === 0x75 ? 6 : 2) > cut) return q;
+    break;
+  }
+  return cut;
+}
+
+/** Put `strings[i]` where the skeleton holds the mark for it (iteratively: the value may nest deeply). */
+function substitute(skeleton: unknown, strings: string[]): unknown {
+  const mark = (value: unknown): number => {
+    if (typeof value !== 'string' || !value.startsWith(MARK)) return -1;
+    const index = Number(value.slice(MARK.length));
+    return Number.isInteger(index) && index >= 0 && index < strings.length ? index : -1;
+  };
+  const root = mark(skeleton);
+  if (root >= 0) return strings[root];
+  let left = strings.length;
+  const stack: unknown[] = [skeleton];
+  while (stack.length > 0 && left > 0) {
+    const node = stack.pop();
+    if (typeof node !== 'object' || node === null) continue;
+    const container = node as Record<string, unknown>;
+    for (const key of Object.keys(container)) {
+      const child = container[key];
+      const index = mark(child);
+      if (index >= 0) {
+        container[key] = strings[index];
+        left -= 1;
+      } else if (typeof child === 'object' && child !== null) {
+        stack.push(child);
+      }
+    }
+  }
+  if (left > 0) throw new Error('a piecewise string was not found in the skeleton');
+  return skeleton;
+}
+
+/** Boundaries in JSON bytes (from a parsed line, or checked by JSON.parse afterwards). */
+class Scanner {
+  constructor(private readonly buf: Buffer) {}
+
+  ws(pos: number): number {
+    const buf = this.buf;
+    let c = buf[pos];
+    while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = buf[++pos];
+    return pos;
+  }
+
+  /** The index of the quote that closes the string opening at `pos` (-1 when there is none). */
+  stringEnd(pos: number): number {
+    const buf = this.buf;
+    let q = buf.indexOf(QUOTE, pos + 1);
+    while (q !== -1) {
+      let b = q - 1;
+      while (buf[b] === BACKSLASH) b -= 1;
+      // An even run of backslashes escapes itself, not the quote.
+      if ((q - 1 - b) % 2 === 0) return q;
+      q = buf.indexOf(QUOTE, q + 1);
+    }
+    return -1;
+  }
+
+  /** Skip a container without looking inside (too deep to scan by recursion). */
+  skipContainer(pos: number): number {
+    const buf = this.buf;
+    let depth = 0;
+    for (;;) {
+      const c = buf[pos];
+      if (c === QUOTE) {
+        pos = this.stringEnd(pos) + 1;
+        continue;
+      }
+      if (c === 0x7b || c === 0x5b) depth += 1;
+      else if (c === 0x7d || c === 0x5d) {
+        depth -= 1;
+        if (depth === 0) return pos + 1;
+      }
+      pos += 1;
+    }
+  }
+}
+
+/**
+ * Map each long string of `value` to its raw bytes in `buf`. `buf` is valid JSON (it was parsed), so the
+ * scan only finds boundaries. With duplicate keys JSON.parse keeps the last value; the scan visits the
+ * last occurrence last, so its bytes win (an earlier one can only be left mapped to a string too short to
+ * be asked about, as raw text is never shorter than its string).
+ */
+function longStrings(buf: Buffer, value: unknown, skipPiecewise: boolean): Map<string, Buffer> {
+  const found = new Map<string, Buffer>();
+  const scanner = new Scanner(buf);
+  const ws = (pos: number): number => scanner.ws(pos);
+  const stringEnd = (pos: number): number => scanner.stringEnd(pos);
+  const skipContainer = (pos: number): number => scanner.skipContainer(pos);
+
+  /** The key whose quotes are at `pos` and `end` (keys are short: a plain loop beats a search). */
+  const key = (pos: number, end: number): string => {
+    for (let i = pos + 1; i < end; i += 1) {
+      if (buf[i] === BACKSLASH) return JSON.parse(buf.toString('utf8', pos, end + 1)) as string;
+    }
+    return buf.toString('utf8', pos + 1, end);
+  };
+
+  /** Scan the value starting at `pos` (no leading space), whose parsed form is `parsed`; returns the end. */
+  const scan = (pos: number, parsed: unknown, depth: number): number => {
+    const c = buf[pos];
+    if (c === QUOTE) {
+      const end = stringEnd(pos);
+      const length = end - pos - 1;
+      // Strings parseLine decoded piecewise are known already (and are ropes: not to be hashed).
+      if (typeof parsed === 'string' && length >= MIN_SPLICE_CHARS && !(skipPiecewise && length >= PIECEWISE_MIN_BYTES)) {
+        found.set(parsed, buf.subarray(pos + 1, end));
+      }
+      return end + 1;
+    }
+    if (c === 0x7b || c === 0x5b) {
+      if (depth >= MAX_DEPTH) return skipContainer(pos);
+      const object = c === 0x7b;
+      pos = ws(pos + 1);
+      if (buf[pos] === (object ? 0x7d : 0x5d)) return pos + 1;
+      for (let index = 0; ; index += 1) {
+        let child: unknown;
+        if (object) {
+          const end = stringEnd(pos);
+          if (isObject(parsed)) {
+            const name = key(pos, end);
+            if (Object.hasOwn(parsed, name)) child = parsed[name];
+          }
+          pos = ws(ws(end + 1) + 1); // past the colon
+        } else if (Array.isArray(parsed)) {
+          child = parsed[index];
+        }
+        pos = ws(scan(pos, child, depth + 1));
+        if (buf[pos] !== 0x2c) return pos + 1; // the closing bracket
+        pos = ws(pos + 1);
+      }
+    }
+    // A number, true, false or null.
+    while (pos < buf.length) {
+      const d = buf[pos];
+      if (d === 0x2c || d === 0x7d || d === 0x5d || d === 0x20 || d === 0x0a || d === 0x0d || d === 0x09) break;
+      pos += 1;
+    }
+    return pos;
+  };
+
+  scan(ws(0), value, 0);
+  return found;
+}

@@ -1,0 +1,101 @@
+// The reader's synchronous line reader (lib/agents/claude-code-cli/reader/file-lines.ts) splits a file as the
+// filter's LineSplitter splits a stream, whatever the chunk size: seeded random files with BOMs, CRLF,
+// blank lines, invalid UTF-8, lines longer than a chunk and over the limit, with and without a final newline.
+import { closeSync, openSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { Rng } from '../../../reliability/support.js';
+import { LineSplitter } from '../../../../lib/input/lines.js';
+import { FileLines, lineText } from '../../../../lib/agents/claude-code-cli/reader/file-lines.js';
+import { tempDir } from '../../../support/run.js';
+
+const MAX = 200;
+
+interface Seen {
+  no: number;
+  text: string | undefined;
+  invalidUtf8: boolean;
+  last: boolean;
+}
+
+/** A seeded generator (mulberry32): the same files on every run. */
+function random(seed: number): () => number {
+  const rng = new Rng(seed);
+  return () => rng.next();
+}
+
+function randomFile(rand: () => number): Buffer {
+  const parts: Buffer[] = [];
+  if (rand() < 0.3) parts.push(Buffer.from([0xef, 0xbb, 0xbf]));
+  const lines = 1 + Math.floor(rand() * 30);
+  for (let i = 0; i < lines; i += 1) {
+    const kind = rand();
+    if (kind < 0.1) parts.push(Buffer.from(''));
+    else if (kind < 0.15) parts.push(Buffer.from(' \t\u00a0 '));
+    else if (kind < 0.2) parts.push(Buffer.from(`{"a":"${'x'.repeat(MAX * 2)}"}`));
+    else if (kind < 0.25) parts.push(Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x7d]));
+    else parts.push(Buffer.from(`{"n":${i},"t":"é€😀 ${'y'.repeat(Math.floor(rand() * MAX * 0.4))}"}`));
+    if (i < lines - 1 || rand() < 0.5) parts.push(Buffer.from(rand() < 0.3 ? '\r\n' : '\n'));
+  }
+  return Buffer.concat(parts);
+}
+
+function expected(bytes: Buffer): Seen[] {
+  const splitter = new LineSplitter({ maxLineBytes: MAX });
+  const seen = (last: boolean) => (line: { no: number; text: string | undefined; invalidUtf8?: boolean }): Seen => (
+    { no: line.no, text: line.text, invalidUtf8: line.invalidUtf8 === true, last });
+  return [...splitter.push(bytes).map(seen(false)), ...splitter.end().map(seen(true))];
+}
+
+function actual(path: string, chunk: number, limit = Number.MAX_SAFE_INTEGER): Seen[] {
+  const fd = openSync(path, 'r');
+  try {
+    const lines = new FileLines(fd, limit, MAX, chunk);
+    const seen: Seen[] = [];
+    while (lines.readChunk((line) => {
+      seen.push({ no: line.no, text: line.overLong ? undefined : lineText(line), invalidUtf8: line.invalidUtf8, last: line.last });
+    }));
+    return seen;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+describe('FileLines', () => {
+  test('gives the lines LineSplitter gives, for every chunk size (200 seeded files)', () => {
+    const dir = tempDir();
+    const rand = random(7);
+    for (let n = 0; n < 200; n += 1) {
+      const bytes = randomFile(rand);
+      const path = join(dir, `${n}.jsonl`);
+      writeFileSync(path, bytes);
+      const want = expected(bytes);
+      for (const chunk of [1, 3, 7, 64, 4096]) expect(actual(path, chunk)).toEqual(want);
+    }
+  });
+
+  test('reads only the first `limit` bytes', () => {
+    const path = join(tempDir(), 'limit.jsonl');
+    writeFileSync(path, '{"a":1}\n{"b":2}\n{"c":3}\n');
+    expect(actual(path, 5, 16).map((line) => line.text)).toEqual(['{"a":1}', '{"b":2}']);
+  });
+
+  test('a line cut by the limit is the last line, without a newline', () => {
+    const path = join(tempDir(), 'cut.jsonl');
+    writeFileSync(path, '{"a":1}\n{"b":2}\n');
+    expect(actual(path, 4, 12)).toEqual([
+      { no: 1, text: '{"a":1}', invalidUtf8: false, last: false },
+      { no: 2, text: '{"b"', invalidUtf8: false, last: true },
+    ]);
+  });
+
+  test('an over-long line is handed over without its bytes and counted with its line number', () => {
+    const path = join(tempDir(), 'long.jsonl');
+    writeFileSync(path, `{"a":1}\n${'z'.repeat(MAX * 5)}\n{"b":2}`);
+    expect(actual(path, 16)).toEqual([
+      { no: 1, text: '{"a":1}', invalidUtf8: false, last: false },
+      { no: 2, text: undefined, invalidUtf8: false, last: false },
+      { no: 3, text: '{"b":2}', invalidUtf8: false, last: true },
+    ]);
+  });
+});

@@ -1,0 +1,110 @@
+// Spilled output: "Full output saved to: <path>" is resolved from the file, under the rules for a path that
+// comes from input: absolute, a regular file (no symlink, FIFO or device), capped in size, never written.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { MAX_SPILL_BYTES, readSpillFile } from '../../../../lib/agents/claude-code-cli/reader/spill.js';
+import { tempDir } from '../../../support/run.js';
+import { readAll, SID, text, toolResult, user, writeTranscript } from './support.js';
+
+const pointer = (path: string) => `<persisted-output>\nOutput too large (45.0KB). Full output saved to: ${path}\n\nPreview (first 2KB):\n1\n2\n</persisted-output>`;
+
+/** A path where Claude Code keeps spilled output: `<dir>/<session-uuid>/tool-results/<name>` (only such are read). */
+function spillPath(name: string): string {
+  const dir = join(tempDir(), SID, 'tool-results');
+  mkdirSync(dir, { recursive: true });
+  return join(dir, name);
+}
+
+function spilled(path: string, content: unknown = pointer(path)) {
+  return writeTranscript([user('r1', null, [toolResult('c1', content)])]);
+}
+
+describe('spilled output', () => {
+  test('a pointer is replaced by the spilled file', async () => {
+    const file = spillPath('out.txt');
+    writeFileSync(file, 'the whole output\n');
+    const { events, warnings } = await readAll(spilled(file));
+    expect(events[0]).toMatchObject({ type: 'tool_result', content: 'the whole output\n' });
+    expect(warnings).toEqual([]);
+  });
+
+  test('a pointer inside a text part is replaced in that part', async () => {
+    const file = spillPath('out.txt');
+    writeFileSync(file, 'full');
+    const { events } = await readAll(spilled(file, [text('before'), text(pointer(file))]));
+    expect(events[0]).toMatchObject({ content: [{ type: 'text', text: 'before' }, { type: 'text', text: 'full' }] });
+  });
+
+  test('a missing file leaves the pointer, with a warning', async () => {
+    const file = spillPath('gone.txt');
+    const { events, warnings } = await readAll(spilled(file));
+    expect(events[0]).toMatchObject({ content: pointer(file) });
+    expect(warnings.map((w) => w.message)).toEqual([`spilled output ${file} is missing; the pointer is kept`]);
+  });
+
+  test('a file over the cap leaves the pointer, with a warning', () => {
+    const file = join(tempDir(), 'big.txt');
+    writeFileSync(file, Buffer.alloc(MAX_SPILL_BYTES + 1, 0x61));
+    expect(readSpillFile(file)).toEqual({ ok: false, reason: `${MAX_SPILL_BYTES + 1} bytes, over the limit of ${MAX_SPILL_BYTES}` });
+  });
+
+  test('a file at the cap is read', () => {
+    const file = join(tempDir(), 'edge.txt');
+    writeFileSync(file, Buffer.alloc(10, 0x61));
+    expect(readSpillFile(file, 10)).toEqual({ ok: true, text: 'aaaaaaaaaa' });
+  });
+
+  test('a symbolic link is not followed', () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'secret.txt'), 'secret');
+    symlinkSync(join(dir, 'secret.txt'), join(dir, 'link.txt'));
+    expect(readSpillFile(join(dir, 'link.txt'))).toEqual({ ok: false, reason: 'a symbolic link' });
+  });
+
+  test('a FIFO is refused without blocking', () => {
+    const fifo = join(tempDir(), 'pipe');
+    execFileSync('mkfifo', [fifo]);
+    expect(readSpillFile(fifo)).toEqual({ ok: false, reason: 'not a regular file' });
+  });
+
+  test('a device is refused', () => {
+    expect(readSpillFile('/dev/zero')).toEqual({ ok: false, reason: 'not a regular file' });
+  });
+
+  test('a directory is refused', () => {
+    expect(readSpillFile(tempDir())).toEqual({ ok: false, reason: 'not a regular file' });
+  });
+
+  test('a relative path is refused', () => {
+    expect(readSpillFile('out.txt')).toEqual({ ok: false, reason: 'not an absolute path' });
+  });
+
+  test('the spilled file is not modified by reading it', async () => {
+    const file = join(tempDir(), 'out.txt');
+    writeFileSync(file, 'data');
+    const before = statSync(file);
+    await readAll(spilled(file));
+    const after = statSync(file);
+    expect([after.size, after.mtimeMs, after.mode]).toEqual([before.size, before.mtimeMs, before.mode]);
+  });
+
+  test('a moved transcript finds its spill in its own session directory', async () => {
+    const dir = join(tempDir(), 'projects', '-home-user-project');
+    mkdirSync(join(dir, SID, 'tool-results'), { recursive: true });
+    writeFileSync(join(dir, SID, 'tool-results', 'abc123.txt'), 'found beside the transcript');
+    const recorded = `/home/somebody/.claude/projects/-home-somebody-project/${SID}/tool-results/abc123.txt`;
+    const path = writeTranscript([user('r1', null, [toolResult('c1', pointer(recorded))])], { dir });
+    const { events } = await readAll(path);
+    expect(events[0]).toMatchObject({ content: 'found beside the transcript' });
+  });
+
+  test('with resolveSpills off the pointer is kept without a warning', async () => {
+    const file = join(tempDir(), 'out.txt');
+    writeFileSync(file, 'full');
+    const { events, warnings } = await readAll(spilled(file), { resolveSpills: false });
+    expect(events[0]).toMatchObject({ content: pointer(file) });
+    expect(warnings).toEqual([]);
+  });
+});

@@ -1,0 +1,65 @@
+// User and assistant records are serialised by template (lib/agents/claude-code-cli/serialize.ts): the line
+// must be exactly what JSON.stringify gives, for every event the generator makes (quotes, control characters,
+// lone surrogates, odd models and usage, usage summed over a response), and the same value when long strings
+// are spliced from the input.
+import { describe, expect, test } from 'vitest';
+import { normalizeEvent } from '../../../lib/events.js';
+import { ClaudeRecordMapper } from '../../../lib/agents/claude-code-cli/records.js';
+import { serializeRecord } from '../../../lib/agents/claude-code-cli/serialize.js';
+import { LineSplitter } from '../../../lib/input/lines.js';
+import { jsonSourceOf, parseLine } from '../../../lib/json/raw-json.js';
+import { generateInput } from '../../reliability/generate.js';
+import { withSeed } from '../../reliability/support.js';
+
+const T = '2026-11-29T10:00:00.000Z';
+
+describe('records serialised by template', () => {
+  test('every line is exactly JSON.stringify of its record, for generated hostile events', async () => {
+    await withSeed('serialize-template', (rng) => {
+      const mapper = new ClaudeRecordMapper({
+        sessionId: 'S', cwd: '/p/"quoted"\\dir', gitBranch: 'feature/ü', provenance: { convertedFrom: 'x\u0001' },
+      });
+      const input = generateInput(rng, 3000, 0);
+      let turns = 0;
+      let summed = 0;
+      for (const line of input.data.toString('utf8').split(/\r?\n/)) {
+        let value: unknown;
+        try {
+          value = JSON.parse(line);
+        } catch {
+          continue;
+        }
+        const result = normalizeEvent(value, T);
+        if (!result.ok || !result.event) continue;
+        const usage = 'usage' in result.event ? result.event.usage : undefined;
+        for (const record of mapper.map(result.event).records) {
+          const out: (string | Uint8Array)[] = [];
+          serializeRecord(record, out);
+          expect(out).toEqual([`${JSON.stringify(record)}\n`]);
+          if (record.type === 'user' || record.type === 'assistant') turns += 1;
+          // Usage reported again in one response: the record carries a sum made here, not the event's object.
+          if (usage !== undefined && (record.message as { usage?: unknown }).usage !== usage) summed += 1;
+        }
+      }
+      expect(turns).toBeGreaterThan(1000);
+      expect(summed).toBeGreaterThan(10);
+    });
+  });
+
+  test('with long strings spliced from the input line, the line holds the same value as the record', () => {
+    const mapper = new ClaudeRecordMapper({ sessionId: 'S', cwd: '/p' });
+    const long = `"quoted" \\ \u0001 ü 😀 ${'x'.repeat(5000)}`;
+    const text = JSON.stringify({ type: 'tool_call', id: 't', name: 'Bash', arguments: { command: long, n: 1 } });
+    const [line] = new LineSplitter().push(Buffer.from(`${text}\n`));
+    const value = parseLine(line!);
+    const event = normalizeEvent(value, T);
+    if (!event.ok || !event.event) throw new Error('valid event expected');
+    const [record] = mapper.map(event.event).records;
+    const out: (string | Uint8Array)[] = [];
+    serializeRecord(record!, out, jsonSourceOf(line!, value));
+    expect(out.some((piece) => typeof piece !== 'string')).toBe(true);
+    const written = Buffer.concat(out.map((piece) => (typeof piece === 'string' ? Buffer.from(piece) : piece))).toString('utf8');
+    expect(written.endsWith('\n')).toBe(true);
+    expect(JSON.parse(written)).toEqual(JSON.parse(JSON.stringify(record)));
+  });
+});

@@ -1,0 +1,128 @@
+// The fast write path: long strings of an input line are found in its bytes and spliced into records as they
+// are, and the transcript file writes text and byte pieces back to back. Every result must be the same JSON
+// value that JSON.stringify would have written.
+import { describe, expect, test } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { PassThrough, Readable } from 'node:stream';
+import { AppendFile } from '../../lib/session/append-file.js';
+import { LineSplitter, type Line } from '../../lib/input/lines.js';
+import { jsonSourceOf, MIN_SPLICE_CHARS } from '../../lib/json/raw-json.js';
+import { stringifySpliced } from '../../lib/json/spliced-json.js';
+import { runFilter, type FilterOptions } from '../../lib/filter.js';
+import { tempDir } from '../support/run.js';
+
+const LONG = 'x'.repeat(MIN_SPLICE_CHARS);
+
+/** The lines (and parsed values) of `text`, as the filter sees them. */
+function parsed(text: string | Buffer): { line: Line; value: unknown }[] {
+  const splitter = new LineSplitter();
+  const lines = [...splitter.push(Buffer.isBuffer(text) ? text : Buffer.from(text)), ...splitter.end()];
+  return lines.map((line) => ({ line, value: JSON.parse(line.text!) }));
+}
+
+function only(text: string | Buffer) {
+  const [first] = parsed(text);
+  const source = jsonSourceOf(first!.line, first!.value);
+  return { value: first!.value as Record<string, unknown>, source };
+}
+
+/** Pieces joined as the file would hold them. */
+function joined(json: string | (string | Uint8Array)[]): string {
+  if (typeof json === 'string') return json;
+  return Buffer.concat(json.map((p) => (typeof p === 'string' ? Buffer.from(p) : p))).toString('utf8');
+}
+
+describe('JsonSource', () => {
+  test('a long string is found with its raw bytes, escapes and all', () => {
+    const raw = `${LONG}\\"caf\\u00e9\\\\ \\n日本`;
+    const { value, source } = only(`{"type":"user","text":"${raw}"}\n`);
+    expect(source!.rawOf(value.text as string)?.toString('utf8')).toBe(raw);
+  });
+
+  test('long strings nested in objects and arrays are found too', () => {
+    const { value, source } = only(`{"content":[{"type":"text","text":"${LONG}a"},{"x":{"y":"${LONG}b"}}]}\n`);
+    const content = value.content as { text?: string; x?: { y: string } }[];
+    expect(source!.rawOf(content[0]!.text!)?.toString()).toBe(`${LONG}a`);
+    expect(source!.rawOf(content[1]!.x!.y)?.toString()).toBe(`${LONG}b`);
+  });
+
+  test('a string the line does not hold, or a short one, has no raw text', () => {
+    const { value, source } = only(`{"text":"${LONG}","short":"abc"}\n`);
+    expect(source!.rawOf(`${value.text as string}!`)).toBeUndefined();
+    expect(source!.rawOf('abc')).toBeUndefined();
+  });
+
+  test('with a duplicate key the last value wins, as in JSON.parse', () => {
+    const { value, source } = only(`{"text":"${LONG}first","text":"${LONG}last"}\n`);
+    expect(value.text).toBe(`${LONG}last`);
+    expect(source!.rawOf(value.text as string)?.toString()).toBe(`${LONG}last`);
+  });
+
+  test('keys with escapes, odd spacing and a CRLF ending are scanned right', () => {
+    const { value, source } = only(` { "a\\u0062" : [ 1 , true , null , -2.5e3 ] , "t\\"" :\t"${LONG}" }\r\n`);
+    expect(source!.rawOf(value['t"'] as string)?.toString()).toBe(LONG);
+  });
+
+  test('short lines and lines with invalid UTF-8 get no source', () => {
+    expect(only('{"text":"short"}\n').source).toBeUndefined();
+    const bad = Buffer.concat([Buffer.from(`{"text":"${LONG}`), Buffer.from([0xff]), Buffer.from('"}\n')]);
+    expect(only(bad).source).toBeUndefined();
+  });
+});
+
+describe('stringifySpliced', () => {
+  test('the spliced JSON is the value JSON.stringify writes', () => {
+    const { value, source } = only(`{"text":"${LONG}\\u00e9\\/","n":1}\n`);
+    const record = { type: 'user', message: { role: 'user', content: value.text }, other: 'short', copy: value.text };
+    const pieces = stringifySpliced(record, source!);
+    expect(typeof pieces).not.toBe('string');
+    expect(JSON.parse(joined(pieces))).toEqual(record);
+  });
+
+  test('a record without long strings of the line is plain JSON.stringify', () => {
+    const { source } = only(`{"text":"${LONG}"}\n`);
+    const record = { a: 'b', c: [1, 2] };
+    expect(stringifySpliced(record, source!)).toBe(JSON.stringify(record));
+  });
+});
+
+describe('AppendFile', () => {
+  test('text and byte pieces are written back to back and counted as own bytes', () => {
+    const dir = tempDir();
+    const { file } = AppendFile.createExclusive(dir, () => 'f.jsonl');
+    const big = Buffer.from('y'.repeat(100_000));
+    file.write(['{"a":"', Buffer.from('é'), '"}\n', 'z'.repeat(3_000_000), big, '\n']);
+    file.write('tail\n');
+    expect(file.foreignBytes()).toBeUndefined();
+    file.close();
+    expect(readFileSync(file.path, 'utf8')).toBe(`{"a":"é"}\n${'z'.repeat(3_000_000)}${'y'.repeat(100_000)}\ntail\n`);
+  });
+});
+
+describe('the filter with long lines', () => {
+  test('records of long events hold the same values as the events', async () => {
+    const root = tempDir();
+    const text = `${LONG} "quoted" caf\u00e9 日本 \\ end`;
+    const input = [
+      JSON.stringify({ type: 'user', text }),
+      // A producer that escapes all non-ASCII: the transcript keeps its escapes, the value is the same.
+      JSON.stringify({ type: 'tool_call', id: 't1', name: 'Bash', arguments: { command: text } }).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`),
+      JSON.stringify({ type: 'tool_result', id: 't1', content: text }),
+    ].join('\n');
+    const options: FilterOptions = {
+      formats: ['claude-code-cli'], sessionDirs: { 'claude-code-cli': root }, cwd: '/home/user/project', agentName: 'test',
+      noSession: false, echo: false, strict: false, from: 'auto', env: {}, homedir: root, processCwd: root,
+    };
+    const sink = () => new PassThrough().resume();
+    const result = await runFilter(options, { stdin: Readable.from([Buffer.from(input)]), stdout: sink(), stderr: sink() });
+    expect(result.code).toBe(0);
+    const written = readFileSync(result.harnesses[0]!.sessionFile, 'utf8');
+    expect(written).toContain('caf\\u00e9'); // spliced as it came, not serialised again
+    const records = written.trim().split('\n').map((l) => JSON.parse(l));
+    expect(records.map((r) => r.message.content)).toEqual([
+      text,
+      [expect.objectContaining({ type: 'tool_use', input: { command: text } })],
+      [expect.objectContaining({ type: 'tool_result', content: text })],
+    ]);
+  });
+});
