@@ -1,5 +1,5 @@
 // What a run killed mid-stream leaves: the journal on disk holds every event received before the kill. SIGKILL:
-// the journal loaded as the README says (`asyncai-log --session-format opencode --cwd <dir> < <journal>`) is a
+// the journal loaded as docs/opencode.md says (`asyncai-log --session-format opencode --cwd <dir> < <journal>`) is a
 // session the real opencode continues with all of it. SIGTERM: the run loads it itself before it exits.
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -84,7 +84,7 @@ describe('killed mid-stream', () => {
     }
   }, 300_000);
 
-  test('SIGKILL: the journal loaded as the README says gives a session holding everything received', () => {
+  test('SIGKILL: the journal loaded as docs/opencode.md says gives a session holding everything received', () => {
     expect(killed.exit).toBe('SIGKILL');
     expect(loaded.result.code).toBe(0);
     expect(sent(requests.killed)).toEqual(EXPECTED_START);

@@ -1,6 +1,6 @@
 // Property: events -> filter -> Claude Code transcript -> read -> the same events, for random event
-// sequences from a seeded generator (no dependency). What may differ is documented in the README
-// ("Reading transcripts"): events the writer does not write, and fields it fills in (model, task ids,
+// sequences from a seeded generator (no dependency). What may differ is documented in docs/read.md
+// ("Round trip"): events the writer does not write, and fields it fills in (model, task ids,
 // a monitor description, a stopped monitor's exit code, a blank compaction summary).
 import { readFileSync, rmSync } from 'node:fs';
 import { Readable, Writable } from 'node:stream';
@@ -119,8 +119,8 @@ function session(seed: number): Ev[] {
 }
 
 /**
- * A turn is every assistant-side event between two user-side ones (README): responses generated back to
- * back share one message. The reader reports a turn's model and usage once, so keep only the first of each.
+ * A turn is every assistant-side event between two user-side ones (docs/input-formats.md): responses
+ * generated back to back share one message. The reader reports a turn's model and usage once, so keep only the first of each.
  */
 function onePerTurn(events: Ev[]): Ev[] {
   let model = false;
