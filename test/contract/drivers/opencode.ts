@@ -2,27 +2,33 @@
 // writer appends to a journal (`<root>/asyncai-log/<ses_id>.jsonl`, the session line's `session_file`) while the
 // stream runs and hands it to `opencode import` at the end. The journal is the append-only file of this
 // contract: its entries are the writer's own (the database files are OpenCode's), and OpenCode itself never
-// appends to it, so the foreign line is one another process adds, which the import must pass over. The real
-// `opencode run --session` continues the session against the chat-completions mock; a request's `messages`
-// are its elements.
-import { readFileSync, writeFileSync } from 'node:fs';
+// appends to it, so the foreign line is one another process adds, which the import must pass over. The
+// file-level items name a stand-in program that only checks it was asked to import a document (the real one
+// takes seconds to start); the real `opencode import` and `opencode run --session` continue the session
+// against the chat-completions mock, and a request's `messages` are its elements.
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startMockChat } from '../../support/mock-chat-completions.js';
 import { continueWithOpencode, opencodeBinary, opencodeHome } from '../../support/opencode.js';
 import { tempDir } from '../../support/run.js';
 import type { ContractDriver, Element, Place } from '../driver.js';
 
-/** A place in an OpenCode home (config naming the mock at `url`; import never calls it). */
-function homePlace(url: string): Place {
+/** The stand-in for `opencode`: succeeds only for `import <a non-empty file>`, run from an existing directory. */
+const STAND_IN = join(tempDir('asyncai-log-contract-opencode-'), 'opencode');
+writeFileSync(STAND_IN, '#!/bin/sh\n[ "$1" = import ] && [ -s "$2" ] && [ -d "$PWD" ]\n');
+chmodSync(STAND_IN, 0o700);
+
+/** A place in an OpenCode home (its config names the mock at `url`), the writer handing its sessions to `program`. */
+function homePlace(url: string, program: string): Place {
   const home = opencodeHome(url);
-  return { root: home.dataDir, cwd: tempDir('asyncai-log-contract-cwd-'), env: { ...home.env, ASYNCAI_LOG_OPENCODE: opencodeBinary() } };
+  return { root: home.dataDir, cwd: tempDir('asyncai-log-contract-cwd-'), env: { ...home.env, ASYNCAI_LOG_OPENCODE: program } };
 }
 
 export const driver: ContractDriver = {
   format: 'opencode',
   keepsImages: true,
   marksErrors: false,
-  place: () => homePlace('http://127.0.0.1:9'),
+  place: () => homePlace('http://127.0.0.1:9', STAND_IN),
   owned: (rel) => rel === 'asyncai-log/' || rel.startsWith('asyncai-log/'),
   async realCli() {
     const mock = await startMockChat();
