@@ -2,6 +2,7 @@
 // isolated place, which entries below the root are the writer's own, how to resume with the agent's real CLI
 // against its loopback mock, and how to read the first model request as an ordered list of elements. One
 // driver per registered format lives in drivers/<format>.ts; the suite fails for a format without one.
+import { join } from 'node:path';
 import { cleanEnv, tempDir, type RunResult } from '../support/run.js';
 
 /** An isolated place to run the bin in: the storage root, the project directory and the environment. */
@@ -64,5 +65,5 @@ export interface ContractDriver {
 /** The usual place: a root and a project directory in one fresh temp directory, HOME elsewhere. */
 export function plainPlace(extra: Record<string, string> = {}): Place {
   const top = tempDir('asyncai-log-contract-');
-  return { root: `${top}/root`, cwd: tempDir('asyncai-log-contract-cwd-'), env: cleanEnv(extra) };
+  return { root: join(top, 'root'), cwd: tempDir('asyncai-log-contract-cwd-'), env: cleanEnv(extra) };
 }
