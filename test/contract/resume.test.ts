@@ -23,6 +23,8 @@ interface Outcome {
   driver: ContractDriver;
   written: { code: number | null; stderr: string };
   session: SessionEntry;
+  /** The file held the first half when the foreign line went in. */
+  firstWritten: boolean;
   /** The session file's text when the run ended, before the real CLI resumed it. */
   text: string;
   resumed: { run: RunResult; request: unknown };
@@ -40,8 +42,11 @@ async function writeAndResume(driver: ContractDriver, cli: RealCli): Promise<Out
   const closed = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
   child.stdin.write(FIRST);
   await until(() => out.includes('\n') || child.exitCode !== null);
+  if (!out.includes('\n')) throw new Error(`no session line; exit ${child.exitCode}, stderr: ${err}`);
   const session = (JSON.parse(out.split('\n')[0]!).result.harnesses as SessionEntry[]).find((h) => h.format === driver.format)!;
-  await until(() => readFileSync(session.session_file, 'utf8').includes(FIRST_MARK) || child.exitCode !== null);
+  const holdsFirst = () => readFileSync(session.session_file, 'utf8').includes(FIRST_MARK);
+  await until(() => holdsFirst() || child.exitCode !== null);
+  const firstWritten = holdsFirst();
   // Another process appends one whole line, as the real CLI does when it resumes a live session.
   const appended = await run(process.execPath, ['-e', 'require("node:fs").appendFileSync(process.argv[1], process.argv[2])',
     session.session_file, driver.foreignLine(session, FOREIGN_MARK)]);
@@ -50,7 +55,7 @@ async function writeAndResume(driver: ContractDriver, cli: RealCli): Promise<Out
   const code = await closed;
   const text = readFileSync(session.session_file, 'utf8');
   const resumed = await cli.resume(session);
-  return { driver, written: { code, stderr: err }, session, text, resumed };
+  return { driver, written: { code, stderr: err }, session, firstWritten, text, resumed };
 }
 
 const outcomes = new Map<string, PromiseSettledResult<Outcome>>();
@@ -104,7 +109,8 @@ describe.each(FORMATS)('%s', (format) => {
   });
 
   test('the session file ends with whole lines, the foreign line once, and ours written later after it', () => {
-    const { text } = outcome(format);
+    const { text, firstWritten } = outcome(format);
+    expect(firstWritten).toBe(true);
     expect(text.endsWith('\n')).toBe(true);
     const lines = text.slice(0, -1).split('\n');
     for (const line of lines) expect(() => JSON.parse(line), line.slice(0, 200)).not.toThrow();
