@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import { tempDir, type RunResult } from '../support/run.js';
 import { listTree, modeOf } from '../reliability/support.js';
 import type { ContractDriver, Place } from './driver.js';
-import { binArgs, ev, FORMATS, loadDriver, requireDriver, runFixed, sessionEntry } from './support.js';
+import { binArgs, ev, FORMATS, loadDriver, requireDriver, runBinFixed, sessionEntry } from './support.js';
 
 const STREAM = ev({ type: 'user', text: 'contract first run' }) + ev({ type: 'assistant', text: 'noted' });
 
@@ -42,7 +42,7 @@ describe.each(FORMATS)('%s', (format) => {
   beforeAll(async () => {
     driver = await requireDriver(format);
     place = driver.place();
-    const first = await runFixed(binArgs(format, place), place, STREAM);
+    const first = await runBinFixed(binArgs(format, place), place, STREAM);
     expect(first.code, first.stderr).toBe(0);
     taken = sessionEntry(first, format).session_file;
     tree = listTree(place.root).filter((rel) => driver.owned(rel));
@@ -50,7 +50,7 @@ describe.each(FORMATS)('%s', (format) => {
 
   test('the same place gives the same path (the runs below really meet the first run\'s files)', async () => {
     const again = { ...place, root: join(tempDir(), 'root') };
-    const r = await runFixed(binArgs(format, again), again, STREAM);
+    const r = await runBinFixed(binArgs(format, again), again, STREAM);
     expect(r.code, r.stderr).toBe(0);
     expect(relative(again.root, sessionEntry(r, format).session_file)).toBe(relative(place.root, taken));
     expect(tree).toContain(relative(place.root, taken));
@@ -58,7 +58,7 @@ describe.each(FORMATS)('%s', (format) => {
 
   test('1. a session file already where the next session would go is not touched: byte, mode and inode the same', async () => {
     const before = { bytes: readFileSync(taken), stat: statSync(taken) };
-    const r = await runFixed(binArgs(format, place), place, ev({ type: 'user', text: 'contract second run' }));
+    const r = await runBinFixed(binArgs(format, place), place, ev({ type: 'user', text: 'contract second run' }));
     if (r.code === 0) {
       const file = sessionEntry(r, format).session_file;
       expect(file).not.toBe(taken);
@@ -73,7 +73,7 @@ describe.each(FORMATS)('%s', (format) => {
 
   test.concurrent.for(['000', '077'])('2. under umask %s the writer\'s files are 0600 and the directories it makes 0700', async (umask, { expect }) => {
     const fresh = driver.place();
-    const r = await runFixed(binArgs(format, fresh), fresh, STREAM, umask);
+    const r = await runBinFixed(binArgs(format, fresh), fresh, STREAM, umask);
     expect(r.code, r.stderr).toBe(0);
     const own = listTree(fresh.root).filter((rel) => driver.owned(rel));
     expect(own).toContain(relative(fresh.root, sessionEntry(r, format).session_file));
@@ -95,7 +95,7 @@ describe.each(FORMATS)('%s', (format) => {
       if (isDir) mkdirSync(target);
       else writeFileSync(target, 'victim\n');
       symlinkSync(target, entry.replace(/\/$/, ''));
-      const r = await runFixed(binArgs(format, { ...place, root }), { ...place, root }, ev({ type: 'user', text: 'through the link?' }));
+      const r = await runBinFixed(binArgs(format, { ...place, root }), { ...place, root }, ev({ type: 'user', text: 'through the link?' }));
       const where = `${rel}: ${r.stderr}`;
       if (isDir) {
         expectRefused(r);
@@ -143,7 +143,7 @@ describe.each(FORMATS)('%s', (format) => {
       ];
       // Without --cwd: the stream's own cwd is the one offered.
       const args = binArgs(format, probe).slice(0, -2);
-      const r = await runFixed(args, probe, lines.map((l) => ev(l)).join(''));
+      const r = await runBinFixed(args, probe, lines.map((l) => ev(l)).join(''));
       expect(r.code, r.stderr).toBe(0);
       const file = sessionEntry(r, format).session_file;
       expect(relative(probe.root, file).startsWith('..')).toBe(false);
@@ -162,7 +162,7 @@ describe.each(FORMATS)('%s', (format) => {
         ev({ type: 'monitor_event', event: 'e', description: hostile('outside-monitor'), task_id: hostile('outside-task') }),
         ev({ type: 'assistant', text: 'done' }),
       ].join('');
-      const r = await runFixed(binArgs(format, probe), probe, input);
+      const r = await runBinFixed(binArgs(format, probe), probe, input);
       expect(r.code, r.stderr).toBe(0);
       expect(outsideRoot(probe)).toEqual([]);
       expect(listTree(probe.cwd)).toEqual([]);

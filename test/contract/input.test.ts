@@ -3,7 +3,7 @@
 // the run goes on and exits 0 (README, Exit codes), and the events before and after them are written, in order.
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import { binArgs, ev, FORMATS, requireDriver, runFixed, sessionEntry } from './support.js';
+import { binArgs, ev, FORMATS, requireDriver, runBinFixed, sessionEntry } from './support.js';
 
 const BEFORE = 'contract text before the bad lines';
 const AFTER = 'contract text after the bad lines';
@@ -21,7 +21,7 @@ describe.each(FORMATS)('%s', (format) => {
   test('5. each bad line is one stderr line with its number, the run goes on and exits 0, and what came before and after is written', async () => {
     const driver = await requireDriver(format);
     const place = driver.place();
-    const r = await runFixed([...binArgs(format, place), '--from', 'events'], place, INPUT);
+    const r = await runBinFixed([...binArgs(format, place), '--from', 'events'], place, INPUT);
     expect(r.code, r.stderr).toBe(0);
     const lines = r.stderr.split('\n').filter((l) => l !== '');
     expect(lines.map((l) => /^asyncai-log: stdin:(\d+): \S/.exec(l)?.[1])).toEqual(['2', '3', '4', '5']);

@@ -47,7 +47,7 @@ export const FROZEN_NOW = Math.floor(Date.now() / 60_000) * 60_000;
  * Run the bin with `args` in `place` on `input`, with the clock at FROZEN_NOW and the first few uuids and ints
  * fixed: the same place and input give the same paths, run after run. `umask`, when given, is set first.
  */
-export function runFixed(args: string[], place: Place, input: string, umask?: string): Promise<RunResult> {
+export function runBinFixed(args: string[], place: Place, input: string, umask?: string): Promise<RunResult> {
   const env = { ...place.env, ASYNCAI_LOG_TEST_NOW: String(FROZEN_NOW), ASYNCAI_LOG_TEST_DRAWS: '4' };
   const node = [process.execPath, '--import', FIXED_DRAWS, BIN, ...args];
   if (umask === undefined) return run(node[0]!, node.slice(1), { cwd: place.cwd, env, input });
