@@ -9,7 +9,7 @@
 import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startMockChat } from '../../support/mock-chat-completions.js';
-import { continueWithOpencode, opencodeBinary, opencodeHome } from '../../support/opencode.js';
+import { continueWithOpencode, opencodeBinary, opencodeHome, type OpencodeHome } from '../../support/opencode.js';
 import { tempDir } from '../../support/run.js';
 import type { ContractDriver, Element, Place } from '../driver.js';
 
@@ -18,9 +18,8 @@ const STAND_IN = join(tempDir('asyncai-log-contract-opencode-'), 'opencode');
 writeFileSync(STAND_IN, '#!/bin/sh\n[ "$1" = import ] && [ -s "$2" ] && [ -d "$PWD" ]\n');
 chmodSync(STAND_IN, 0o700);
 
-/** A place in an OpenCode home (its config names the mock at `url`), the writer handing its sessions to `program`. */
-function homePlace(url: string, program: string): Place {
-  const home = opencodeHome(url);
+/** A place in an OpenCode home, the writer handing its sessions to `program`. */
+function homePlace(home: OpencodeHome, program: string): Place {
   return { root: home.dataDir, cwd: tempDir('asyncai-log-contract-cwd-'), env: { ...home.env, ASYNCAI_LOG_OPENCODE: program } };
 }
 
@@ -28,7 +27,8 @@ export const driver: ContractDriver = {
   format: 'opencode',
   keepsImages: true,
   marksErrors: false,
-  place: () => homePlace('http://127.0.0.1:9', STAND_IN),
+  // The stand-in never calls a model: the home's mock address is never used.
+  place: () => homePlace(opencodeHome('http://127.0.0.1:9'), STAND_IN),
   owned: (rel) => rel === 'asyncai-log/' || rel.startsWith('asyncai-log/'),
   async realCli() {
     const mock = await startMockChat();
@@ -38,7 +38,7 @@ export const driver: ContractDriver = {
     const parsed = JSON.parse(readFileSync(config, 'utf8'));
     Object.assign(parsed.provider.mock.models['mock-model'], { attachment: true, modalities: { input: ['text', 'image'], output: ['text'] } });
     writeFileSync(config, JSON.stringify(parsed));
-    const place = { root: home.dataDir, cwd: tempDir('asyncai-log-contract-cwd-'), env: { ...home.env, ASYNCAI_LOG_OPENCODE: opencodeBinary() } };
+    const place = homePlace(home, opencodeBinary());
     return {
       place,
       async resume(session) {
