@@ -3,7 +3,7 @@
 // its first line an empty export document, later lines whole messages, a later copy replacing an earlier);
 // when it ends, the journal becomes one export document that `opencode import` loads, run from the project.
 import { spawnSync } from 'node:child_process';
-import { closeSync, constants, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, constants, mkdirSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { GenericEvent } from '../../events.js';
 import { EventRejected, type HarnessFactory, type HarnessOptions, type SessionHarness } from '../types.js';
@@ -163,6 +163,28 @@ function importer(program: string, env: Record<string, string>, directory: strin
   };
 }
 
+/** Whether `dir` can be a process's working directory here (it exists and is a directory). */
+function isDirectoryHere(dir: string): boolean {
+  if (dir.includes('\0')) return false;
+  try {
+    return statSync(dir).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Where `opencode import` runs: the project directory, as OpenCode files a session under the directory it is
+ * imported from. A project that is not a directory here (a cwd from another machine, a `--cwd` made later)
+ * cannot be one: the import runs from `/`, said in one line (the records keep the project directory).
+ */
+function importDirectory(directory: string, warn: (message: string) => void): string {
+  if (isDirectoryHere(directory)) return directory;
+  const shown = JSON.stringify(directory.length > 200 ? `${directory.slice(0, 200)}...` : directory);
+  warn(`warn opencode.import_directory: the project directory ${shown} is not a directory here; the session is imported from / (OpenCode files it there)`);
+  return '/';
+}
+
 export interface OpencodeHarnessOptions extends HarnessOptions {
   /** Clock for ids and times (tests). */
   clock?: () => number;
@@ -196,7 +218,8 @@ export function createOpencodeHarness(options: OpencodeHarnessOptions): SessionH
     file.close();
     throw error;
   }
-  return new OpencodeHarness(sessionId, directory, file, mapper, options.warn, importer(program, opencodeEnv(env, options.root), directory, file.path),
+  const load = importer(program, opencodeEnv(env, options.root), importDirectory(directory, options.warn), file.path);
+  return new OpencodeHarness(sessionId, directory, file, mapper, options.warn, load,
     userModel, configured !== undefined);
 }
 

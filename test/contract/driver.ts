@@ -1,0 +1,69 @@
+// What the contract suite needs to know about one agent, and nothing more: where its writer's files go in an
+// isolated place, which entries below the root are the writer's own, how to resume with the agent's real CLI
+// against its loopback mock, and how to read the first model request as an ordered list of elements. One
+// driver per registered format lives in drivers/<format>.ts; the suite fails for a format without one.
+import { join } from 'node:path';
+import { cleanEnv, tempDir, type RunResult } from '../support/run.js';
+
+/** An isolated place to run the bin in: the storage root, the project directory and the environment. */
+export interface Place {
+  /** `--session-dir <format>=<root>`; not made yet (the run makes it). */
+  root: string;
+  /** The project directory (`--cwd`, and the bin's working directory). */
+  cwd: string;
+  /** The bin's whole environment (its own HOME). */
+  env: Record<string, string>;
+}
+
+/** One session of the session line's `harnesses`. */
+export interface SessionEntry {
+  format: string;
+  session_id: string;
+  session_file: string;
+}
+
+/** One element of a model request, the same across agents. */
+export type Element =
+  | { kind: 'text'; from: 'user' | 'model'; text: string }
+  | { kind: 'image' }
+  | { kind: 'call'; id: string; name: string; args: unknown }
+  /** A tool result: `error` only where the agent's API marks errors (see `ContractDriver.marksErrors`). */
+  | { kind: 'result'; id: string; text: string; error?: boolean };
+
+/** The real CLI, started against its mock, in a place of its own. */
+export interface RealCli {
+  place: Place;
+  /** Resume (continue) the session with the real CLI; its run and the first conversation request it sent. */
+  resume(session: SessionEntry): Promise<{ run: RunResult; request: unknown }>;
+  close(): Promise<void>;
+}
+
+export interface ContractDriver {
+  readonly format: string;
+  /** The agent keeps a user turn's images (and sends them on resume). */
+  readonly keepsImages: boolean;
+  /** The agent's API marks a tool result as an error (Claude's `is_error`, Gemini's `response.error`). */
+  readonly marksErrors: boolean;
+  /** A fresh isolated place without a mock (the file-level items). */
+  place(): Place;
+  /**
+   * Whether the entry `rel` (relative to the root, directories ending in `/`) is the writer's own: the files
+   * and directories the agent's own program makes there (OpenCode's database) are not this suite's business.
+   */
+  owned(rel: string): boolean;
+  /** Start the mock and the CLI's place. */
+  realCli(): Promise<RealCli>;
+  /** The conversation of a model request as ordered elements (the CLI's own context and reminders left out). */
+  elements(request: unknown): Element[];
+  /**
+   * A whole line another process appends to the session file while the stream runs, as the real CLI does on
+   * resume (with a newline), holding `marker`; it must not change the conversation.
+   */
+  foreignLine(session: SessionEntry, marker: string): string;
+}
+
+/** The usual place: a root and a project directory in one fresh temp directory, HOME elsewhere. */
+export function plainPlace(extra: Record<string, string> = {}): Place {
+  const top = tempDir('asyncai-log-contract-');
+  return { root: join(top, 'root'), cwd: tempDir('asyncai-log-contract-cwd-'), env: cleanEnv(extra) };
+}

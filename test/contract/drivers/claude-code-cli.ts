@@ -1,0 +1,54 @@
+// Contract driver for Claude Code: the root is CLAUDE_CONFIG_DIR, the real `claude -p --resume` runs from the
+// project directory against the Messages API mock, and a request's `messages` are its elements.
+import { startMockAnthropic } from '../../support/mock-anthropic.js';
+import { resumeWithClaude } from '../../support/run.js';
+import { plainPlace, type ContractDriver, type Element } from '../driver.js';
+
+function text(value: unknown): string {
+  if (typeof value === 'string') return value;
+  return Array.isArray(value) ? value.map((b: any) => (b.type === 'text' ? b.text : '')).join('') : '';
+}
+
+export const driver: ContractDriver = {
+  format: 'claude-code-cli',
+  keepsImages: true,
+  marksErrors: true,
+  place: () => plainPlace(),
+  owned: () => true,
+  async realCli() {
+    const mock = await startMockAnthropic();
+    const place = plainPlace();
+    return {
+      place,
+      async resume(session) {
+        const before = mock.requests.length;
+        const run = await resumeWithClaude({ configDir: place.root, cwd: place.cwd, session: session.session_id, baseUrl: mock.url });
+        return { run, request: mock.requests[before]?.body };
+      },
+      close: () => mock.close(),
+    };
+  },
+  elements(request) {
+    const out: Element[] = [];
+    for (const m of (request as any).messages as any[]) {
+      const from = m.role === 'assistant' ? 'model' : 'user';
+      const blocks = typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content as any[];
+      for (const b of blocks) {
+        // Claude Code's own context (its reminders), not the conversation.
+        if (b.type === 'text' && String(b.text).startsWith('<system-reminder>') && !String(b.text).includes('<task-notification>')) continue;
+        if (b.type === 'text') out.push({ kind: 'text', from, text: b.text });
+        else if (b.type === 'image') out.push({ kind: 'image' });
+        else if (b.type === 'tool_use') out.push({ kind: 'call', id: b.id, name: b.name, args: b.input });
+        else if (b.type === 'tool_result') {
+          // Claude Code folds the notifications that follow a result into its content, each a reminder of its own.
+          const [result, ...reminders] = text(b.content).split('\n\n<system-reminder>');
+          out.push({ kind: 'result', id: b.tool_use_id, text: result!, error: b.is_error === true });
+          for (const reminder of reminders) out.push({ kind: 'text', from: 'user', text: `<system-reminder>${reminder}` });
+        }
+      }
+    }
+    return out;
+  },
+  // State, not conversation: Claude Code appends such records (reference: claude-code-transcript.md).
+  foreignLine: (session, marker) => `${JSON.stringify({ type: 'custom-title', customTitle: marker, sessionId: session.session_id })}\n`,
+};
