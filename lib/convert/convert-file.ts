@@ -7,7 +7,7 @@ import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { sep } from 'node:path';
 import type { GenericEvent } from '../events.js';
-import { openSessions } from '../filter.js';
+import { openSessions, sessionCwd } from '../session/open.js';
 import { findHarness, sessionFormatOf } from '../agents/index.js';
 import type { HarnessOptions, SessionHarness } from '../agents/types.js';
 import { isObject } from '../input/foreign.js';
@@ -488,8 +488,7 @@ class FileConversion {
 
   /** `--cwd`, else the project directory the input names, else the current directory. */
   private sessionCwd(): string {
-    const facts = this.adapter?.facts() ?? {};
-    return this.settings.cwd ?? (facts.cwd !== undefined && facts.cwd.startsWith('/') ? facts.cwd : this.settings.processCwd);
+    return sessionCwd(this.settings.cwd, this.adapter?.facts() ?? {}, this.settings.processCwd).path;
   }
 
   /** Open the sessions, started at `startedAt` (the log's first event time: Codex files a session by it). */
