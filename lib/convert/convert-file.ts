@@ -12,9 +12,9 @@ import { findHarness, sessionFormatOf } from '../agents/index.js';
 import type { HarnessOptions, SessionHarness } from '../agents/types.js';
 import { isObject } from '../input/foreign.js';
 import { detectInputFormat, findInputFormat } from '../input/index.js';
-import { LineSplitter, type Line } from '../input/lines.js';
-import { jsonSourceOf, type JsonSource } from '../json/raw-json.js';
-import { InputError, type InputAdapter } from '../input/types.js';
+import { EventReader, type LineSink } from '../input/event-reader.js';
+import { isOverLong, LineSplitter, type Line } from '../input/lines.js';
+import type { JsonSource } from '../json/raw-json.js';
 import { SessionLogger } from '../session/logger.js';
 import type { ConvertOutcome, ConvertSettings, ConvertTarget, ConvertTask, SessionRef } from './types.js';
 
@@ -225,7 +225,13 @@ type Stop = { status: 'skipped'; reason: string } | { status: 'failed'; error: s
 
 /** The state of one file's conversion: its adapter, its sessions once open, and why it stopped early. */
 class FileConversion {
-  private adapter: InputAdapter | undefined;
+  /** Lines -> values -> events, with the filter's diagnostics; its adapter is the file's input format's. */
+  private readonly reader: EventReader;
+  private readonly sink: LineSink<string> = {
+    diagnostic: (where, message) => this.warn(`${where}: ${message}`),
+    write: (event, where, source) => this.emit(event, where, source),
+    stopped: () => this.stop !== undefined,
+  };
   private inputFormat: string | undefined;
   private logger: SessionLogger | undefined;
   private harnesses: SessionHarness[] = [];
@@ -252,13 +258,12 @@ class FileConversion {
     private targets: ConvertTarget[],
     private readonly outcome: ConvertOutcome,
   ) {
-    if (settings.from !== 'auto') {
-      const format = findInputFormat(settings.from);
-      if (format) {
-        this.adapter = format.create();
-        this.inputFormat = format.name;
-      }
-    }
+    const format = settings.from !== 'auto' ? findInputFormat(settings.from) : undefined;
+    this.inputFormat = format?.name;
+    this.reader = new EventReader({
+      ...(format ? { adapter: format.create() } : {}),
+      ...(settings.maxLineBytes !== undefined ? { maxLineBytes: settings.maxLineBytes } : {}),
+    });
   }
 
   private warn = (message: string): void => {
@@ -297,10 +302,13 @@ class FileConversion {
       if (!this.stop) {
         const now = new Date().toISOString();
         for (const line of splitter.end()) this.line(line, now, true);
-        if (!this.stop && this.adapter) {
-          const events = this.adapter.end(now, (message) => this.warn(`${this.task.path}: ${message}`));
+        if (!this.stop && this.reader.adapter) {
+          const events = this.reader.adapter.end(now, (message) => this.warn(`${this.task.path}: ${message}`));
           this.tailEvents = events.length;
-          for (const event of events) this.emit(event, this.task.path);
+          for (const event of events) {
+            const rejected = this.emit(event, this.task.path);
+            if (rejected !== undefined) this.warn(`${this.task.path}: ${rejected}`);
+          }
         }
       }
     } catch (error) {
@@ -361,7 +369,7 @@ class FileConversion {
       else o.reason = this.task.reason;
       return;
     }
-    if (this.settings.dryRun && this.adapter && o.records > 0) {
+    if (this.settings.dryRun && this.reader.adapter && o.records > 0) {
       // The whole file was read without learning more (a stream that never names its project).
       this.cwd ??= this.sessionCwd();
       o.cwd = this.cwd;
@@ -371,7 +379,7 @@ class FileConversion {
     }
     if (!this.logger) {
       o.status = 'skipped';
-      o.reason = o.records === 0 ? 'empty' : this.adapter ? 'no-conversation' : 'unrecognised';
+      o.reason = o.records === 0 ? 'empty' : this.reader.adapter ? 'no-conversation' : 'unrecognised';
       return;
     }
     o.status = 'converted';
@@ -382,15 +390,9 @@ class FileConversion {
   private line(line: Line, now: string, last = false): void {
     this.outcome.records += 1;
     const where = `${this.task.path}:${line.no}`;
-    if (line.text === undefined) {
-      this.warn(`${where}: line of ${line.bytes} bytes is over the limit; skipped`);
-      return;
-    }
-    if (line.invalidUtf8) this.warn(`${where}: invalid UTF-8 replaced with U+FFFD`);
-    let value: unknown;
-    try {
-      value = JSON.parse(line.text);
-    } catch (error) {
+    // A huge line is parsed from its bytes (bounded memory), and every line gets the filter's diagnostics.
+    const read = this.reader.value(line);
+    if ('bad' in read && !isOverLong(line)) {
       if (last && this.inputFormat) {
         // The writer has not finished this line yet: the next run takes it.
         this.outcome.records -= 1;
@@ -402,29 +404,14 @@ class FileConversion {
         this.stop = { status: 'skipped', reason: 'unrecognised' };
         return;
       }
-      this.warn(`${where}: invalid JSON: ${(error as Error).message}`);
-      return;
     }
-    if (!this.checked) {
+    if ('value' in read && !this.checked) {
       this.checked = true;
-      if (!this.first(value)) return;
+      if (!this.first(read.value)) return;
     }
-    let events: GenericEvent[];
-    try {
-      events = this.adapter!.map(value, now, (message) => this.warn(`${where}: ${message}`));
-    } catch (error) {
-      if (!(error instanceof InputError)) throw error;
-      this.warn(`${where}: ${error.message}`);
-      return;
-    }
-    // Long lines: the harnesses may copy the line's long strings as they are instead of serialising them again.
-    const source = events.length > 0 ? jsonSourceOf(line, value) : undefined;
-    for (const event of events) {
-      this.emit(event, where, source);
-      if (this.stop) return;
-    }
+    if (!this.reader.events(line, where, read, now, this.sink) || this.stop) return;
     // A dry run reads only until it knows where the session would go.
-    if (this.settings.dryRun && !(this.adapter!.waitsForFacts?.() ?? false)) {
+    if (this.settings.dryRun && !(this.reader.adapter!.waitsForFacts?.() ?? false)) {
       this.cwd = this.sessionCwd();
       this.stop = { status: 'would-convert' };
     }
@@ -440,13 +427,13 @@ class FileConversion {
       this.stop = { status: 'skipped', reason: 'subagent' };
       return false;
     }
-    if (!this.adapter) {
+    if (!this.reader.adapter) {
       const format = detectInputFormat(value);
       if (!format) {
         this.stop = { status: 'skipped', reason: 'unrecognised' };
         return false;
       }
-      this.adapter = format.create();
+      this.reader.adapter = format.create();
       this.inputFormat = format.name;
     }
     // A Claude Code session under the Claude Code root it would be written to (say, `convert ~/.claude/projects
@@ -463,9 +450,10 @@ class FileConversion {
     return true;
   }
 
-  private emit(event: GenericEvent, where: string, source?: JsonSource): void {
+  /** Write one event (or hold it until the session opens); returns why the session rejected it, if it did. */
+  private emit(event: GenericEvent, where: string, source?: JsonSource): string | undefined {
     this.outcome.events += 1;
-    if (this.settings.dryRun) return;
+    if (this.settings.dryRun) return undefined;
     if (!this.settings.keepUsage && 'usage' in event && event.usage !== undefined) {
       const { usage: _dropped, ...rest } = event;
       event = rest as GenericEvent;
@@ -478,17 +466,16 @@ class FileConversion {
       else {
         // Held past this line's batch: its bytes are not kept, so the event is serialised as usual later.
         this.held.push({ event, where });
-        return;
+        return undefined;
       }
-      if (!this.logger) return;
+      if (!this.logger) return undefined;
     }
-    const rejected = this.logger.write(event, where, source);
-    if (rejected !== undefined) this.warn(`${where}: ${rejected}`);
+    return this.logger.write(event, where, source);
   }
 
   /** `--cwd`, else the project directory the input names, else the current directory. */
   private sessionCwd(): string {
-    return sessionCwd(this.settings.cwd, this.adapter?.facts() ?? {}, this.settings.processCwd).path;
+    return sessionCwd(this.settings.cwd, this.reader.adapter?.facts() ?? {}, this.settings.processCwd).path;
   }
 
   /** Open the sessions, started at `startedAt` (the log's first event time: Codex files a session by it). */

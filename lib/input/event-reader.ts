@@ -27,7 +27,7 @@ export interface LineSink<W> {
   mapped?(events: readonly GenericEvent[], adapter: InputAdapter): boolean;
   /** Write one event; returns why it was rejected, if it was (then reported as bad). */
   write(event: GenericEvent, where: W, source: JsonSource | undefined): string | undefined;
-  /** True when the line is to be left where it stands (a bad line ended the run: `--strict`). */
+  /** True when the line is to be left where it stands, asked after each write (a bad line ended the run: `--strict`). */
   stopped?(): boolean;
 }
 
@@ -54,16 +54,16 @@ export class EventReader {
     return readLineValue(line, this.maxLineBytes);
   }
 
-  /** Read `line` (located at `where`) through to events handed to `sink`. */
-  read<W>(line: Line, where: W, now: string, sink: LineSink<W>): void {
-    this.events(line, where, this.value(line), now, sink);
+  /** Read `line` (located at `where`) through to events handed to `sink`. True when the line was mapped. */
+  read<W>(line: Line, where: W, now: string, sink: LineSink<W>): boolean {
+    return this.events(line, where, this.value(line), now, sink);
   }
 
   /**
    * `read`, from a value the caller read itself (`value`, or a pretty-printed document gathered over several
    * lines, located at `where`; `line` is the one whose bytes may back the value's long strings).
    */
-  events<W>(line: Line, where: W, read: LineValue, now: string, sink: LineSink<W>): void {
+  events<W>(line: Line, where: W, read: LineValue, now: string, sink: LineSink<W>): boolean {
     let invalidUtf8 = line.invalidUtf8 === true;
     const bad = (message: string) => {
       sink.diagnostic(where, invalidUtf8 ? `${message}${ALSO_INVALID_UTF8}` : message, true);
@@ -71,29 +71,29 @@ export class EventReader {
     };
     if ('bad' in read) {
       bad(read.bad);
-      return;
+      return false;
     }
     const { value } = read;
     const adapter = this.adapter ??= sink.adapter?.(value, line, where);
-    if (!adapter) return;
+    if (!adapter) return false;
     let events: GenericEvent[];
     try {
       events = adapter.map(value, now, (message) => sink.diagnostic(where, message, false));
     } catch (error) {
       if (!(error instanceof InputError)) throw error;
       bad(error.message);
-      return;
+      return false;
     }
-    if (sink.mapped && !sink.mapped(events, adapter)) return;
+    if (sink.mapped && !sink.mapped(events, adapter)) return true;
     // Long lines: the writers may copy the line's long strings as they are instead of serialising them again.
     const source = events.length > 0 ? jsonSourceOf(line, value) : undefined;
     for (const event of events) {
       const rejected = sink.write(event, where, source);
-      if (rejected === undefined) continue;
-      bad(rejected);
-      if (sink.stopped?.()) return;
+      if (rejected !== undefined) bad(rejected);
+      if (sink.stopped?.()) return true;
     }
     // Kept: the replacement is noted, once (a rejected event's diagnostic has said so already).
     if (invalidUtf8) sink.diagnostic(where, INVALID_UTF8_NOTE, false);
+    return true;
   }
 }
