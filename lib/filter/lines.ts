@@ -44,9 +44,11 @@ export class FilterLines {
         session.fail(`${where}: input matches no known format (expected one of: ${inputFormatNames().join(', ')}): ${preview(line.text ?? '')}`);
         return undefined;
       },
-      // The session opens with the first event, or once the input has said where it goes.
-      mapped: (events, mapper) => session.logger !== undefined || (events.length === 0 && mapper.waitsForFacts?.() === true)
-        || session.open(mapper.facts()),
+      mapped: (events, mapper) => {
+        // The session opens with the first event, or once the input has said where it goes.
+        if (session.logger || (events.length === 0 && mapper.waitsForFacts?.())) return true;
+        return session.open(mapper.facts());
+      },
       write: (event, where, source) => session.write(event, where, source),
       stopped: () => session.stop !== undefined,
     };
