@@ -1,6 +1,6 @@
 // How a command ends: its exit code once stdout and stderr have drained (a pipe reader must get every
 // byte we wrote), and a usage error reported as one line with exit 2.
-import { UsageError } from '../lib/filter.js';
+import { UsageError } from '../lib/session/options.js';
 
 export function exitWhenDrained(code: number): void {
   process.exitCode = code;

@@ -1,7 +1,10 @@
 // The public API: what a program embedding asyncai-log imports. The CLI is a thin layer over these.
 export * from './events.js';
-export { runFilter, openSessions, parseSessionDirs, checkSessionOptions, UsageError } from './filter.js';
-export type { FilterOptions, FilterIO, FilterResult, SessionOptions } from './filter.js';
+export { runFilter } from './filter/index.js';
+export type { FilterOptions, FilterIO, FilterResult } from './filter/index.js';
+export { openSessions } from './session/open.js';
+export { parseSessionDirs, checkSessionOptions, UsageError } from './session/options.js';
+export type { SessionOptions } from './session/options.js';
 export { SessionLogger, sessionLine } from './session/logger.js';
 export { AppendFile } from './session/append-file.js';
 export { HARNESSES, findHarness, knownFormats } from './agents/index.js';

@@ -4,7 +4,7 @@
 import { availableParallelism, homedir } from 'node:os';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { runConvert, watchConvert } from '../../lib/convert/index.js';
-import { parseSessionDirs } from '../../lib/filter.js';
+import { parseSessionDirs } from '../../lib/session/options.js';
 import { MAX_THREADS, wholeNumber } from '../arguments.js';
 import { CONVERT_EXAMPLES, CONVERT_NOTES, inputFormatChoices } from '../help.js';
 import { runCommand } from '../exit.js';

@@ -2,11 +2,12 @@
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
-import { parseSessionDirs, runFilter, UsageError, type FilterOptions } from '../../lib/filter.js';
+import { runFilter, type FilterOptions } from '../../lib/filter/index.js';
+import { parseSessionDirs, UsageError } from '../../lib/session/options.js';
 import { fileInput } from '../../lib/input/file-input.js';
 import { DEFAULT_MAX_LINE_BYTES } from '../../lib/input/lines.js';
 import { monitorSpecs } from '../../lib/monitor/index.js';
-import { DEFAULT_MODEL } from '../../lib/agents/claude-code-cli/records.js';
+import { HARNESSES } from '../../lib/agents/index.js';
 import { MAX_LINE_BYTES, MAX_THREADS, wholeNumber } from '../arguments.js';
 import { FILTER_EXAMPLES, MAIN_NOTES, inputFormatChoices, sessionFormatChoices } from '../help.js';
 import { runCommand } from '../exit.js';
@@ -19,13 +20,16 @@ export interface SessionArgs {
   model?: string;
 }
 
+/** The default `--session-format`: the registry's first writer, and the model it writes when an event names none. */
+const DEFAULT_WRITER = HARNESSES[0]!;
+
 /** The session flags shared by the filter and convert; `cwd` says which directory the session goes to by default. */
 export function sessionFlags<T>(y: Argv<T>, cwd: string): Argv<T & SessionArgs> {
   return y
     // One value per flag (repeat the flag for more): a list must not swallow the file operands after it.
     .option('session-format', {
-      type: 'string', array: true, nargs: 1, default: ['claude-code-cli'], requiresArg: true,
-      describe: `<format>: transcript format to write, repeatable: ${sessionFormatChoices()} (default: claude-code-cli)`,
+      type: 'string', array: true, nargs: 1, default: [DEFAULT_WRITER.format], requiresArg: true,
+      describe: `<format>: transcript format to write, repeatable: ${sessionFormatChoices()} (default: ${DEFAULT_WRITER.format})`,
     })
     .option('session-dir', {
       type: 'string', array: true, nargs: 1, default: [], requiresArg: true,
@@ -34,7 +38,7 @@ export function sessionFlags<T>(y: Argv<T>, cwd: string): Argv<T & SessionArgs> 
     .option('cwd', { type: 'string', requiresArg: true, describe: `<dir>: the project directory the session belongs to (default: ${cwd})` })
     .option('model', {
       type: 'string', requiresArg: true,
-      describe: `<id>: model for Claude Code assistant records whose event names none (default: ${DEFAULT_MODEL})`,
+      describe: `<id>: model for Claude Code assistant records whose event names none (default: ${DEFAULT_WRITER.defaultModel})`,
     }) as unknown as Argv<T & SessionArgs>;
 }
 

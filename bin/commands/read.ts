@@ -2,7 +2,7 @@
 // (lib/agents/claude-code-cli/reader/run-read.ts); exit 0, 1 when a transcript could not be read, 2 on a usage error.
 import { homedir, tmpdir } from 'node:os';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
-import { parseSessionDirs, UsageError } from '../../lib/filter.js';
+import { parseSessionDirs, UsageError } from '../../lib/session/options.js';
 import { runRead } from '../../lib/agents/claude-code-cli/reader/run-read.js';
 import { MAX_LINE_BYTES, MAX_THREADS, wholeNumber } from '../arguments.js';
 import { READ_EXAMPLES, READ_NOTES } from '../help.js';

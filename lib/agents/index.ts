@@ -20,6 +20,11 @@ export function knownFormats(): string[] {
   return HARNESSES.map((h) => h.format);
 }
 
+/** The agent that writes `format`, or undefined. */
+export function findAgent(format: string): Agent | undefined {
+  return AGENTS.find((agent) => agent.harness.format === format);
+}
+
 /** The writer format whose own session files come in input format `input`, or undefined. */
 export function sessionFormatOf(input: string): string | undefined {
   return AGENTS.find((agent) => agent.sessionInput === input)?.harness.format;

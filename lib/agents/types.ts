@@ -25,8 +25,11 @@ export interface HarnessOptions {
   /** The run's environment and home directory (a harness that runs its agent's program needs them). */
   env?: Record<string, string | undefined>;
   homedir?: string;
-  /** One line of diagnostics, already located (`stdin:12: ...`) or global. */
-  warn: (message: string) => void;
+  /**
+   * One line of diagnostics, already located (`stdin:12: ...`) or global. `once` names a warning given once per
+   * session (lib/util/warn-once.ts): a run with several mappers of one session says it once in all.
+   */
+  warn: (message: string, once?: string) => void;
 }
 
 /** An event-level problem: the event cannot be written, the harness itself is fine. */
@@ -76,6 +79,8 @@ export interface ReopenSession {
 /** A transcript format: its name, where it writes by default, and how to open a new session. */
 export interface HarnessFactory {
   readonly format: string;
+  /** The model of assistant records whose event names none, when the format has a default. */
+  readonly defaultModel?: string;
   /** The storage root when no `--session-dir` names one. */
   defaultRoot(env: Record<string, string | undefined>, homedir: string): string;
   /** Optional: why this format cannot be written in `env` (a program it needs is missing), checked before input is read. */
@@ -83,6 +88,50 @@ export interface HarnessFactory {
   create(options: HarnessOptions): SessionHarness;
   /** Optional: reopen `session` to append to it (throws one line when it is not the file written before). */
   reopen?(options: HarnessOptions, session: ReopenSession): SessionHarness;
+}
+
+/** Where a threaded run's results go, in input order. Line numbers count from the first line of the file. */
+export interface ThreadedSink {
+  /**
+   * Lines handled on this thread (a line too long for a worker; everything after a worker failed): their
+   * bytes, then `end`, which says how many lines there were. `atStart`: the bytes begin the input.
+   */
+  mainLines(lineBase: number, atStart?: boolean): { push(chunk: Buffer): void; end(): number };
+  /** A diagnostic about the run, not a line. */
+  warn(message: string): void;
+  /** The records of the target are still wanted (false once its file failed). */
+  active(): boolean;
+  /** A diagnostic of input line `line`; `once` names a warning the run says once in all (lib/util/warn-once.ts). */
+  diagnostic(line: number, message: string, bad: boolean, once?: string): void;
+  /** An event whose records need the main thread's state: map it there, as the sequential filter does. */
+  event(event: GenericEvent, line: number): void;
+  /** Count events the workers mapped. */
+  mapped(count: number): void;
+  /** Write what the reply queued (once per job). */
+  flush(): void;
+}
+
+/** A run of the rest of a regular file of generic events on worker threads, for one session. */
+export interface ThreadedRun {
+  /** A regular file, read from its current position. */
+  fd: number;
+  /** Bytes already read from `fd`: the start of the input. */
+  head: Buffer;
+  threads: number;
+  maxLineBytes?: number;
+  sink: ThreadedSink;
+  /** Aborting stops reading; the jobs under way are still written. */
+  signal?: AbortSignal;
+  /** The worker module (default: the agent's own; tests point at one that fails). */
+  workerUrl?: URL;
+}
+
+/** An agent's writer on worker threads, for a large regular file of generic events (see lib/filter/threads.ts). */
+export interface ThreadedWriter {
+  /** Whether `harness` (a session just opened) takes records made on worker threads. */
+  accepts(harness: SessionHarness): boolean;
+  /** Map and write the rest of the file for `harness`, which `accepts`. Rejects on a read error. */
+  run(harness: SessionHarness, run: ThreadedRun): Promise<void>;
 }
 
 /**
@@ -96,4 +145,6 @@ export interface Agent {
   readonly inputs: readonly InputFormat[];
   /** The input format of this agent's own session files: such a file inside the agent's root is a session already. */
   readonly sessionInput?: string;
+  /** Its writer on worker threads, when it has one. */
+  readonly threaded?: ThreadedWriter;
 }

@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import { closeSync, openSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { runFilter } from '../../dist/lib/filter.js';
+import { runFilter } from '../../dist/lib/filter/index.js';
 import { fileInput } from '../../dist/lib/input/file-input.js';
 import { JOB_BYTES } from '../../dist/lib/agents/claude-code-cli/threads/run.js';
 import { fuzzSeed, Rng } from '../reliability/support.js';

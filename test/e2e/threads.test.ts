@@ -7,7 +7,7 @@ import { open } from 'node:fs/promises';
 import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { runFilter } from '../../dist/lib/filter.js';
+import { runFilter } from '../../dist/lib/filter/index.js';
 import { fileInput } from '../../dist/lib/input/file-input.js';
 import { JOB_BYTES } from '../../dist/lib/agents/claude-code-cli/threads/run.js';
 import { startMockAnthropic, type MockAnthropic } from '../support/mock-anthropic.js';

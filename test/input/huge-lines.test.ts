@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { PassThrough, Readable } from 'node:stream';
 import { LineSplitter, LAZY_TEXT_BYTES, isLazyLine, isOverLong, type Line } from '../../lib/input/lines.js';
 import { parseLine, jsonSourceOf } from '../../lib/json/raw-json.js';
-import { runFilter, type FilterOptions } from '../../lib/filter.js';
+import { runFilter, type FilterOptions } from '../../lib/filter/index.js';
 import { tempDir } from '../support/run.js';
 
 /** Split `input` in `size`-byte chunks, as a stream delivers it. */

@@ -8,7 +8,7 @@ import { AppendFile } from '../../lib/session/append-file.js';
 import { LineSplitter, type Line } from '../../lib/input/lines.js';
 import { jsonSourceOf, MIN_SPLICE_CHARS } from '../../lib/json/raw-json.js';
 import { stringifySpliced } from '../../lib/json/spliced-json.js';
-import { runFilter, type FilterOptions } from '../../lib/filter.js';
+import { runFilter, type FilterOptions } from '../../lib/filter/index.js';
 import { tempDir } from '../support/run.js';
 
 const LONG = 'x'.repeat(MIN_SPLICE_CHARS);

@@ -6,7 +6,7 @@ import { describe, expect, test } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { runFilter, type FilterOptions } from '../../lib/filter.js';
+import { runFilter, type FilterOptions } from '../../lib/filter/index.js';
 import { collect } from '../support/collect.js';
 import { tempDir } from '../support/run.js';
 import { generateInput, MARKER, type GeneratedInput } from './generate.js';

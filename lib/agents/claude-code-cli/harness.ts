@@ -12,7 +12,7 @@ import { findInOwnTail, Replay } from '../../session/reopened.js';
 import { type HarnessFactory, type HarnessOptions, type SessionHarness } from '../types.js';
 import { copyChain, readRecords, RecentChain } from './fork.js';
 import { encodeProjectDir } from './project-dir.js';
-import { ClaudeRecordMapper, type MapperOptions } from './records.js';
+import { ClaudeRecordMapper, DEFAULT_MODEL, type MapperOptions } from './records.js';
 import { newTaskKey, patchSegment, UUID_LENGTH, type Segment, type SegmentTarget } from './segments.js';
 import { serializeRecord } from './serialize.js';
 
@@ -84,7 +84,7 @@ class ClaudeHarness implements SegmentTarget {
     readonly sessionId: string,
     private readonly file: AppendFile,
     options: HarnessOptions,
-    private readonly warn: (message: string) => void,
+    private readonly warn: HarnessOptions['warn'],
     reopened = false,
   ) {
     this.replay = new Replay(reopened);
@@ -138,7 +138,7 @@ class ClaudeHarness implements SegmentTarget {
     if (step === 'first') this.chainOntoFile();
     if (this.pending.length === 0) this.checkForeign();
     const parent = this.mapper.parentUuid;
-    const { records, warnings } = this.mapper.map(event);
+    const { records, warnings, once } = this.mapper.map(event);
     const start = this.pending.length;
     try {
       for (const record of records) serializeRecord(record, this.pending, source);
@@ -148,7 +148,7 @@ class ClaudeHarness implements SegmentTarget {
       throw error;
     }
     for (const record of records) if (typeof record.uuid === 'string') this.recent.own(record.uuid);
-    for (const warning of warnings) this.warn(`${where}: ${warning}`);
+    for (const warning of warnings) this.warn(`${where}: ${warning}`, once);
   }
 
   flush(): void {
@@ -245,6 +245,7 @@ const MAX_FOREIGN_TAIL = 1024 * 1024;
 
 export const claudeCodeCli: HarnessFactory = {
   format: FORMAT,
+  defaultModel: DEFAULT_MODEL,
   defaultRoot(env, homedir) {
     return env.CLAUDE_CONFIG_DIR && env.CLAUDE_CONFIG_DIR !== '' ? env.CLAUDE_CONFIG_DIR : join(homedir, '.claude');
   },

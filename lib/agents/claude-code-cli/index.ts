@@ -5,9 +5,12 @@ import type { Agent } from '../types.js';
 import { claudeCodeCli } from './harness.js';
 import { claudeStreamJson } from './stream-json.js';
 import { claudeTranscript } from './transcript-input.js';
+import { claudeThreaded } from './threads/writer.js';
 
 export { FORMAT, claudeCodeCli } from './harness.js';
 export { claudeStreamJson } from './stream-json.js';
 export { claudeTranscript } from './transcript-input.js';
 
-export const claudeCode: Agent = { harness: claudeCodeCli, inputs: [claudeStreamJson, claudeTranscript], sessionInput: claudeTranscript.name };
+export const claudeCode: Agent = {
+  harness: claudeCodeCli, inputs: [claudeStreamJson, claudeTranscript], sessionInput: claudeTranscript.name, threaded: claudeThreaded,
+};

@@ -10,6 +10,7 @@ import { newTaskId, taskIdFor } from '../../monitor/task-id.js';
 import { endNotification, eventNotification, PRE, PRE_HUMAN_TURN, renderReminder, monitorOutcome } from '../../monitor/notification.js';
 import { RecentMap, RecentSet } from './recent.js';
 import { laterTime, NO_USAGE, sumUsage } from './response.js';
+import type { OnceWarning } from '../../util/warn-once.js';
 
 /** The Claude Code version the records imitate (and were verified against). */
 export const CLAUDE_CODE_VERSION = '2.1.328';
@@ -23,10 +24,20 @@ const MAX_TASKS = 100_000;
 
 export type ClaudeRecord = Record<string, unknown>;
 
-const SUBAGENT_WARNING = 'events with "agent_id" belong to a subagent session and are not written to this transcript; further ones are dropped silently';
-const UNSIGNED_WARNING = 'unsigned thinking is not written to Claude Code transcripts (the API rejects it on resume); further ones are dropped silently';
-/** Warnings a session gives once (a mapper on each thread gives them once each: say them once in all). */
-export const ONCE_WARNINGS: ReadonlySet<string> = new Set([SUBAGENT_WARNING, UNSIGNED_WARNING]);
+// Warnings a session gives once (a mapper on each thread gives them once each: the run says them once in all).
+const SUBAGENT_WARNING: OnceWarning = {
+  id: 'claude-code-cli.subagent',
+  text: 'events with "agent_id" belong to a subagent session and are not written to this transcript; further ones are dropped silently',
+};
+const UNSIGNED_WARNING: OnceWarning = {
+  id: 'claude-code-cli.unsigned-thinking',
+  text: 'unsigned thinking is not written to Claude Code transcripts (the API rejects it on resume); further ones are dropped silently',
+};
+
+/** The first time a once-only warning is given: no records, the warning, and its id. */
+function onceOnly(warning: OnceWarning): Mapped {
+  return { records: [], warnings: [warning.text], once: warning.id };
+}
 
 export interface MapperOptions {
   sessionId: string;
@@ -104,6 +115,8 @@ export interface SegmentEnd {
 export interface Mapped {
   records: ClaudeRecord[];
   warnings: string[];
+  /** When set, `warnings` is the once-only warning of this id (lib/util/warn-once.ts): other mappers may give it too. */
+  once?: string;
 }
 
 const ALNUM = 'abcdefghijklmnopqrstuvwxyz0123456789';
@@ -342,11 +355,9 @@ export class ClaudeRecordMapper {
 
   /** A subagent's event (`agent_id`) belongs to its own session, never to this conversation's turns. */
   private subagentEvent(): Mapped {
-    const warnings = this.warnedSubagent
-      ? []
-      : [SUBAGENT_WARNING];
+    if (this.warnedSubagent) return { records: [], warnings: [] };
     this.warnedSubagent = true;
-    return { records: [], warnings };
+    return onceOnly(SUBAGENT_WARNING);
   }
 
   /**
@@ -499,11 +510,9 @@ export class ClaudeRecordMapper {
 
   private thinking(event: ThinkingEvent): Mapped {
     if (!event.signature) {
-      const warnings = this.warnedUnsigned
-        ? []
-        : [UNSIGNED_WARNING];
+      if (this.warnedUnsigned) return { records: [], warnings: [] };
       this.warnedUnsigned = true;
-      return { records: [], warnings };
+      return onceOnly(UNSIGNED_WARNING);
     }
     const block = { type: 'thinking', thinking: event.text, signature: event.signature };
     return { records: [this.assistantSide(block, event.model, undefined, null, event.timestamp)], warnings: [] };

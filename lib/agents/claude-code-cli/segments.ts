@@ -31,6 +31,9 @@ export interface Segment {
   uuids: string;
 }
 
+/** What mapping one event said: its warnings, and the id when they are a once-only warning (see `Mapped`). */
+export type Warnings = Pick<Mapped, 'warnings' | 'once'>;
+
 /** The length of every uuid a mapper draws (crypto.randomUUID). */
 export const UUID_LENGTH = 36;
 
@@ -109,7 +112,7 @@ export class SegmentWriter {
   }
 
   /** Map `event` into the open segment (one begins if none is). Returns its warnings; throws EventRejected. */
-  add(event: GenericEvent, source?: JsonSource): string[] {
+  add(event: GenericEvent, source?: JsonSource): Warnings {
     return this.addMapped(event, source, (e) => this.mapper.map(e));
   }
 
@@ -123,14 +126,14 @@ export class SegmentWriter {
     return this.close();
   }
 
-  private addMapped(event: GenericEvent, source: JsonSource | undefined, map: (event: GenericEvent) => Mapped): string[] {
+  private addMapped(event: GenericEvent, source: JsonSource | undefined, map: (event: GenericEvent) => Mapped): Warnings {
     if (!this.open) {
       this.mapper.startSegment(this.marks);
       this.open = { start: this.used, patches: [], uuids: [] };
     }
     const marked = this.mapper.writesMarks;
     const parent = this.mapper.parentUuid;
-    const { records, warnings } = map(event);
+    const { records, warnings, once } = map(event);
     const pieces: JsonPieces = [];
     try {
       for (const record of records) serializeRecord(record, pieces, source);
@@ -148,7 +151,7 @@ export class SegmentWriter {
       uuids.push(record.uuid);
     }
     if (uuids.length > 2 * RECENT_RECORDS) uuids.splice(0, uuids.length - RECENT_RECORDS);
-    return warnings;
+    return once !== undefined ? { warnings, once } : { warnings };
   }
 
   /** End the open segment; undefined when there is none, or it changed nothing. */

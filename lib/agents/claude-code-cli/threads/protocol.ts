@@ -32,7 +32,8 @@ export type JobItem =
    * job's input buffer (given back in `spare`).
    */
   | { kind: 'result'; id: string; segment: Segment | undefined; line: number; start: number; end: number }
-  | { kind: 'diagnostic'; line: number; message: string; bad: boolean };
+  /** `once`: the id of a warning the run says once in all (lib/util/warn-once.ts). */
+  | { kind: 'diagnostic'; line: number; message: string; bad: boolean; once?: string };
 
 export interface JobReply {
   job: number;

@@ -6,6 +6,7 @@ import { readSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { normalizeEvent, type GenericEvent } from '../../../events.js';
 import type { SegmentTarget } from '../segments.js';
+import type { ThreadedSink } from '../../types.js';
 import type { ChunkMessage, JobReply, WorkerSetup } from './protocol.js';
 
 /** Bytes per job: small enough that what one job makes dies young, big enough to pay for the hand-off. */
@@ -18,25 +19,8 @@ export const JOB_BYTES = 128 * 1024;
  */
 export const WORKER_LINE_MAX_BYTES = 1024 * 1024;
 
-/** Where the results go, in input order. Line numbers count from the first line of the file. */
-export interface ParallelSink {
-  /**
-   * Lines handled on this thread (a line too long for a worker; everything after a worker failed): their
-   * bytes, then `end`, which says how many lines there were. `atStart`: the bytes begin the input.
-   */
-  mainLines(lineBase: number, atStart?: boolean): { push(chunk: Buffer): void; end(): number };
-  /** A diagnostic about the run, not a line. */
-  warn(message: string): void;
-  /** The records of the target are still wanted (false once its file failed). */
-  active(): boolean;
-  diagnostic(line: number, message: string, bad: boolean): void;
-  /** An event whose records need the main thread's state: map it there, as the sequential filter does. */
-  event(event: GenericEvent, line: number): void;
-  /** Count events the workers mapped. */
-  mapped(count: number): void;
-  /** Write what the reply queued (once per job). */
-  flush(): void;
-}
+/** Where the results go, in input order (the generic contract: lib/agents/types.ts). */
+export type ParallelSink = ThreadedSink;
 
 export interface ParallelOptions {
   /** A regular file, read from its current position. */
@@ -159,7 +143,7 @@ export async function runParallel(options: ParallelOptions): Promise<void> {
           sink.event(resultFromLine(Buffer.from(reply.spare[0]!, item.start, item.end - item.start), oldest.now), lineBase + item.line);
         }
       } else {
-        sink.diagnostic(lineBase + item.line, item.message, item.bad);
+        sink.diagnostic(lineBase + item.line, item.message, item.bad, item.once);
       }
     }
     lineBase += reply.lines;

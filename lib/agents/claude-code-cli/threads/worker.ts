@@ -3,21 +3,21 @@
 // records depend on what other jobs held (a monitor's end, a result of a call this thread never saw) go back
 // to the main thread as they are, in their place among the records.
 import { parentPort, workerData } from 'node:worker_threads';
-import type { GenericEvent } from '../../../events.js';
 import { SegmentWriter } from '../segments.js';
 import { EventRejected } from '../../types.js';
 import { genericEvents } from '../../../input/generic-events.js';
-import { ALSO_INVALID_UTF8, INVALID_UTF8_NOTE } from '../../../input/line-messages.js';
+import { EventReader, type LineSink } from '../../../input/event-reader.js';
 import { bytesOf, LineSplitter, type Line } from '../../../input/lines.js';
-import { jsonSourceOf, readLineValue } from '../../../json/raw-json.js';
-import { InputError } from '../../../input/types.js';
 import type { ChunkMessage, JobItem, JobReply, WorkerSetup } from './protocol.js';
 
 const setup = workerData as WorkerSetup;
 /** Tool call ids a worker remembers: results of older calls are decided on the main thread, which knows more. */
 const WORKER_TOOL_IDS = 10_000;
 const writer = new SegmentWriter({ ...setup.mapper, toolIdsRemembered: WORKER_TOOL_IDS });
-const adapter = genericEvents.create();
+const reader = new EventReader({
+  adapter: genericEvents.create(),
+  ...(setup.maxLineBytes !== undefined ? { maxLineBytes: setup.maxLineBytes } : {}),
+});
 
 let items: JobItem[] = [];
 let events = 0;
@@ -28,33 +28,17 @@ function closeSegment(): void {
   if (segment) items.push({ kind: 'segment', segment });
 }
 
-function handle(line: Line, now: string): void {
-  let invalidUtf8 = line.invalidUtf8 === true;
-  const note = (message: string, bad: boolean) => {
-    items.push({ kind: 'diagnostic', line: line.no, message: bad && invalidUtf8 ? `${message}${ALSO_INVALID_UTF8}` : message, bad });
-    if (bad) invalidUtf8 = false;
-  };
-  const read = readLineValue(line, setup.maxLineBytes);
-  if ('bad' in read) {
-    note(read.bad, true);
-    return;
-  }
-  const { value } = read;
-  let mapped: GenericEvent[];
-  try {
-    mapped = adapter.map(value, now, (message) => note(message, false));
-  } catch (error) {
-    if (!(error instanceof InputError)) throw error;
-    note(error.message, true);
-    return;
-  }
-  const source = mapped.length > 0 ? jsonSourceOf(line, value) : undefined;
-  for (const event of mapped) {
+/** What the worker does with each line's diagnostics and events: items of the reply, in input order. */
+const sink: LineSink<Line> = {
+  diagnostic(line, message, bad) {
+    items.push({ kind: 'diagnostic', line: line.no, message, bad });
+  },
+  write(event, line, source) {
     if (event.agent_id === undefined && event.type === 'monitor_end') {
       // Its outcome depends on whether the monitor had events, maybe in another thread's input.
       closeSegment();
       items.push({ kind: 'event', event, line: line.no });
-      continue;
+      return undefined;
     }
     if (event.agent_id === undefined && event.type === 'tool_result' && !writer.knowsToolCall(event.id)) {
       // Its call may be in another thread's input: written as if it is, and the main thread decides (and counts).
@@ -69,20 +53,21 @@ function handle(line: Line, now: string): void {
       } catch (error) {
         if (!(error instanceof EventRejected)) throw error;
         events += 1;
-        note(error.message, true);
+        return error.message;
       }
-      continue;
+      return undefined;
     }
     events += 1;
     try {
-      for (const warning of writer.add(event, source)) note(warning, false);
+      const { warnings, once } = writer.add(event, source);
+      for (const message of warnings) items.push({ kind: 'diagnostic', line: line.no, message, bad: false, ...(once !== undefined ? { once } : {}) });
     } catch (error) {
       if (!(error instanceof EventRejected)) throw error;
-      note(error.message, true);
+      return error.message;
     }
-  }
-  if (invalidUtf8) note(INVALID_UTF8_NOTE, false);
-}
+    return undefined;
+  },
+};
 
 parentPort!.on('message', (message: ChunkMessage) => {
   for (const buffer of message.spare ?? []) writer.giveBack(buffer);
@@ -91,8 +76,9 @@ parentPort!.on('message', (message: ChunkMessage) => {
     ...(setup.maxLineBytes !== undefined ? { maxLineBytes: setup.maxLineBytes } : {}),
   });
   const chunk = Buffer.from(message.chunk.buffer, message.chunk.byteOffset, message.chunk.byteLength);
-  for (const line of splitter.push(chunk)) handle(line, message.now);
-  for (const line of splitter.end()) handle(line, message.now);
+  // A line locates itself (its number, and its bytes for a tool_result sent back).
+  for (const line of splitter.push(chunk)) reader.read(line, line, message.now, sink);
+  for (const line of splitter.end()) reader.read(line, line, message.now, sink);
   closeSegment();
   const bytes = writer.take();
   // The input is done with: what a record still needs of it was copied into the output.

@@ -6,7 +6,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { Readable, Writable } from 'node:stream';
 import { describe, expect, test } from 'vitest';
 import { normalizeEvent, type GenericEvent } from '../../../../lib/events.js';
-import { runFilter } from '../../../../lib/filter.js';
+import { runFilter } from '../../../../lib/filter/index.js';
 import { readClaudeTranscript } from '../../../../lib/agents/claude-code-cli/reader/index.js';
 import { runBin, sessionOf, tempDir } from '../../../support/run.js';
 

@@ -6,7 +6,7 @@ import { closeSync, openSync, readdirSync, readFileSync, writeFileSync } from 'n
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 // The built code: worker threads load dist/lib/agents/claude-code-cli/threads/worker.js, which exists only there.
-import { runFilter, type FilterOptions, type FilterResult } from '../../../../dist/lib/filter.js';
+import { runFilter, type FilterOptions, type FilterResult } from '../../../../dist/lib/filter/index.js';
 import { fileInput } from '../../../../dist/lib/input/file-input.js';
 import { JOB_BYTES } from '../../../../dist/lib/agents/claude-code-cli/threads/run.js';
 import { collect } from '../../../support/collect.js';

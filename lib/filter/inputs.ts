@@ -1,0 +1,126 @@
+// The filter's inputs: stdin, or files named on the command line read in order as one stream (as cat does),
+// each opened as it is reached, split into line batches (one per chunk read, each line numbered within its
+// own input). A file that cannot be read is reported and the others are read.
+import { open as openFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { Readable } from 'node:stream';
+import { fileInput } from '../input/file-input.js';
+import { LineSplitter, type LineBatch } from '../input/lines.js';
+import { describeError } from '../util/fs-errors.js';
+import type { FilterSession } from './session.js';
+import type { FilterIO, FilterOptions } from './types.js';
+
+/** The lines of one chunk of one input, and the input's name for diagnostics. */
+export interface InputBatch extends LineBatch {
+  name: string;
+}
+
+/** One input, open: stdin, or a file named on the command line. */
+export interface OpenInput {
+  /** The name its lines are reported under. */
+  name: string;
+  /** Its bytes (undefined: nothing more to read, stdin named a second time). */
+  stream: Readable | undefined;
+  /** The descriptor of a regular file, read from its current position (the worker threads may read it). */
+  fd?: number;
+  close?(): Promise<void>;
+}
+
+export class FilterInputs {
+  /** The input being read (the last one, at the end): where what is not a line's is located. */
+  current: string;
+  /** The sole input, opened up front (a large file of it may go to the worker threads). */
+  first: OpenInput | undefined;
+  private readonly sources: string[];
+  private stdinTaken = false;
+  /** The stream being read: an abort destroys it, which is what wakes a read waiting on it. */
+  private reading: Readable | undefined;
+
+  constructor(
+    private readonly options: FilterOptions,
+    private readonly io: FilterIO,
+    private readonly session: FilterSession,
+    private readonly inputName: string,
+  ) {
+    this.current = inputName;
+    this.sources = options.files !== undefined && options.files.length > 0 ? options.files : ['-'];
+    io.signal?.addEventListener('abort', () => this.reading?.destroy(), { once: true });
+  }
+
+  /** Open the sole input now, when there is one. */
+  async openFirst(): Promise<OpenInput | undefined> {
+    if (this.sources.length !== 1) return undefined;
+    this.first = await this.open(this.sources[0]!);
+    if (this.first) this.current = this.first.name;
+    return this.first;
+  }
+
+  /** Every input in turn, as line batches: one per chunk read, each line numbered within its own input. */
+  async* batches(): AsyncGenerator<InputBatch> {
+    const { io, options } = this;
+    for (let i = 0; i < this.sources.length; i += 1) {
+      if (io.signal?.aborted) return;
+      const input = i === 0 && this.sources.length === 1 ? this.first : await this.open(this.sources[i]!);
+      if (!input) continue;
+      this.current = input.name;
+      this.reading = input.stream;
+      const splitter = new LineSplitter(options.maxLineBytes !== undefined ? { maxLineBytes: options.maxLineBytes } : {});
+      try {
+        for await (const chunk of input.stream ?? []) {
+          const buf = typeof chunk === 'string' ? Buffer.from(chunk) : chunk as Buffer;
+          yield { lines: splitter.push(buf), chunk: buf, name: input.name };
+        }
+        const last = splitter.end();
+        if (last.length > 0) yield { lines: last, chunk: undefined, name: input.name };
+      } catch (error) {
+        // The read an abort destroyed ends here (Node 22+ says "Premature close"): the signal is the news.
+        if (io.signal?.aborted) return;
+        // A file that fails part way (EIO) is reported like one that cannot be opened; the next is read.
+        if (typeof (error as NodeJS.ErrnoException).syscall !== 'string') throw error;
+        this.cannotRead(input.name, error);
+      } finally {
+        await input.close?.();
+      }
+    }
+  }
+
+  /** Open input `source` (`-`: stdin); undefined when it cannot be read (said, and the run exits 1). */
+  private async open(source: string): Promise<OpenInput | undefined> {
+    if (source === '-') {
+      // Read once: `-` named again reads nothing more, as cat's second `-` meets end of file.
+      const taken = this.stdinTaken;
+      this.stdinTaken = true;
+      const { io } = this;
+      return { name: this.inputName, stream: taken ? undefined : io.stdin, ...(io.stdinFd !== undefined && !taken ? { fd: io.stdinFd } : {}) };
+    }
+    try {
+      return await openInputFile(resolve(this.options.processCwd, source), source);
+    } catch (error) {
+      this.cannotRead(source, error);
+      return undefined;
+    }
+  }
+
+  private cannotRead(name: string, error: unknown): void {
+    this.session.result.code = 1;
+    this.session.report(`${name}: cannot be read: ${describeError(error)}`);
+  }
+}
+
+/**
+ * Open an input file without blocking this thread (a FIFO waits for its writer on the thread pool, where a
+ * signal can still end the run). A regular file is read on this thread (lib/input/file-input.ts); a pipe,
+ * FIFO or device through Node's stream. A directory is refused.
+ */
+async function openInputFile(path: string, name: string): Promise<OpenInput> {
+  const handle = await openFile(path, 'r');
+  try {
+    const stat = await handle.stat();
+    if (stat.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
+    const stream = stat.isFile() ? fileInput(handle.fd) : handle.createReadStream({ autoClose: false });
+    return { name, stream, ...(stat.isFile() ? { fd: handle.fd } : {}), close: () => handle.close() };
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+}

@@ -1,0 +1,148 @@
+// The filter: bytes on stdin -> lines -> (adapter) generic events -> every harness, one write per input
+// chunk, the session line first on stdout. Bad lines are reported and skipped (or, with `strict`, end the
+// run after what came before is written). Monitor sources join the same ordered queue (lib/filter/monitors.ts).
+import { Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { findInputFormat, inputFormatNames } from '../input/index.js';
+import type { InputAdapter } from '../input/types.js';
+import { checkSessionOptions, UsageError } from '../session/options.js';
+import { FilterInputs, type InputBatch } from './inputs.js';
+import { FilterLines } from './lines.js';
+import { FilterMonitors } from './monitors.js';
+import { FilterSession } from './session.js';
+import { Stdout } from './stdout.js';
+import { runThreaded, threadPlan } from './threads.js';
+import type { FilterIO, FilterOptions, FilterResult } from './types.js';
+
+/**
+ * Run the filter over `io.stdin`. Resolves with the exit code; rejects only with UsageError
+ * (bad options, or a session that cannot be created).
+ */
+export async function runFilter(options: FilterOptions, io: FilterIO): Promise<FilterResult> {
+  checkSessionOptions(options);
+  const inputName = options.inputName ?? 'stdin';
+  const adapter = givenAdapter(options.from);
+  const stdout = new Stdout(io.stdout);
+  const result: FilterResult = { code: 0, harnesses: [], badLines: 0, events: 0, warnings: 0, aborted: false, threads: 0 };
+  const session = new FilterSession(options, result, io.stderr, stdout);
+  const monitors = new FilterMonitors(options, session);
+  const lines = new FilterLines(session, adapter, options.maxLineBytes, monitors.stdin);
+
+  // The session line comes before any input is read whenever the input cannot change where the session goes;
+  // monitors write from the start, so with them the session opens before any input is read too.
+  const eager = options.cwd !== undefined || options.from === 'events' || monitors.wanted;
+  if (eager && !session.open(lines.adapter?.facts() ?? {})) {
+    session.report(session.stop!.message!);
+    return { ...result, code: 1, warnings: session.warnings };
+  }
+  if (monitors.wanted) monitors.start(io.stderr);
+
+  // The inputs, opened one at a time as they are reached (as cat does); a sole input is opened now, so a
+  // large file of it may go to the worker threads.
+  const inputs = new FilterInputs(options, io, session, inputName);
+  const first = await inputs.openFirst();
+  const plan = first?.fd !== undefined ? threadPlan(options, first.fd) : undefined;
+  let threaded = false;
+  if (plan) {
+    if (plan.threads > 0) threaded = await runThreaded({ fd: first!.fd!, name: first!.name, plan, lines, session }, options, io);
+    if (!threaded && plan.head.length > 0) first!.stream?.unshift(plan.head);
+  }
+  if (threaded) await first?.close?.();
+  else await readInputs(inputs, lines, session, stdout, options, io);
+  if (session.stop) {
+    result.code = 1;
+    if (session.stop.message !== undefined) session.report(session.stop.message);
+  }
+
+  await monitors.end(inputName, io.signal);
+  stdout.release();
+  return finish(session, options, io.stderr);
+}
+
+/** The adapter `--from` names (none for `auto`: the first line decides). */
+function givenAdapter(from: string): InputAdapter | undefined {
+  if (from === 'auto') return undefined;
+  const format = findInputFormat(from);
+  if (!format) throw new UsageError(`unknown input format ${JSON.stringify(from)} (known: auto, ${inputFormatNames().join(', ')})`);
+  return format.create();
+}
+
+/** Raised only to end the pipeline: why the run stopped is in `FilterSession.stop`. */
+const STOPPED = new Error('stopped');
+
+/** Read every input on this thread: each chunk's lines handled, their records written, then echoed. */
+async function readInputs(
+  inputs: FilterInputs, lines: FilterLines, session: FilterSession, stdout: Stdout, options: FilterOptions, io: FilterIO,
+): Promise<void> {
+  const { result } = session;
+  const sink = new Writable({
+    objectMode: true,
+    write(batch: InputBatch, _encoding, callback) {
+      const now = new Date().toISOString();
+      let failure: Error | undefined;
+      try {
+        for (const line of batch.lines) {
+          lines.handle(line, now, 0, batch.name);
+          if (session.stop) break;
+        }
+      } catch (error) {
+        failure = error as Error;
+      }
+      // Everything this chunk produced goes out now, in one write per harness, before more input is read.
+      session.logger?.flush();
+      if (failure || session.stop) {
+        callback(failure ?? STOPPED);
+        return;
+      }
+      // Tee after the records: the session line is already on stdout when the first input line is echoed.
+      if (options.echo && batch.chunk) {
+        if (!session.logger && !options.noSession) {
+          stdout.hold(batch.chunk);
+        } else {
+          stdout.release();
+          if (!stdout.write(batch.chunk)) {
+            void stdout.drain().then(() => callback());
+            return;
+          }
+        }
+      }
+      callback();
+    },
+    final(callback) {
+      try {
+        lines.end(inputs.current, new Date().toISOString());
+        callback(session.stop ? STOPPED : undefined);
+      } catch (error) {
+        callback(error as Error);
+      }
+    },
+  });
+  try {
+    await pipeline(() => inputs.batches(), sink, io.signal ? { signal: io.signal } : {});
+  } catch (error) {
+    if (session.stop) return;
+    if ((error as Error).name === 'AbortError') {
+      result.aborted = true;
+    } else {
+      result.code = 1;
+      session.report(`${inputs.current}: ${(error as Error).message}`);
+    }
+  }
+}
+
+/** End the run: a run that wrote no record keeps no session (no empty transcript is left to be listed or resumed). */
+function finish(session: FilterSession, options: FilterOptions, stderr: NodeJS.WritableStream): FilterResult {
+  const { result, logger } = session;
+  const removed = logger?.finish(true) ?? [];
+  if (logger?.failed) result.code = 1;
+  const kept = result.harnesses.filter((harness) => !removed.includes(harness));
+  // Said once, unless the session could not be created or written (that was said).
+  if (!options.noSession && kept.length === 0 && !session.refused && !logger?.failed) {
+    stderr.write(removed.length === 0
+      ? 'asyncai-log: no events to write, so no session was made\n'
+      : `asyncai-log: no events to write, so the session was not kept (removed ${removed.map((h) => h.sessionFile).join(', ')})\n`);
+  }
+  result.harnesses = kept;
+  result.warnings = session.warnings;
+  return result;
+}
