@@ -333,6 +333,7 @@ class FileConversion {
       return;
     }
     this.quiet = false;
+    this.adapter?.earlierEnd?.();
     for (const target of this.targets) {
       if (!target.append || target.known!.size !== end) continue;
       this.continued.add(target.format);
@@ -502,7 +503,8 @@ class FileConversion {
     const harnesses = new Map<string, SessionHarness>();
     for (const target of this.targets) {
       const known = target.known;
-      if (!target.append || !known?.session_mark) {
+      // An input whose events now are not the earlier ones and more (a transcript that forked) is converted anew.
+      if (!target.append || !known?.session_mark || this.adapter?.extendsEarlier?.() === false) {
         fresh.push(target);
         continue;
       }
