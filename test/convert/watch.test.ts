@@ -7,8 +7,9 @@ import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { watchConvert } from '../../lib/convert/index.js';
-import { BIN, cleanEnv, tempDir, until } from '../support/run.js';
-import { records } from './support.js';
+import { COMPACT_AFTER } from '../../lib/convert/watch.js';
+import { BIN, cleanEnv, runBin, tempDir, until } from '../support/run.js';
+import { manifestEntries, manifestFiles, records } from './support.js';
 
 const ev = (o: object): string => `${JSON.stringify(o)}\n`;
 const texts = (file: string) => records(file).filter((r: any) => r.type === 'user' || r.type === 'assistant')
@@ -98,4 +99,56 @@ describe('convert --watch', () => {
     expect(summary).toMatchObject({ code: 0, converted: 2, failed: 0 });
     expect(lines()).toHaveLength(2);
   }, 60_000);
+
+  test('a long watch keeps a bounded number of manifest files; after kill -9 a new run still knows what was converted', async () => {
+    const dir = tempDir('asyncai-log-watch-compact-');
+    const root = join(dir, 'claude');
+    mkdirSync(join(dir, 'tree'));
+    const source = join(dir, 'tree', 'log.ndjson');
+    const other = join(dir, 'tree', 'other.ndjson');
+    writeFileSync(source, ev({ type: 'user', text: 'Question 0.' }));
+    writeFileSync(other, ev({ type: 'user', text: 'Another log.' }));
+    const child = spawn(process.execPath, [BIN, 'convert', '--watch', 'tree', '--session-dir', `claude-code-cli=${root}`], {
+      cwd: dir, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    children.push(child);
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.on('data', (d: Buffer) => { stdout += d.toString(); });
+    child.stderr!.on('data', (d: Buffer) => { stderr += d.toString(); });
+    const exited = new Promise<string | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
+    const lines = () => stdout.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l));
+    await until(() => stderr.includes('watching tree'));
+    const session = lines().find((l) => l.source === join('tree', 'log.ndjson')).harnesses[0];
+
+    const changes = 4 * COMPACT_AFTER;
+    let most = 0;
+    for (let n = 1; n <= changes; n += 1) {
+      appendFileSync(source, ev({ type: n % 2 === 1 ? 'assistant' : 'user', text: `Turn ${n}.` }));
+      await until(() => lines().length >= 2 + n);
+      expect(lines()[1 + n]).toMatchObject({ status: 'converted', reason: 'grew', harnesses: [{ session_id: session.session_id }] });
+      most = Math.max(most, manifestFiles(root).length);
+    }
+    expect(stderr).not.toContain('cannot');
+    // One file per pass would be changes + 1 of them. At most: the folded-in ones, the last pass's, and the
+    // new one written before they go.
+    expect(most).toBeLessThanOrEqual(COMPACT_AFTER + 2);
+    expect(manifestFiles(root).length).toBeLessThanOrEqual(COMPACT_AFTER + 2);
+    // Both sources are still known, the grown one at its last size.
+    const entries = manifestEntries(root);
+    expect(new Set(entries.map((e) => e.source)).size).toBe(2);
+
+    child.kill('SIGKILL');
+    expect(await exited).toBe('SIGKILL');
+    const rerun = await runBin(['convert', 'tree', '--session-dir', `claude-code-cli=${root}`], { cwd: dir });
+    expect(rerun.code, rerun.stderr).toBe(0);
+    expect(rerun.stdout.trim().split('\n').map((l) => JSON.parse(l))).toMatchObject([
+      { source: join('tree', 'log.ndjson'), status: 'skipped', reason: 'unchanged' },
+      { source: join('tree', 'other.ndjson'), status: 'skipped', reason: 'unchanged' },
+    ]);
+    appendFileSync(source, ev({ type: 'assistant', text: 'After the restart.' }));
+    const grown = await runBin(['convert', 'tree', '--session-dir', `claude-code-cli=${root}`], { cwd: dir });
+    expect(grown.stdout.trim().split('\n').map((l) => JSON.parse(l))[0]).toMatchObject({ status: 'converted', reason: 'grew', harnesses: [{ session_id: session.session_id }] });
+    expect(texts(session.session_file)).toEqual(['Question 0.', ...Array.from({ length: changes }, (_, i) => `Turn ${i + 1}.`), 'After the restart.']);
+  }, 120_000);
 });
