@@ -94,6 +94,8 @@ class OpencodeHarness implements SessionHarness {
   readonly format = FORMAT;
   /** Reopened: the events an earlier run wrote, mapped without writing them. */
   private readonly replay: Replay;
+  /** Where this run's lines begin in a reopened journal. */
+  private start: number | undefined;
   mark: FileMark | undefined;
 
   constructor(
@@ -130,7 +132,7 @@ class OpencodeHarness implements SessionHarness {
       this.mapper.map(event);
       return;
     }
-    if (step === 'first') this.mapper.drain();
+    if (step === 'first') this.continueJournal();
     for (const warning of this.mapper.map(event)) this.warn(`${where}: ${warning}`);
   }
 
@@ -160,13 +162,25 @@ class OpencodeHarness implements SessionHarness {
   }
 
   /**
+   * Before the first new line of a reopened journal: the earlier run's messages are replayed (dropped from the
+   * queue), and lines after them (a run killed before it was recorded, its ids minted anew now) are passed over.
+   */
+  private continueJournal(): void {
+    this.mapper.drain();
+    if (this.file.foreignBytes() !== undefined) {
+      this.warn(`${this.file.path}: lines after those recorded (an interrupted run) are not loaded again`);
+    }
+    this.start = this.file.mark().size;
+  }
+
+  /**
    * The messages this run touched (the journal's lines after the earlier run's): imported (OpenCode adds the
    * new messages and parts, and skips the rows it has), then the rows it has and this run changed updated.
    */
   private appendToSession(earlier: Earlier): void {
     const text = readFileSync(this.file.path);
     const first = text.subarray(0, text.indexOf(10) + 1).toString('utf8');
-    const touched = journalDocument(first + text.subarray(earlier.size).toString('utf8'));
+    const touched = journalDocument(first + text.subarray(this.start ?? earlier.size).toString('utf8'));
     if (!touched || touched.messages.length === 0) return;
     const now = updatedAt(touched.messages);
     this.load(JSON.stringify({ info: { ...touched.info, time: { ...(touched.info.time as object), updated: now } }, messages: touched.messages }));
