@@ -20,6 +20,20 @@ afterEach(() => {
   for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
 });
 
+/** `convert --watch tree` in `dir` into the Claude Code root `root`: its output so far, and how it ended. */
+function watchTree(dir: string, root: string) {
+  const child = spawn(process.execPath, [BIN, 'convert', '--watch', 'tree', '--session-dir', `claude-code-cli=${root}`], {
+    cwd: dir, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  const out = { stdout: '', stderr: '' };
+  child.stdout!.on('data', (d: Buffer) => { out.stdout += d.toString(); });
+  child.stderr!.on('data', (d: Buffer) => { out.stderr += d.toString(); });
+  const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  const lines = () => out.stdout.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l));
+  return { child, out, exited, lines };
+}
+
 describe('convert --watch', () => {
   test('mirrors growth (a partial line once complete) and new files, one line per change; SIGINT ends it with 130', async () => {
     const dir = tempDir('asyncai-log-watch-');
@@ -27,18 +41,9 @@ describe('convert --watch', () => {
     mkdirSync(join(dir, 'tree'));
     const source = join(dir, 'tree', 'log.ndjson');
     writeFileSync(source, ev({ type: 'user', text: 'First question.' }) + ev({ type: 'assistant', text: 'First answer.' }));
-    const child = spawn(process.execPath, [BIN, 'convert', '--watch', 'tree', '--session-dir', `claude-code-cli=${root}`], {
-      cwd: dir, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    children.push(child);
-    let stdout = '';
-    let stderr = '';
-    child.stdout!.on('data', (d: Buffer) => { stdout += d.toString(); });
-    child.stderr!.on('data', (d: Buffer) => { stderr += d.toString(); });
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    const lines = () => stdout.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l));
+    const { child, out, exited, lines } = watchTree(dir, root);
 
-    await until(() => stderr.includes('asyncai-log: convert: watching tree (file system events; SIGINT or SIGTERM ends)\n'));
+    await until(() => out.stderr.includes('asyncai-log: convert: watching tree (file system events; SIGINT or SIGTERM ends)\n'));
     expect(lines()).toHaveLength(1);
     const first = lines()[0];
     expect(first).toMatchObject({ source: join('tree', 'log.ndjson'), status: 'converted', reason: 'new' });
@@ -66,7 +71,7 @@ describe('convert --watch', () => {
     expect(lines()).toHaveLength(4);
 
     child.kill('SIGINT');
-    expect(await exited).toBe(130);
+    expect((await exited).code).toBe(130);
     expect(lines()).toHaveLength(4);
     expect(readFileSync(session.session_file, 'utf8')).toContain('Second answer.');
   }, 60_000);
@@ -108,17 +113,8 @@ describe('convert --watch', () => {
     const other = join(dir, 'tree', 'other.ndjson');
     writeFileSync(source, ev({ type: 'user', text: 'Question 0.' }));
     writeFileSync(other, ev({ type: 'user', text: 'Another log.' }));
-    const child = spawn(process.execPath, [BIN, 'convert', '--watch', 'tree', '--session-dir', `claude-code-cli=${root}`], {
-      cwd: dir, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    children.push(child);
-    let stdout = '';
-    let stderr = '';
-    child.stdout!.on('data', (d: Buffer) => { stdout += d.toString(); });
-    child.stderr!.on('data', (d: Buffer) => { stderr += d.toString(); });
-    const exited = new Promise<string | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
-    const lines = () => stdout.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l));
-    await until(() => stderr.includes('watching tree'));
+    const { child, out, exited, lines } = watchTree(dir, root);
+    await until(() => out.stderr.includes('watching tree'));
     const session = lines().find((l) => l.source === join('tree', 'log.ndjson')).harnesses[0];
 
     const changes = 4 * COMPACT_AFTER;
@@ -129,7 +125,7 @@ describe('convert --watch', () => {
       expect(lines()[1 + n]).toMatchObject({ status: 'converted', reason: 'grew', harnesses: [{ session_id: session.session_id }] });
       most = Math.max(most, manifestFiles(root).length);
     }
-    expect(stderr).not.toContain('cannot');
+    expect(out.stderr).not.toContain('cannot');
     // One file per pass would be changes + 1 of them. At most: the folded-in ones, the last pass's, and the
     // new one written before they go.
     expect(most).toBeLessThanOrEqual(COMPACT_AFTER + 2);
@@ -139,7 +135,7 @@ describe('convert --watch', () => {
     expect(new Set(entries.map((e) => e.source)).size).toBe(2);
 
     child.kill('SIGKILL');
-    expect(await exited).toBe('SIGKILL');
+    expect((await exited).signal).toBe('SIGKILL');
     const rerun = await runBin(['convert', 'tree', '--session-dir', `claude-code-cli=${root}`], { cwd: dir });
     expect(rerun.code, rerun.stderr).toBe(0);
     expect(rerun.stdout.trim().split('\n').map((l) => JSON.parse(l))).toMatchObject([
