@@ -132,7 +132,8 @@ class GeminiHarness implements SessionHarness {
     if (!appended) return owed;
     this.noteForeign();
     this.mapper.shadow(responseCopies(appended.text));
-    return appended.needsNewline ? '\n' : owed;
+    // What came since decides: it may have ended the line the newline was owed for.
+    return appended.needsNewline ? '\n' : '';
   }
 
   private noteForeign(): void {
