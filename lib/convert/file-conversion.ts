@@ -146,6 +146,7 @@ export class FileConversion {
       return;
     }
     this.quiet = false;
+    this.reader.adapter?.earlierEnd?.();
     for (const target of this.targets) {
       if (!target.append || target.known!.size !== end) continue;
       this.continued.add(target.format);
@@ -257,6 +258,7 @@ export class FileConversion {
     if (this.stop) return;
     const opened = openTargets(this.targets, this.sessionCwd(), startedAt, {
       task: this.task, settings: this.settings, inputFormat: this.inputFormat, continued: this.continued, warn: this.warn,
+      extendsEarlier: this.reader.adapter?.extendsEarlier?.() !== false,
       notice: (message) => {
         const quiet = this.quiet;
         this.quiet = false;

@@ -1,11 +1,12 @@
 // The convert manifest: which sessions were written from which source, so a rerun converts only what is
 // new or changed. A directory under each harness root; every run appends to its own new file (created
 // O_EXCL, mode 0600, one fsync'd line per finished source) and reading takes the union, the newest entry per
-// source and format winning. No file is ever rewritten, so a crash or a concurrent run cannot tear another's.
+// source and format winning. No file is ever rewritten, so a crash or a concurrent run cannot tear another's;
+// a long `--watch` folds the run files it wrote and closed into one new file (`compactRunFiles`).
 import { constants, existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
+import { open, unlink, type FileHandle } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import type { FileMark } from '../session/append-file.js';
 import { makeDirs } from '../util/fs-errors.js';
 
@@ -82,6 +83,11 @@ export class Manifest {
     return this.latest.size;
   }
 
+  /** The newest entry of every source and format. */
+  entries(): ManifestEntry[] {
+    return [...this.latest.values()];
+  }
+
   /**
    * Read the manifest under `root` (an absent directory is an empty manifest). A line that does not parse
    * is ignored: silently when it is a file's unterminated last line (a run that crashed mid-write), with a
@@ -90,40 +96,101 @@ export class Manifest {
   static read(root: string, warn: (message: string) => void): Manifest {
     const manifest = new Manifest();
     const dir = join(root, MANIFEST_DIR);
-    let names: string[];
-    try {
-      names = readdirSync(dir);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') warn(`${dir}: cannot read the manifest: ${(error as Error).message}`);
-      return manifest;
-    }
-    for (const name of names.filter((n) => RUN_FILE.test(n)).sort()) {
-      const path = join(dir, name);
-      let text: string;
+    const read = new Set<string>();
+    // A file listed but gone when read was folded into a new one by a watch (written before the old went):
+    // the directory is listed again for it.
+    for (let listing = 0; listing < 16; listing += 1) {
+      let names: string[];
       try {
-        if (!lstatSync(path).isFile()) continue;
-        text = readFileSync(path, 'utf8');
+        names = readdirSync(dir);
       } catch (error) {
-        warn(`${path}: cannot read: ${(error as Error).message}`);
-        continue;
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') warn(`${dir}: cannot read the manifest: ${(error as Error).message}`);
+        return manifest;
       }
-      const lines = text.split('\n');
-      lines.forEach((line, index) => {
-        if (line.trim() === '') return;
-        const torn = index === lines.length - 1; // no newline after it: the write was cut short
-        let value: unknown;
-        try {
-          value = JSON.parse(line);
-        } catch {
-          if (!torn) warn(`${path}:${index + 1}: not a manifest entry; ignored`);
-          return;
-        }
-        if (isEntry(value)) manifest.add(value);
-        else if (!torn) warn(`${path}:${index + 1}: not a manifest entry; ignored`);
-      });
+      let gone = false;
+      for (const name of names.filter((n) => RUN_FILE.test(n) && !read.has(n)).sort()) {
+        read.add(name);
+        if (!readRunFile(join(dir, name), warn, (entry) => manifest.add(entry))) gone = true;
+      }
+      if (!gone) break;
     }
     return manifest;
   }
+}
+
+/**
+ * The entries of one run file, in line order, to `add`. A line that does not parse is ignored: silently when
+ * it is the file's unterminated last line (a run that crashed mid-write), with a warning otherwise. A symlink
+ * or other odd file is not read. False when the file is gone.
+ */
+function readRunFile(path: string, warn: (message: string) => void, add: (entry: ManifestEntry) => void): boolean {
+  let text: string;
+  try {
+    if (!lstatSync(path).isFile()) return true;
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    warn(`${path}: cannot read: ${(error as Error).message}`);
+    return true;
+  }
+  const lines = text.split('\n');
+  lines.forEach((line, index) => {
+    if (line.trim() === '') return;
+    const torn = index === lines.length - 1; // no newline after it: the write was cut short
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      if (!torn) warn(`${path}:${index + 1}: not a manifest entry; ignored`);
+      return;
+    }
+    if (isEntry(value)) add(value);
+    else if (!torn) warn(`${path}:${index + 1}: not a manifest entry; ignored`);
+  });
+  return true;
+}
+
+/**
+ * Fold run files this process wrote and has closed (`files`, all of one manifest directory) into one new run
+ * file, then remove them. The new file keeps what a reader takes from them: the newest entry per source and
+ * format, and the newest entry naming each other session file (a superseded session is still one this tool
+ * wrote). It is written and fsync'd before any old file goes: a crash in between leaves both, which read the
+ * same. Files of other runs are never touched (one may still be appending). Resolves with the new file.
+ */
+export async function compactRunFiles(files: readonly string[], warn: (message: string) => void): Promise<string | undefined> {
+  if (files.length === 0) return undefined;
+  const dir = dirname(files[0]!);
+  if (basename(dir) !== MANIFEST_DIR || files.some((file) => dirname(file) !== dir || !RUN_FILE.test(basename(file)))) {
+    throw new Error('compactRunFiles: the files must be run files of one manifest directory');
+  }
+  const manifest = new Manifest();
+  const bySession = new Map<string, ManifestEntry>();
+  for (const file of [...files].sort()) {
+    readRunFile(file, warn, (entry) => {
+      manifest.add(entry);
+      const known = bySession.get(entry.session_file);
+      if (!known || entry.at >= known.at) bySession.set(entry.session_file, entry);
+    });
+  }
+  const kept = new Set(manifest.entries());
+  for (const entry of bySession.values()) kept.add(entry);
+  // Oldest first: among entries with the same time, the one written later still comes later.
+  const entries = [...kept].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
+  const writer = new ManifestWriter(dirname(dir));
+  try {
+    await writer.append(entries);
+  } finally {
+    await writer.close();
+  }
+  for (const file of files) {
+    try {
+      await unlink(file);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+  }
+  await syncDir(dir);
+  return writer.runFile;
 }
 
 const CREATE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_APPEND | (constants.O_NOFOLLOW ?? 0);

@@ -14,6 +14,8 @@ export interface TargetContext {
   inputFormat: string | undefined;
   /** The formats whose new part has begun (a reopened session of one continues at once). */
   continued: ReadonlySet<string>;
+  /** False when the input's events now are not the earlier ones and more (a transcript that forked). */
+  extendsEarlier: boolean;
   /** The sessions' warnings (quiet while the bytes an earlier run converted are read again). */
   warn(message: string): void;
   /** Said whatever part of the file is being read. */
@@ -45,7 +47,8 @@ export function openTargets(
   let sessionCwd = cwd;
   for (const target of targets) {
     const known = target.known;
-    if (!target.append || !known?.session_mark) {
+    // An input whose events now are not the earlier ones and more (a transcript that forked) is converted anew.
+    if (!target.append || !known?.session_mark || !context.extendsEarlier) {
       fresh.push(target);
       continue;
     }

@@ -2,11 +2,12 @@
 // (fs.watch, recursive for a directory) name the files that moved; only those are looked at again, through
 // the same planner (an unchanged size and mtime reads nothing). Where events are not to be had, the inputs
 // are listed again every few seconds (stat only). Ends when the signal aborts, after the file in progress.
+// Each pass writes a manifest run file; past a few, the ones this watch wrote are folded into one.
 import { type FSWatcher, lstatSync, statSync, watch } from 'node:fs';
 import { basename, dirname, extname, join, resolve, sep } from 'node:path';
 import { runConvert, type ConvertIO, type ConvertOptions, type ConvertSummary } from './index.js';
 import { LOG_EXTENSIONS } from './discover.js';
-import { MANIFEST_DIR } from './manifest.js';
+import { compactRunFiles, MANIFEST_DIR } from './manifest.js';
 
 export interface WatchSettings {
   /** List every input again this often instead of waiting for events (ms); also the fallback's period. */
@@ -18,6 +19,8 @@ export interface WatchSettings {
 /** How long a burst of events is gathered before a pass (a writer appends in several writes). */
 const GATHER_MS = 100;
 const DEFAULT_POLL_MS = 2000;
+/** Run files of its own a watch keeps per manifest directory before folding them into one. */
+export const COMPACT_AFTER = 8;
 
 /**
  * Would a directory walk take `path` (found under a watched directory)? A log file, or a directory: one that
@@ -34,6 +37,30 @@ function walkTakes(path: string): boolean {
   if (st.isDirectory()) return true;
   if (!st.isFile() || !LOG_EXTENSIONS.includes(extname(path).toLowerCase())) return false;
   return !(path.endsWith('.meta.json') && basename(dirname(path)) === 'subagents');
+}
+
+/**
+ * The run files this watch wrote (all closed), with those of a manifest directory that holds more than
+ * COMPACT_AFTER of them folded into one. A failure to fold is reported and leaves the files as they are.
+ */
+async function compactOwn(files: string[], io: ConvertIO): Promise<string[]> {
+  const byDir = new Map<string, string[]>();
+  for (const file of files) byDir.set(dirname(file), [...(byDir.get(dirname(file)) ?? []), file]);
+  const kept: string[] = [];
+  for (const [dir, own] of byDir) {
+    if (own.length <= COMPACT_AFTER) {
+      kept.push(...own);
+      continue;
+    }
+    try {
+      const folded = await compactRunFiles(own, (message) => io.stderr.write(`asyncai-log: ${message}\n`));
+      if (folded !== undefined) kept.push(folded);
+    } catch (error) {
+      io.stderr.write(`asyncai-log: ${dir}: cannot compact the manifest: ${(error as Error).message}\n`);
+      kept.push(...own);
+    }
+  }
+  return kept;
 }
 
 /** Runs the first pass, then watches until `io.signal` aborts. The summary counts every pass. */
@@ -128,7 +155,7 @@ export async function watchConvert(options: ConvertOptions, io: ConvertIO & { si
       total.failed += pass.failed;
       total.skipped += pass.skipped;
       for (const [reason, n] of Object.entries(pass.skippedBy)) total.skippedBy[reason] = (total.skippedBy[reason] ?? 0) + n;
-      total.manifestFiles.push(...pass.manifestFiles);
+      total.manifestFiles = await compactOwn([...total.manifestFiles, ...pass.manifestFiles], io);
       total.aborted ||= pass.aborted;
     }
   } finally {

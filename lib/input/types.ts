@@ -27,6 +27,13 @@ export interface InputAdapter {
    * the filter opens it once this turns false, when the adapter emits events, or at the end of input.
    */
   waitsForFacts?(): boolean;
+  /**
+   * Optional, for incremental convert: the bytes an earlier run converted end here (at a line boundary). An
+   * adapter whose events for the whole input may not be the earlier ones followed by more (a transcript whose
+   * new records fork from an older one) says so from `extendsEarlier`, asked once its events have come.
+   */
+  earlierEnd?(): void;
+  extendsEarlier?(): boolean;
 }
 
 /** An input format: its name, how to recognise its first line, and a fresh adapter. */

@@ -255,3 +255,69 @@ describe('incremental convert into Codex sessions', () => {
     expect(last.payload.info.total_token_usage.input_tokens).toBe(codexTotal.input_tokens + 50);
   });
 });
+
+describe('a Claude Code transcript that grew, as a source', () => {
+  const CWD = '/home/user/project';
+  let clock = 0;
+  const rec = (type: 'user' | 'assistant', uuid: string, parentUuid: string | null, text: string) => `${JSON.stringify({
+    type, uuid, parentUuid, sessionId: 'a0000000-0000-4000-8000-000000000001', cwd: CWD, isSidechain: false,
+    timestamp: `2026-11-30T10:00:${String(clock += 1).padStart(2, '0')}.000Z`,
+    message: type === 'user' ? { role: 'user', content: text }
+      : { id: `msg_${uuid}`, role: 'assistant', model: 'claude-sonnet-4-5', type: 'message', content: [{ type: 'text', text }] },
+  })}\n`;
+  const texts = (file: string) => records(file).filter((r) => r.type === 'user' || r.type === 'assistant')
+    .map((r) => (typeof r.message.content === 'string' ? r.message.content : r.message.content.map((b: any) => b.text).join('')));
+  const start = () => {
+    clock = 0;
+    return [rec('user', 'u1', null, 'First question.'), rec('assistant', 'a1', 'u1', 'First answer.'),
+      rec('user', 'u2', 'a1', 'Second question.'), rec('assistant', 'a2', 'u2', 'Second answer.')].join('');
+  };
+
+  test('new records that continue its branch are appended to the session converted before', async () => {
+    const dir = tempDir('asyncai-log-incremental-claude-');
+    const source = join(dir, 'transcript.jsonl');
+    const root = join(dir, 'claude');
+    writeFileSync(source, start());
+    const first = await convert(source, root);
+    expect(first).toMatchObject({ status: 'converted', reason: 'new', input_format: 'claude-transcript', cwd: CWD });
+    const session = first.harnesses[0];
+    const before = readFileSync(session.session_file);
+
+    appendFileSync(source, rec('user', 'u3', 'a2', 'Third question.') + rec('assistant', 'a3', 'u3', 'Third answer.'));
+    const second = await convert(source, root);
+    expect(second).toMatchObject({ status: 'converted', reason: 'grew', warnings: 0 });
+    expect(second.harnesses).toEqual([{ format: 'claude-code-cli', session_id: session.session_id, session_file: session.session_file }]);
+    expect(readFileSync(session.session_file).subarray(0, before.length)).toEqual(before);
+    expect(texts(session.session_file)).toEqual(['First question.', 'First answer.', 'Second question.', 'Second answer.', 'Third question.', 'Third answer.']);
+    expectChained(records(session.session_file));
+  });
+
+  test('new records that fork from an older record (a rewind) make a new session of the new branch; the old one is left as it was', async () => {
+    const dir = tempDir('asyncai-log-incremental-claude-');
+    const source = join(dir, 'transcript.jsonl');
+    const root = join(dir, 'claude');
+    writeFileSync(source, start());
+    const session = (await convert(source, root)).harnesses[0];
+    const before = readFileSync(session.session_file);
+
+    // The user went back to the first answer and asked something else: the resumed branch is u1 a1 u3 a3.
+    appendFileSync(source, rec('user', 'u3', 'a1', 'Another second question.') + rec('assistant', 'a3', 'u3', 'Another second answer.'));
+    const second = await convert(source, root);
+    expect(second).toMatchObject({ status: 'converted', reason: 'changed', warnings: 0 });
+    expect(second.harnesses[0].session_id).not.toBe(session.session_id);
+    expect(second.harnesses[0].previous_session_id).toBe(session.session_id);
+    expect(readFileSync(session.session_file)).toEqual(before);
+    expect(texts(second.harnesses[0].session_file)).toEqual(['First question.', 'First answer.', 'Another second question.', 'Another second answer.']);
+
+    // And what continues the new branch is appended to the new session.
+    const now = readFileSync(second.harnesses[0].session_file);
+    appendFileSync(source, rec('user', 'u4', 'a3', 'Third question.') + rec('assistant', 'a4', 'u4', 'Third answer.'));
+    const third = await convert(source, root);
+    expect(third).toMatchObject({ status: 'converted', reason: 'grew' });
+    expect(third.harnesses[0].session_id).toBe(second.harnesses[0].session_id);
+    expect(readFileSync(second.harnesses[0].session_file).subarray(0, now.length)).toEqual(now);
+    expect(texts(second.harnesses[0].session_file)).toEqual([
+      'First question.', 'First answer.', 'Another second question.', 'Another second answer.', 'Third question.', 'Third answer.',
+    ]);
+  });
+});

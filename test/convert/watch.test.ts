@@ -7,8 +7,9 @@ import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { watchConvert } from '../../lib/convert/index.js';
-import { BIN, cleanEnv, tempDir, until } from '../support/run.js';
-import { records } from './support.js';
+import { COMPACT_AFTER } from '../../lib/convert/watch.js';
+import { BIN, cleanEnv, runBin, tempDir, until } from '../support/run.js';
+import { manifestEntries, manifestFiles, records } from './support.js';
 
 const ev = (o: object): string => `${JSON.stringify(o)}\n`;
 const texts = (file: string) => records(file).filter((r: any) => r.type === 'user' || r.type === 'assistant')
@@ -19,6 +20,20 @@ afterEach(() => {
   for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
 });
 
+/** `convert --watch tree` in `dir` into the Claude Code root `root`: its output so far, and how it ended. */
+function watchTree(dir: string, root: string) {
+  const child = spawn(process.execPath, [BIN, 'convert', '--watch', 'tree', '--session-dir', `claude-code-cli=${root}`], {
+    cwd: dir, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  const out = { stdout: '', stderr: '' };
+  child.stdout!.on('data', (d: Buffer) => { out.stdout += d.toString(); });
+  child.stderr!.on('data', (d: Buffer) => { out.stderr += d.toString(); });
+  const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  const lines = () => out.stdout.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l));
+  return { child, out, exited, lines };
+}
+
 describe('convert --watch', () => {
   test('mirrors growth (a partial line once complete) and new files, one line per change; SIGINT ends it with 130', async () => {
     const dir = tempDir('asyncai-log-watch-');
@@ -26,18 +41,9 @@ describe('convert --watch', () => {
     mkdirSync(join(dir, 'tree'));
     const source = join(dir, 'tree', 'log.ndjson');
     writeFileSync(source, ev({ type: 'user', text: 'First question.' }) + ev({ type: 'assistant', text: 'First answer.' }));
-    const child = spawn(process.execPath, [BIN, 'convert', '--watch', 'tree', '--session-dir', `claude-code-cli=${root}`], {
-      cwd: dir, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    children.push(child);
-    let stdout = '';
-    let stderr = '';
-    child.stdout!.on('data', (d: Buffer) => { stdout += d.toString(); });
-    child.stderr!.on('data', (d: Buffer) => { stderr += d.toString(); });
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    const lines = () => stdout.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l));
+    const { child, out, exited, lines } = watchTree(dir, root);
 
-    await until(() => stderr.includes('asyncai-log: convert: watching tree (file system events; SIGINT or SIGTERM ends)\n'));
+    await until(() => out.stderr.includes('asyncai-log: convert: watching tree (file system events; SIGINT or SIGTERM ends)\n'));
     expect(lines()).toHaveLength(1);
     const first = lines()[0];
     expect(first).toMatchObject({ source: join('tree', 'log.ndjson'), status: 'converted', reason: 'new' });
@@ -65,7 +71,7 @@ describe('convert --watch', () => {
     expect(lines()).toHaveLength(4);
 
     child.kill('SIGINT');
-    expect(await exited).toBe(130);
+    expect((await exited).code).toBe(130);
     expect(lines()).toHaveLength(4);
     expect(readFileSync(session.session_file, 'utf8')).toContain('Second answer.');
   }, 60_000);
@@ -98,4 +104,47 @@ describe('convert --watch', () => {
     expect(summary).toMatchObject({ code: 0, converted: 2, failed: 0 });
     expect(lines()).toHaveLength(2);
   }, 60_000);
+
+  test('a long watch keeps a bounded number of manifest files; after kill -9 a new run still knows what was converted', async () => {
+    const dir = tempDir('asyncai-log-watch-compact-');
+    const root = join(dir, 'claude');
+    mkdirSync(join(dir, 'tree'));
+    const source = join(dir, 'tree', 'log.ndjson');
+    const other = join(dir, 'tree', 'other.ndjson');
+    writeFileSync(source, ev({ type: 'user', text: 'Question 0.' }));
+    writeFileSync(other, ev({ type: 'user', text: 'Another log.' }));
+    const { child, out, exited, lines } = watchTree(dir, root);
+    await until(() => out.stderr.includes('watching tree'));
+    const session = lines().find((l) => l.source === join('tree', 'log.ndjson')).harnesses[0];
+
+    const changes = 4 * COMPACT_AFTER;
+    let most = 0;
+    for (let n = 1; n <= changes; n += 1) {
+      appendFileSync(source, ev({ type: n % 2 === 1 ? 'assistant' : 'user', text: `Turn ${n}.` }));
+      await until(() => lines().length >= 2 + n);
+      expect(lines()[1 + n]).toMatchObject({ status: 'converted', reason: 'grew', harnesses: [{ session_id: session.session_id }] });
+      most = Math.max(most, manifestFiles(root).length);
+    }
+    expect(out.stderr).not.toContain('cannot');
+    // One file per pass would be changes + 1 of them. At most: the folded-in ones, the last pass's, and the
+    // new one written before they go.
+    expect(most).toBeLessThanOrEqual(COMPACT_AFTER + 2);
+    expect(manifestFiles(root).length).toBeLessThanOrEqual(COMPACT_AFTER + 2);
+    // Both sources are still known, the grown one at its last size.
+    const entries = manifestEntries(root);
+    expect(new Set(entries.map((e) => e.source)).size).toBe(2);
+
+    child.kill('SIGKILL');
+    expect((await exited).signal).toBe('SIGKILL');
+    const rerun = await runBin(['convert', 'tree', '--session-dir', `claude-code-cli=${root}`], { cwd: dir });
+    expect(rerun.code, rerun.stderr).toBe(0);
+    expect(rerun.stdout.trim().split('\n').map((l) => JSON.parse(l))).toMatchObject([
+      { source: join('tree', 'log.ndjson'), status: 'skipped', reason: 'unchanged' },
+      { source: join('tree', 'other.ndjson'), status: 'skipped', reason: 'unchanged' },
+    ]);
+    appendFileSync(source, ev({ type: 'assistant', text: 'After the restart.' }));
+    const grown = await runBin(['convert', 'tree', '--session-dir', `claude-code-cli=${root}`], { cwd: dir });
+    expect(grown.stdout.trim().split('\n').map((l) => JSON.parse(l))[0]).toMatchObject({ status: 'converted', reason: 'grew', harnesses: [{ session_id: session.session_id }] });
+    expect(texts(session.session_file)).toEqual(['Question 0.', ...Array.from({ length: changes }, (_, i) => `Turn ${i + 1}.`), 'After the restart.']);
+  }, 120_000);
 });

@@ -2,7 +2,8 @@
 // of lib/agents/claude-code-cli/reader/ behind the InputAdapter interface. The branch `claude --resume` would
 // continue is only known at the end of the file, so the turns are held (only the fields the mapping reads;
 // context records are indexed, not held) and come out of `end()`: memory grows with the conversation,
-// unlike `asyncai-log read`, which reads the file twice. Spilled output is not resolved here.
+// unlike `asyncai-log read`, which reads the file twice. Spilled output is not resolved here. A transcript that
+// grew extends its earlier conversion only when the earlier branch is where the new one starts.
 import type { GenericEvent } from '../../events.js';
 import { BranchIndex, branchFilter } from './reader/branch.js';
 import { RecordMapper } from './reader/map-record.js';
@@ -42,6 +43,9 @@ class ClaudeTranscriptAdapter implements InputAdapter {
   private readonly unknownTypes = new Set<string>();
   private records = 0;
   private cwd: string | undefined;
+  /** Where earlier conversions ended: the records read by then, and the held ones on the branch chosen then. */
+  private readonly earlier: { records: number; onBranch: number[] }[] = [];
+  private extended = true;
 
   map(value: unknown, _now: string, warn: (message: string) => void): GenericEvent[] {
     if (!isObject(value)) throw new InputError('expected a Claude Code record (a JSON object)');
@@ -62,12 +66,32 @@ class ClaudeTranscriptAdapter implements InputAdapter {
     const onBranch = branchFilter(this.index, this.index.select(undefined, (_line, message) => warn(message)));
     const mapper = new RecordMapper({ now });
     const events: GenericEvent[] = [];
+    const chosen: number[] = [];
     for (const { record, n } of this.held) {
-      if (onBranch(record, n)) events.push(...mapper.map(record, warn));
+      if (!onBranch(record, n)) continue;
+      events.push(...mapper.map(record, warn));
+      chosen.push(n);
+      // A compaction boundary open where an earlier run ended was written then as one without its summary.
+      for (const earlier of this.earlier) if (earlier.onBranch.length === chosen.length && mapper.boundaryPending) this.extended = false;
     }
     events.push(...mapper.end());
+    // The earlier conversion is continued only when its branch is the start of this one: the same held records,
+    // and none added before where it ended (the new records fork from an older one: a rewind, an edit).
+    for (const { records, onBranch: before } of this.earlier) {
+      const start = chosen.filter((n) => n <= records);
+      if (start.length !== before.length || start.some((n, i) => n !== before[i])) this.extended = false;
+    }
     this.held = [];
     return events;
+  }
+
+  earlierEnd(): void {
+    const onBranch = branchFilter(this.index, this.index.select(undefined, () => {}));
+    this.earlier.push({ records: this.records, onBranch: this.held.filter(({ record, n }) => onBranch(record, n)).map(({ n }) => n) });
+  }
+
+  extendsEarlier(): boolean {
+    return this.extended;
   }
 
   /** The session opens in the transcript's own project: wait for the first record that names it. */

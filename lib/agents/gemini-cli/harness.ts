@@ -1,12 +1,15 @@
 // The Gemini CLI harness: `<root>/tmp/<slug>/chats/session-<time>-<id8>.jsonl`, chats that `gemini --resume
 // <uuid>` loads from the project directory. A resuming CLI appends its own lines (`$set`, new messages) to the
-// same file; later lines of ours follow what it wrote, whole, and replace our messages in place by id.
-import { randomUUID } from 'node:crypto';
-import { readdirSync, realpathSync } from 'node:fs';
-import { join } from 'node:path';
+// same file; later lines of ours follow what it wrote, whole, and replace our messages in place by id. A chat
+// written before is reopened to append what its source added (convert): the same ids, so a late tool result
+// still replaces its message in place.
+import { createHash, randomUUID } from 'node:crypto';
+import { closeSync, constants, openSync, readdirSync, readSync, realpathSync } from 'node:fs';
+import { basename, dirname, join, sep } from 'node:path';
 import type { GenericEvent } from '../../events.js';
-import { EventRejected, type HarnessFactory, type HarnessOptions, type SessionHarness } from '../types.js';
-import { AppendFile } from '../../session/append-file.js';
+import { EventRejected, type HarnessFactory, type HarnessOptions, type ReopenSession, type SessionHarness } from '../types.js';
+import { AppendFile, type FileMark } from '../../session/append-file.js';
+import { Replay } from '../../session/reopened.js';
 import { chatFileName, projectHash, resolveProjectSlug } from './paths.js';
 import { isObject } from '../../util/is-object.js';
 import { GeminiRecordMapper, type ChatLine } from './records.js';
@@ -21,9 +24,26 @@ function serialize(line: ChatLine): string {
   }
 }
 
+/**
+ * The message ids of a session: UUID-shaped, drawn from the session id and a counter, so a later run that maps
+ * the same events again (a reopened chat) names each message as the run that wrote it did.
+ */
+export function messageIds(sessionId: string): () => string {
+  let n = 0;
+  return () => {
+    const hex = createHash('sha256').update(`${sessionId}:${n += 1}`).digest('hex');
+    return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${'89ab'[parseInt(hex[16]!, 16) & 3]}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+  };
+}
+
 class GeminiHarness implements SessionHarness {
   readonly format = FORMAT;
   private foreign = false;
+  /** Reopened: the events an earlier run wrote, mapped without writing them. */
+  private readonly replay: Replay;
+  /** Newline owed before our next line (foreign bytes seen before the first new event ended without one). */
+  private owed = '';
+  mark: FileMark | undefined;
 
   constructor(
     readonly sessionId: string,
@@ -32,7 +52,10 @@ class GeminiHarness implements SessionHarness {
     private readonly mapper: GeminiRecordMapper,
     private readonly warn: (message: string) => void,
     private readonly now: () => string,
-  ) {}
+    reopened = false,
+  ) {
+    this.replay = new Replay(reopened);
+  }
 
   get sessionFile(): string {
     return this.file.path;
@@ -42,11 +65,23 @@ class GeminiHarness implements SessionHarness {
     return `gemini --resume ${this.sessionId}`;
   }
 
+  continueAfter(skip: number): void {
+    this.replay.continueAfter(skip);
+  }
+
   add(event: GenericEvent, where: string): void {
+    const step = this.replay.next();
+    if (step === 'replay') {
+      // Written by the earlier run (its warnings were reported then): only the state and the ids move on.
+      this.mapper.map(event);
+      return;
+    }
+    if (step === 'first') this.continueFile();
     for (const warning of this.mapper.map(event)) this.warn(`${where}: ${warning}`);
   }
 
   flush(): void {
+    if (this.replay.active) this.mapper.drain(); // the earlier run's lines are in the file already
     if (!this.mapper.pending) return;
     const prefix = this.foreignPrefix();
     this.file.write(prefix + this.mapper.drain().map(serialize).join(''));
@@ -54,8 +89,13 @@ class GeminiHarness implements SessionHarness {
 
   finish(): void {
     try {
-      const prefix = this.foreignPrefix();
-      this.file.write(prefix + [...this.mapper.drain(), this.mapper.closing(this.now())].map(serialize).join(''));
+      // A reopened chat with nothing new keeps the `lastUpdated` its earlier run set.
+      if (this.replay.active) this.mapper.drain();
+      else {
+        const prefix = this.foreignPrefix();
+        this.file.write(prefix + [...this.mapper.drain(), this.mapper.closing(this.now())].map(serialize).join(''));
+      }
+      this.mark = this.file.mark();
     } finally {
       this.file.close();
     }
@@ -67,20 +107,74 @@ class GeminiHarness implements SessionHarness {
   }
 
   /**
+   * Before the first new line of a reopened chat: the earlier run's lines are replayed (dropped from the queue);
+   * every response copy in the chat (a resume's rewrite, before or after that run) is noted; and when a
+   * resuming gemini added turns since, our next model output starts a message of its own after them.
+   */
+  private continueFile(): void {
+    this.mapper.drain();
+    this.mapper.shadow(responseCopies(readChat(this.file.path)));
+    const appended = this.file.foreignBytes();
+    if (!appended) return;
+    this.noteForeign();
+    if (hasMessage(appended.text)) this.mapper.endResponse();
+    if (appended.needsNewline) this.owed = '\n';
+  }
+
+  /**
    * Before our next lines: what another process (a resuming gemini) appended meanwhile. Ours then start on a
    * line of their own; the response copies its history rewrite made are noted (see GeminiRecordMapper.shadow).
    */
   private foreignPrefix(): string {
+    const owed = this.owed;
+    this.owed = '';
     const appended = this.file.foreignBytes();
-    if (!appended) return '';
-    if (!this.foreign) {
-      this.foreign = true;
-      this.warn(`warn session.foreign_append: ${this.file.path} was appended to by another process (a concurrent resume?); `
-        + 'later lines follow what it wrote, so the next resume sees both');
-    }
+    if (!appended) return owed;
+    this.noteForeign();
     this.mapper.shadow(responseCopies(appended.text));
+    // What came since decides: it may have ended the line the newline was owed for.
     return appended.needsNewline ? '\n' : '';
   }
+
+  private noteForeign(): void {
+    if (this.foreign) return;
+    this.foreign = true;
+    this.warn(`warn session.foreign_append: ${this.file.path} was appended to by another process (a concurrent resume?); `
+      + 'later lines follow what it wrote, so the next resume sees both');
+  }
+}
+
+/** Whether `text` holds a whole message line (one with an `id`) or a history rewrite. */
+function hasMessage(text: string): boolean {
+  return text.split('\n').slice(0, -1).some((line) => {
+    try {
+      const record: unknown = JSON.parse(line);
+      return isObject(record) && (typeof record.id === 'string' || (isObject(record.$set) && 'messages' in record.$set));
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** A chat's lines that can hold response copies (`$set` lines naming `_response`), read in chunks. */
+function readChat(path: string): string {
+  const fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+  const kept: string[] = [];
+  let rest = '';
+  try {
+    const buf = Buffer.allocUnsafe(1 << 20);
+    for (let position = 0; ;) {
+      const n = readSync(fd, buf, 0, buf.length, position);
+      if (n === 0) break;
+      position += n;
+      const lines = (rest + buf.toString('utf8', 0, n)).split('\n');
+      rest = lines.pop()!;
+      for (const line of lines) if (line.includes('"$set"') && line.includes('_response"')) kept.push(line);
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return kept.map((line) => `${line}\n`).join('');
 }
 
 /** The model message ids whose `<id>_response` copy a `$set.messages` line in `text` holds (whole lines only). */
@@ -140,6 +234,7 @@ export function createGeminiHarness(options: HarnessOptions, clock: () => Date =
     sessionId,
     projectHash: projectHash(project),
     startedAt: started.toISOString(),
+    newId: messageIds(sessionId),
     ...(options.model !== undefined ? { model: options.model } : {}),
     ...(options.provenance !== undefined ? { provenance: options.provenance } : {}),
   });
@@ -159,4 +254,28 @@ export const geminiCli: HarnessFactory = {
     return join(home, '.gemini');
   },
   create: (options) => createGeminiHarness(options),
+  reopen: (options, session) => reopenGeminiHarness(options, session),
 };
+
+/**
+ * Reopen a chat an earlier run wrote (convert appends what its source added): it must still be a chat file of
+ * this root named for its session, and the file written then (see AppendFile.reopen). Nothing is written yet.
+ */
+export function reopenGeminiHarness(options: HarnessOptions, session: ReopenSession, clock: () => Date = () => new Date()): SessionHarness {
+  const file = session.sessionFile;
+  const chats = dirname(file);
+  if (!file.startsWith(join(options.root, 'tmp') + sep) || basename(chats) !== 'chats'
+    || !basename(file).endsWith(`-${session.sessionId.slice(0, 8)}.jsonl`)) {
+    throw new Error(`${file} is not a chat of session ${session.sessionId} under ${options.root}`);
+  }
+  const opened = AppendFile.reopen(file, session.mark);
+  const project = projectPath(options.cwd, options.cwdFromInput === true);
+  const mapper = new GeminiRecordMapper({
+    sessionId: session.sessionId,
+    projectHash: projectHash(project),
+    startedAt: clock().toISOString(),
+    newId: messageIds(session.sessionId),
+    ...(options.model !== undefined ? { model: options.model } : {}),
+  });
+  return new GeminiHarness(session.sessionId, options.cwd, opened, mapper, options.warn, () => clock().toISOString(), true);
+}

@@ -182,6 +182,11 @@ export class GeminiRecordMapper {
     for (const id of ids) remember(this.shadowed, id, true);
   }
 
+  /** Model output from here on starts a message of its own (another writer's turns came in between). */
+  endResponse(): void {
+    this.open = undefined;
+  }
+
   /** The closing `$set`: `lastUpdated` is when the session was last written, which keeps it from the 30-day cleanup. */
   closing(now: string): ChatLine {
     return { $set: { lastUpdated: now } };

@@ -2,17 +2,21 @@
 // the stream runs, each flush appends the touched messages to a journal (`<data dir>/asyncai-log/<ses_id>.jsonl`,
 // its first line an empty export document, later lines whole messages, a later copy replacing an earlier);
 // when it ends, the journal becomes one export document that `opencode import` loads, run from the project.
+// A session an earlier run wrote is reopened to append what its source added (convert): the new messages and
+// parts are imported, the rows that run imported and this one changed are updated (see update.ts).
 import { spawnSync } from 'node:child_process';
-import { closeSync, constants, mkdirSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, constants, mkdirSync, openSync, readFileSync, readSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { GenericEvent } from '../../events.js';
-import { EventRejected, type HarnessFactory, type HarnessOptions, type SessionHarness } from '../types.js';
-import { AppendFile } from '../../session/append-file.js';
+import { EventRejected, type HarnessFactory, type HarnessOptions, type ReopenSession, type SessionHarness } from '../types.js';
+import { AppendFile, type FileMark } from '../../session/append-file.js';
+import { Replay } from '../../session/reopened.js';
 import { isObject } from '../../util/is-object.js';
 import { findOpencode, MISSING_OPENCODE } from './binary.js';
 import { IdMinter } from './ids.js';
 import { resolveProject, sessionPath } from './project.js';
 import { modelRef, OpencodeMapper, type MessageEntry, type ModelRef } from './records.js';
+import { rowUpdates } from './update.js';
 
 export const FORMAT = 'opencode';
 /** The OpenCode version whose formats this writes. */
@@ -78,8 +82,21 @@ export function configuredModel(env: Env, homedir: string): string | undefined {
   }
 }
 
+/** What a reopened session knows of the earlier run: the journal's bytes then, and its messages as imported. */
+interface Earlier {
+  size: number;
+  messages: ReadonlyMap<string, MessageEntry>;
+  /** Runs one `opencode db` statement. */
+  db: (statement: string) => void;
+}
+
 class OpencodeHarness implements SessionHarness {
   readonly format = FORMAT;
+  /** Reopened: the events an earlier run wrote, mapped without writing them. */
+  private readonly replay: Replay;
+  /** Where this run's lines begin in a reopened journal. */
+  private start: number | undefined;
+  mark: FileMark | undefined;
 
   constructor(
     readonly sessionId: string,
@@ -90,7 +107,14 @@ class OpencodeHarness implements SessionHarness {
     private readonly load: (document: string) => void,
     private readonly userModel: ModelRef,
     private readonly sure: boolean,
-  ) {}
+    private readonly earlier?: Earlier,
+  ) {
+    this.replay = new Replay(earlier !== undefined);
+  }
+
+  continueAfter(skip: number): void {
+    this.replay.continueAfter(skip);
+  }
 
   get sessionFile(): string {
     return this.file.path;
@@ -102,32 +126,82 @@ class OpencodeHarness implements SessionHarness {
   }
 
   add(event: GenericEvent, where: string): void {
+    const step = this.replay.next();
+    if (step === 'replay') {
+      // Written by the earlier run (its warnings were reported then): only the state and the ids move on.
+      this.mapper.map(event);
+      return;
+    }
+    if (step === 'first') this.continueJournal();
     for (const warning of this.mapper.map(event)) this.warn(`${where}: ${warning}`);
   }
 
   flush(): void {
+    if (this.replay.active) this.mapper.drain(); // the earlier run's messages are in the journal already
     if (this.mapper.pending) this.file.write(this.mapper.drain().map(line).join(''));
   }
 
   finish(): void {
     try {
       this.flush();
+      this.mark = this.file.mark();
     } finally {
       this.file.close();
+    }
+    if (this.earlier) {
+      // A reopened session with nothing new is as the earlier run left it.
+      if (!this.replay.active) this.appendToSession(this.earlier);
+      return;
     }
     const text = readFileSync(this.file.path, 'utf8');
     const document = journalDocument(text);
     if (!document) throw new Error('the journal holds no session');
-    const last = document.messages.reduce((max, m) => Math.max(max, (m.info.time as { created?: number } | undefined)?.created ?? 0), 0);
-    const info: Record<string, unknown> = { ...document.info, time: { ...(document.info.time as object), updated: Math.max(Date.now(), last) } };
+    const info: Record<string, unknown> = { ...document.info, time: { ...(document.info.time as object), updated: updatedAt(document.messages) } };
     if (this.mapper.title !== undefined) info.title = this.mapper.title;
     this.load(JSON.stringify({ info, messages: document.messages }));
+  }
+
+  /**
+   * Before the first new line of a reopened journal: the earlier run's messages are replayed (dropped from the
+   * queue), and lines after them (a run killed before it was recorded, its ids minted anew now) are passed over.
+   */
+  private continueJournal(): void {
+    this.mapper.drain();
+    if (this.file.foreignBytes() !== undefined) {
+      this.warn(`${this.file.path}: lines after those recorded (an interrupted run) are not loaded again`);
+    }
+    this.start = this.file.mark().size;
+  }
+
+  /**
+   * The messages this run touched (the journal's lines after the earlier run's): imported (OpenCode adds the
+   * new messages and parts, and skips the rows it has), then the rows it has and this run changed updated.
+   */
+  private appendToSession(earlier: Earlier): void {
+    const text = readFileSync(this.file.path);
+    const first = text.subarray(0, text.indexOf(10) + 1).toString('utf8');
+    const touched = journalDocument(first + text.subarray(this.start ?? earlier.size).toString('utf8'));
+    if (!touched || touched.messages.length === 0) return;
+    const now = updatedAt(touched.messages);
+    this.load(JSON.stringify({ info: { ...touched.info, time: { ...(touched.info.time as object), updated: now } }, messages: touched.messages }));
+    const { statements, tooLong } = rowUpdates(this.sessionId, earlier.messages, touched.messages, now);
+    for (const row of tooLong) {
+      this.warn(`${this.sessionId}: ${row.table} ${row.id}${row.tool !== undefined ? ` (${row.tool})` : ''} changed, but is too long to update through opencode db; OpenCode keeps it as it was`);
+    }
+    statements.push(`UPDATE session SET time_updated = ${now} WHERE id = '${this.sessionId}'`);
+    for (const statement of statements) earlier.db(statement);
   }
 
   abandon(): void {
     this.mapper.drain();
     this.file.close();
   }
+}
+
+/** The session's `time.updated`: now, or its last message's time when that is later. */
+function updatedAt(messages: readonly MessageEntry[]): number {
+  const last = messages.reduce((max, m) => Math.max(max, (m.info.time as { created?: number } | undefined)?.created ?? 0), 0);
+  return Math.max(Date.now(), last);
 }
 
 /** Write `text` to a new file (mode 0600, never an existing one). */
@@ -149,14 +223,7 @@ function importer(program: string, env: Record<string, string>, directory: strin
     const path = journal.replace(/\.jsonl$/, '.export.json');
     createFile(path, document);
     try {
-      const result = spawnSync(program, ['import', path], {
-        cwd: directory, env, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8', timeout: IMPORT_TIMEOUT_MS,
-      });
-      if (result.error) throw new Error(`opencode import: ${result.error.message}`);
-      if (result.status !== 0) {
-        const last = `${result.stderr}${result.stdout}`.trim().split('\n').pop() ?? '';
-        throw new Error(`opencode import exited with ${result.status ?? result.signal}: ${last}`);
-      }
+      runProgram(program, ['import', path], env, directory, 'import');
     } finally {
       try { unlinkSync(path); } catch { /* already gone */ }
     }
@@ -185,26 +252,45 @@ function importDirectory(directory: string, warn: (message: string) => void): st
   return '/';
 }
 
+/** `opencode <args>` from `directory`, no shell; throws with OpenCode's last line when it fails. */
+function runProgram(program: string, args: string[], env: Record<string, string>, directory: string, what: string): void {
+  const result = spawnSync(program, args, {
+    cwd: directory, env, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8', timeout: IMPORT_TIMEOUT_MS,
+  });
+  if (result.error) throw new Error(`opencode ${what}: ${result.error.message}`);
+  if (result.status !== 0) {
+    const last = `${result.stderr}${result.stdout}`.trim().split('\n').pop() ?? '';
+    throw new Error(`opencode ${what} exited with ${result.status ?? result.signal}: ${last}`);
+  }
+}
+
 export interface OpencodeHarnessOptions extends HarnessOptions {
   /** Clock for ids and times (tests). */
   clock?: () => number;
 }
 
-/** Open a session: its journal with the session line written at once. */
-export function createOpencodeHarness(options: OpencodeHarnessOptions): SessionHarness {
+/** The program, the project and the models a session of `options` is written with. */
+function setting(options: OpencodeHarnessOptions) {
   const env = options.env ?? {};
   const program = findOpencode(env);
   if (program === undefined) throw new Error(MISSING_OPENCODE);
-  const ids = new IdMinter(options.clock);
-  const sessionId = ids.next('ses');
   const directory = options.cwd;
   const project = options.cwdFromInput ? { id: 'global', worktree: '/' } : resolveProject(directory);
   const configured = configuredModel(env, options.homedir ?? '');
   const userModel = modelRef(configured ?? options.model ?? 'default', 'opencode');
-  const mapper = new OpencodeMapper({
+  const mapperFor = (sessionId: string, ids: IdMinter) => new OpencodeMapper({
     sessionId, directory, worktree: project.worktree, userModel, ids,
     ...(options.model !== undefined ? { model: options.model } : {}),
   });
+  return { env, program, directory, project, configured, userModel, mapperFor };
+}
+
+/** Open a session: its journal with the session line written at once. */
+export function createOpencodeHarness(options: OpencodeHarnessOptions): SessionHarness {
+  const { env, program, directory, project, configured, userModel, mapperFor } = setting(options);
+  const ids = new IdMinter(options.clock);
+  const sessionId = ids.next('ses');
+  const mapper = mapperFor(sessionId, ids);
   mkdirSync(options.root, { recursive: true, mode: 0o700 });
   const { file } = AppendFile.createExclusive(join(options.root, JOURNAL_DIR), () => `${sessionId}.jsonl`, options.root);
   const now = (options.clock ?? Date.now)();
@@ -231,4 +317,52 @@ export const opencode: HarnessFactory = {
   },
   preflight: (env) => (findOpencode(env) === undefined ? MISSING_OPENCODE : undefined),
   create: (options) => createOpencodeHarness(options),
+  reopen: (options, session) => reopenOpencodeHarness(options, session),
 };
+
+/** The first `size` bytes of a file, as text. */
+function readPrefix(path: string, size: number): string {
+  const fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+  try {
+    const buf = Buffer.allocUnsafe(size);
+    let got = 0;
+    while (got < size) {
+      const n = readSync(fd, buf, got, size - got, got);
+      if (n === 0) break;
+      got += n;
+    }
+    return buf.toString('utf8', 0, got);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Reopen the session of a journal an earlier run wrote and imported (it must be that journal, unchanged since,
+ * see AppendFile.reopen). The events that run wrote, mapped again, get the ids it minted (in minting order), so
+ * what follows continues its messages; nothing reaches OpenCode until `finish`.
+ */
+export function reopenOpencodeHarness(options: OpencodeHarnessOptions, session: ReopenSession): SessionHarness {
+  const { env, program, directory, userModel, configured, mapperFor } = setting(options);
+  const journal = join(options.root, JOURNAL_DIR, `${session.sessionId}.jsonl`);
+  if (session.sessionFile !== journal) throw new Error(`${session.sessionFile} is not the journal of ${session.sessionId} under ${options.root}`);
+  const file = AppendFile.reopen(journal, session.mark);
+  try {
+    const document = journalDocument(readPrefix(journal, session.mark.size));
+    if (!document || document.info.id !== session.sessionId) throw new Error('the journal holds no such session');
+    const recorded = document.messages.flatMap((m) => [m.info.id, ...m.parts.map((p) => p.id)]).filter((id): id is string => typeof id === 'string');
+    const mapper = mapperFor(session.sessionId, new IdMinter(options.clock, recorded));
+    const opencodeEnvironment = opencodeEnv(env, options.root);
+    const from = importDirectory(directory, options.warn);
+    const earlier: Earlier = {
+      size: session.mark.size,
+      messages: new Map(document.messages.map((m) => [m.info.id as string, m])),
+      db: (statement) => runProgram(program, ['db', statement], opencodeEnvironment, from, 'db'),
+    };
+    return new OpencodeHarness(session.sessionId, directory, file, mapper, options.warn, importer(program, opencodeEnvironment, from, journal),
+      userModel, configured !== undefined, earlier);
+  } catch (error) {
+    file.close();
+    throw error;
+  }
+}

@@ -8,7 +8,7 @@ import { PRE } from '../../../lib/monitor/notification.js';
 import { startMockChat, type MockChat } from '../../support/mock-chat-completions.js';
 import { continueWithOpencode, opencodeHome, runOpencode, type OpencodeHome } from '../../support/opencode.js';
 import { sessionOf, type RunResult } from '../../support/run.js';
-import { ev, projectDir, writeOpencodeSession } from './support.js';
+import { conversation, ev, projectDir, writeOpencodeSession } from './support.js';
 
 const at = (second: number) => new Date(Date.UTC(2026, 10, 1, 9, 0, second)).toISOString();
 
@@ -27,20 +27,6 @@ const STREAM = [
 ].join('');
 
 const NOTIFICATION = `${PRE}\n\n<task-notification>\n<task-id>bk3v9q2xa</task-id>\n<summary>Monitor event: "npm run watch"</summary>\n<event>build ok</event>\n</task-notification>`;
-
-/** The request's messages as comparable items (system prompt left out). */
-function conversation(body: any): unknown[] {
-  return body.messages.filter((m: any) => m.role !== 'system').map((m: any) => {
-    const text = typeof m.content === 'string' ? m.content : Array.isArray(m.content) ? m.content.map((c: any) => c.text ?? `[${c.type}]`).join('') : m.content;
-    return {
-      role: m.role,
-      ...(text ? { text } : {}),
-      ...(m.reasoning_content ? { reasoning: m.reasoning_content } : {}),
-      ...(m.tool_calls ? { calls: m.tool_calls.map((c: any) => [c.id, c.function.name, JSON.parse(c.function.arguments)]) } : {}),
-      ...(m.tool_call_id ? { result: m.tool_call_id } : {}),
-    };
-  });
-}
 
 const EXPECTED = [
   { role: 'user', text: 'Check the build please.' },

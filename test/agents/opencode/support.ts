@@ -30,3 +30,17 @@ export function projectDir(home: OpencodeHome, name: string, git: boolean): stri
   }
   return dir;
 }
+
+/** The request's messages as comparable items (system prompt left out). */
+export function conversation(body: any): unknown[] {
+  return body.messages.filter((m: any) => m.role !== 'system').map((m: any) => {
+    const text = typeof m.content === 'string' ? m.content : Array.isArray(m.content) ? m.content.map((c: any) => c.text ?? `[${c.type}]`).join('') : m.content;
+    return {
+      role: m.role,
+      ...(text ? { text } : {}),
+      ...(m.reasoning_content ? { reasoning: m.reasoning_content } : {}),
+      ...(m.tool_calls ? { calls: m.tool_calls.map((c: any) => [c.id, c.function.name, JSON.parse(c.function.arguments)]) } : {}),
+      ...(m.tool_call_id ? { result: m.tool_call_id } : {}),
+    };
+  });
+}
