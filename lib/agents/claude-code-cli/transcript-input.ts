@@ -5,7 +5,7 @@
 // unlike `asyncai-log read`, which reads the file twice. Spilled output is not resolved here.
 import type { GenericEvent } from '../../events.js';
 import { BranchIndex, branchFilter } from './reader/branch.js';
-import { RecordMapper } from './reader/map-record.js';
+import { TranscriptEventMapper } from './reader/map-record.js';
 import {
   classifyRecordType, CONTEXT_TYPES, CONVERSATION_TYPES, isObject, STATE_TYPES,
 } from './reader/record-types.js';
@@ -60,7 +60,7 @@ class ClaudeTranscriptAdapter implements InputAdapter {
 
   end(now: string, warn: (message: string) => void): GenericEvent[] {
     const onBranch = branchFilter(this.index, this.index.select(undefined, (_line, message) => warn(message)));
-    const mapper = new RecordMapper({ now });
+    const mapper = new TranscriptEventMapper({ now });
     const events: GenericEvent[] = [];
     for (const { record, n } of this.held) {
       if (onBranch(record, n)) events.push(...mapper.map(record, warn));

@@ -10,7 +10,7 @@ import { isObject, isPlaceholderUsage, SYNTHETIC_MODEL } from './record-types.js
 import { SPILL, type SpillRead } from './spill.js';
 import { parseMonitorNotification } from '../../../monitor/task-notification.js';
 
-export interface RecordMapperOptions {
+export interface TranscriptEventMapperOptions {
   /** Also emit `context` events (system and attachment records, meta user records, synthetic messages). */
   includeEvents?: boolean;
   /** Mark every event as a subagent's (`agent_id`). */
@@ -118,8 +118,11 @@ function imageOf(block: Record<string, unknown>): ImageInput | undefined {
   return { media_type: source.media_type, data: source.data };
 }
 
-/** Maps the records of one branch, in file order, to generic events (the second pass). */
-export class RecordMapper {
+/**
+ * Maps the records of one branch, in file order, to generic events (the second pass): the reader's direction,
+ * records -> events (the writer's ClaudeRecordMapper goes events -> records).
+ */
+export class TranscriptEventMapper {
   private lastTimestamp: string | undefined;
   // Bounded, first-in first-out: Set eviction by values().next() is not O(1) in V8 (see RecentSet).
   private readonly modelGiven = new RecentSet<string>(MAX_RESPONSE_IDS);
@@ -131,7 +134,7 @@ export class RecordMapper {
   /** A record's time fell back on the time before this mapper's first record (deferred mapping). */
   leanedOnStart = false;
 
-  constructor(private readonly options: RecordMapperOptions = {}) {}
+  constructor(private readonly options: TranscriptEventMapperOptions = {}) {}
 
   /** The events of one record on the branch being read. */
   map(record: Record<string, unknown>, warn: Warn): GenericEvent[] {

@@ -4,7 +4,7 @@
 // once, once-only warnings, the time a record without one inherits) is handed back to be settled in order.
 import { parentPort, workerData } from 'node:worker_threads';
 import { ByteSink } from './byte-sink.js';
-import { deferredResponse, RecordMapper, USAGE_MEMBER } from './map-record.js';
+import { deferredResponse, TranscriptEventMapper, USAGE_MEMBER } from './map-record.js';
 import { HEAD_INTS, scanRecordHead } from './record-head.js';
 import {
   LINE_INTS, LINE_INVALID_UTF8, LINE_OVER_LONG, type ChunkReply, type ChunkTask, type HeadsReply, type MapLog, type MapReply,
@@ -37,7 +37,7 @@ function scanHeads(task: ChunkTask): HeadsReply {
 /** Second pass: a chunk's lines on the branch, mapped and written as NDJSON with holes. */
 function mapChunk(task: ChunkTask): MapReply {
   const bytes = Buffer.from(task.bytes.buffer, task.bytes.byteOffset, task.bytes.byteLength);
-  const mapper = new RecordMapper({
+  const mapper = new TranscriptEventMapper({
     ...(settings.includeEvents ? { includeEvents: true } : {}),
     ...(settings.agentId !== undefined ? { agentId: settings.agentId } : {}),
     ...(resolveSpill !== undefined ? { resolveSpill } : {}),

@@ -8,7 +8,7 @@ import { basename, dirname, join } from 'node:path';
 import { resolveTimestamp, type ContextEvent, type GenericEvent } from '../../../events.js';
 import { BranchIndex, branchFilter, type BranchSelection, type TranscriptTree } from './branch.js';
 import { ByteSink } from './byte-sink.js';
-import { RecordMapper } from './map-record.js';
+import { TranscriptEventMapper } from './map-record.js';
 import { classifyRecordType, isObject } from './record-types.js';
 import { CHUNK_BYTES, lineText, type FileLine } from './file-lines.js';
 import { decodeRecordHead, HEAD_INTS, readRecordHead, type RecordHead } from './record-head.js';
@@ -321,7 +321,7 @@ export class ClaudeTranscriptReader implements AsyncIterable<GenericEvent> {
 
   /** The first pass, then what the second needs: the subagent header, the mapper and the branch filter. */
   private async startPassTwo(pool?: WorkerPool): Promise<{
-    pass: FirstPass; header: ContextEvent | undefined; mapper: RecordMapper | undefined;
+    pass: FirstPass; header: ContextEvent | undefined; mapper: TranscriptEventMapper | undefined;
     onBranch: (record: Record<string, unknown>, line: number) => boolean; selection: BranchSelection;
   }> {
     const pass = await this.index(false, pool);
@@ -332,7 +332,7 @@ export class ClaudeTranscriptReader implements AsyncIterable<GenericEvent> {
     const header = this.subagent ? this.header(first) : undefined;
     const onBranch = branchFilter(index, selection);
     if (selection.leaf === undefined) return { pass, header, mapper: undefined, onBranch, selection };
-    const mapper = new RecordMapper({
+    const mapper = new TranscriptEventMapper({
       ...(this.options.includeEvents ? { includeEvents: true } : {}),
       ...(this.subagent ? { agentId: this.subagent.agentId } : {}),
       ...(this.spillDir() !== undefined ? { resolveSpill: spillResolver(this.spillDir()!) } : {}),
@@ -400,7 +400,7 @@ export class ClaudeTranscriptReader implements AsyncIterable<GenericEvent> {
    * otherwise the branch filter, which keeps the index.
    */
   private async prepareSecondPass(pool: WorkerPool | undefined): Promise<{
-    header: ContextEvent | undefined; mapper: RecordMapper | undefined; bytes: number; selected?: Uint8Array;
+    header: ContextEvent | undefined; mapper: TranscriptEventMapper | undefined; bytes: number; selected?: Uint8Array;
     onBranch?: (record: Record<string, unknown>, line: number) => boolean;
   }> {
     const start = await this.startPassTwo(pool);
@@ -415,7 +415,7 @@ export class ClaudeTranscriptReader implements AsyncIterable<GenericEvent> {
    */
   private *ndjsonHere(
     selected: Uint8Array | undefined, onBranch: ((record: Record<string, unknown>, line: number) => boolean) | undefined,
-    mapper: RecordMapper, bytes: number, onUnwritable: (event: GenericEvent, error: Error) => void,
+    mapper: TranscriptEventMapper, bytes: number, onUnwritable: (event: GenericEvent, error: Error) => void,
   ): Generator<Buffer> {
     const scan = this.open(bytes);
     let batch: GenericEvent[] = [];
@@ -447,7 +447,7 @@ export class ClaudeTranscriptReader implements AsyncIterable<GenericEvent> {
    * as this thread would have (it starts inside a compaction, a record in it without a usable time took the
    * time from before it, a value was too deep for the worker, the worker failed) is mapped here instead.
    */
-  private settle(result: MapResult, mapper: RecordMapper, onUnwritable: (event: GenericEvent, error: Error) => void): string | Buffer {
+  private settle(result: MapResult, mapper: TranscriptEventMapper, onUnwritable: (event: GenericEvent, error: Error) => void): string | Buffer {
     this.threading.chunks += 1;
     if (!result.ok || mapper.boundaryPending || result.leaned) {
       this.threading.remapped += 1;
