@@ -9,7 +9,8 @@ import type {
 import { newTaskId, taskIdFor } from '../../monitor/task-id.js';
 import { endNotification, eventNotification, PRE, PRE_HUMAN_TURN, renderReminder, monitorOutcome } from '../../monitor/notification.js';
 import { RecentMap, RecentSet } from './recent.js';
-import { laterTime, NO_USAGE, sumUsage } from './response.js';
+import { laterTime, NO_USAGE } from './response.js';
+import { sumUsage } from '../../usage.js';
 
 /** The Claude Code version the records imitate (and were verified against). */
 export const CLAUDE_CODE_VERSION = '2.1.328';
