@@ -7,7 +7,7 @@ import { existsSync, promises as fsp, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import type { ContextEvent, GenericEvent } from '../../../events.js';
-import { ReaderError, type ReaderWarning } from '../../types.js';
+import { ReaderError, type ReaderWarning, type TranscriptReading } from '../../types.js';
 import { branchFilter, type TranscriptTree } from './branch.js';
 import { firstPass } from './first-pass.js';
 import { TranscriptEventMapper } from './map-record.js';
@@ -66,7 +66,7 @@ const PARALLEL_MIN_BYTES = 16 * 1024 * 1024;
  * A reader of one Claude Code transcript. Nothing is read until it is iterated (the conversation as generic
  * events) or asked for `usage()`, `tree()` or `subagents()`; each of those reads the file again.
  */
-export class ClaudeTranscriptReader implements AsyncIterable<GenericEvent> {
+export class ClaudeTranscriptReader implements AsyncIterable<GenericEvent>, TranscriptReading {
   /** The session uuid (the file's name). */
   readonly sessionId: string;
   /** How `ndjson()` used worker threads so far: chunks they mapped, and chunks mapped again on this thread. */
