@@ -3,7 +3,7 @@
 // adds what it cannot know here: the default command's flags at the top level, and the values of
 // --session-format, --from and --session-dir.
 import type { Argv } from 'yargs';
-import { knownFormats } from '../lib/agents/index.js';
+import { knownFormats, readableFormats } from '../lib/agents/index.js';
 import { inputFormatNames } from '../lib/input/index.js';
 import { COMMANDS } from './help.js';
 
@@ -19,7 +19,7 @@ function completionWords(argv: readonly string[]): string[] {
 function valuesAfter(flag: string, command: string | undefined): string[] | undefined {
   if (flag === '--session-format') return knownFormats();
   if (flag === '--from') return ['auto', ...inputFormatNames()];
-  if (flag === '--session-dir') return (command === 'read' ? ['claude-code-cli'] : knownFormats()).map((format) => `${format}=`);
+  if (flag === '--session-dir') return (command === 'read' ? readableFormats() : knownFormats()).map((format) => `${format}=`);
   return undefined;
 }
 

@@ -24,4 +24,6 @@ export { InputError } from './input/types.js';
 export { createAdapterStream } from './input/adapter-stream.js';
 export type { AdapterStream, AdapterStreamOptions } from './input/adapter-stream.js';
 export * from './agents/claude-code-cli/reader/index.js';
+export { runRead } from './read/run-read.js';
+export type { ReadCommandOptions } from './read/run-read.js';
 export * from './convert/index.js';

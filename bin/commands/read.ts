@@ -1,9 +1,9 @@
 // `asyncai-log read <transcript | session-uuid>...`: parses the read command's flags and calls runRead
-// (lib/agents/claude-code-cli/reader/run-read.ts); exit 0, 1 when a transcript could not be read, 2 on a usage error.
+// (lib/read/run-read.ts); exit 0, 1 when a transcript could not be read, 2 on a usage error.
 import { homedir, tmpdir } from 'node:os';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { parseSessionDirs, UsageError } from '../../lib/session/options.js';
-import { runRead } from '../../lib/agents/claude-code-cli/reader/run-read.js';
+import { runRead } from '../../lib/read/run-read.js';
 import { MAX_LINE_BYTES, MAX_THREADS, wholeNumber } from '../arguments.js';
 import { READ_EXAMPLES, READ_NOTES } from '../help.js';
 import { runCommand } from '../exit.js';

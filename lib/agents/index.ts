@@ -4,7 +4,7 @@ import { claudeCode } from './claude-code-cli/index.js';
 import { codex } from './codex-cli/index.js';
 import { gemini } from './gemini-cli/index.js';
 import { opencodeAgent } from './opencode/index.js';
-import type { Agent, HarnessFactory } from './types.js';
+import type { Agent, HarnessFactory, TranscriptReader } from './types.js';
 
 export const AGENTS: readonly Agent[] = [claudeCode, codex, gemini, opencodeAgent];
 
@@ -28,4 +28,26 @@ export function findAgent(format: string): Agent | undefined {
 /** The writer format whose own session files come in input format `input`, or undefined. */
 export function sessionFormatOf(input: string): string | undefined {
   return AGENTS.find((agent) => agent.sessionInput === input)?.harness.format;
+}
+
+/** An agent whose own session files `asyncai-log read` reads back. */
+export interface ReadableAgent {
+  /** Its `--session-format` (and `--session-dir <format>=<root>`) name. */
+  readonly format: string;
+  readonly harness: HarnessFactory;
+  readonly reader: TranscriptReader;
+}
+
+/** The agents with a transcript reader, in registry order. */
+export const TRANSCRIPT_READERS: readonly ReadableAgent[] = AGENTS.flatMap((agent) =>
+  agent.transcripts !== undefined ? [{ format: agent.harness.format, harness: agent.harness, reader: agent.transcripts }] : []);
+
+/** The formats `read --session-dir <format>=<root>` takes. */
+export function readableFormats(): string[] {
+  return TRANSCRIPT_READERS.map((agent) => agent.format);
+}
+
+/** Whether files of input format `input` are read by a transcript reader rather than printed through their adapter. */
+export function readAsTranscript(input: string): boolean {
+  return TRANSCRIPT_READERS.some((agent) => agent.reader.input === input);
 }

@@ -134,6 +134,65 @@ export interface ThreadedWriter {
   run(harness: SessionHarness, run: ThreadedRun): Promise<void>;
 }
 
+/** A problem in a transcript being read, located when it has a line. Reading goes on. */
+export interface ReaderWarning {
+  file: string;
+  line?: number;
+  message: string;
+}
+
+/** A failure that stops reading one transcript (its file cannot be read, the branch asked for is not in it). */
+export class ReaderError extends Error {}
+
+/** How `asyncai-log read` asks for a transcript to be read. */
+export interface TranscriptReadOptions {
+  /** Also the context the model saw that was not a turn, as `context` events. */
+  includeEvents: boolean;
+  /** Put back output the agent kept in files beside the transcript. */
+  resolveSpills: boolean;
+  /** The branch ending at this record instead of the one the agent resumes. */
+  branch?: string;
+  /** Longest record accepted; longer ones are skipped with a warning. */
+  maxRecordBytes?: number;
+  /** Worker threads for a big transcript (0: one thread); the output is the same either way. */
+  threads?: number;
+  /** What warnings and errors call the transcript (default: its path). */
+  name?: string;
+  onWarning: (warning: ReaderWarning) => void;
+}
+
+/** One transcript being read (nothing is read until a method is called; each reads the file again). */
+export interface TranscriptReading {
+  /** The session id (from the file's name). */
+  readonly sessionId: string;
+  /** Set when this is a subagent's transcript. */
+  readonly agentId: string | undefined;
+  /** The conversation as NDJSON generic events, a chunk of the file at a time; an event JSON cannot write goes to `onUnwritable`. */
+  ndjson(onUnwritable: (event: GenericEvent, error: Error) => void): AsyncIterable<string | Buffer>;
+  /** The session's token totals. */
+  usage(): Promise<Record<string, unknown>>;
+  /** The branch structure: one entry per branch. */
+  tree(): Promise<{ branches: readonly object[] }>;
+  /** The transcripts of the agents this session spawned, each a reading of its own. */
+  subagents(): Promise<TranscriptReading[]>;
+}
+
+/** How an agent's own session files are read back as events (`asyncai-log read`). */
+export interface TranscriptReader {
+  /** What messages call these transcripts ("Claude Code"). */
+  readonly name: string;
+  /** The input format of these files: a file or stream detected as it is read by this reader, not by its adapter. */
+  readonly input: string;
+  /** Whether a command-line argument is a session id of this agent (looked up under its root), not a path. */
+  isSessionId(value: string): boolean;
+  /** Every file of session `id` under `root` (the agent's storage root), the one to read first. */
+  find(root: string, id: string): Promise<string[]>;
+  /** Where under `root` sessions are looked for (what a failed lookup names). */
+  sessionsDir(root: string): string;
+  /** A reading of the transcript at `path`. */
+  open(path: string, options: TranscriptReadOptions): TranscriptReading;
+}
+
 /**
  * One agent: everything the generic layers (filter, convert, read, bin) may know about it. Each agent folder
  * exports one; `lib/agents/index.ts` lists them.
@@ -147,4 +206,6 @@ export interface Agent {
   readonly sessionInput?: string;
   /** Its writer on worker threads, when it has one. */
   readonly threaded?: ThreadedWriter;
+  /** Optional: how `asyncai-log read` reads this agent's session files (its storage root is `harness.defaultRoot`). */
+  readonly transcripts?: TranscriptReader;
 }

@@ -1,11 +1,13 @@
 // `asyncai-log read` of anything the filter reads: a file or stream is recognised from its first non-blank
-// line as the filter recognises it (lib/input/index.ts). A Claude Code transcript goes to its reader (which
-// reads a file twice: a stream is first kept in a private temporary file); any other format (Codex rollouts,
+// line as the filter recognises it (lib/input/index.ts). A transcript with a reader of its own (a Claude Code
+// transcript: see `Agent.transcripts`) goes to that reader (which reads a file twice: a stream is first kept
+// in a private temporary file); any other format (Codex rollouts,
 // `codex exec --json`, Claude stream-json, generic events) goes through the filter's input adapter and comes
 // out as the same generic events, line by line.
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { mkdtemp, open, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { readAsTranscript } from '../agents/index.js';
 import { normalizeEvent, type GenericEvent } from '../events.js';
 import { detectInputFormat } from './index.js';
 import { DEFAULT_MAX_LINE_BYTES, LineSplitter, type Line } from './lines.js';
@@ -17,13 +19,13 @@ const HEAD_CHUNK_BYTES = 64 * 1024;
 
 /**
  * The format to read with an input adapter when the first non-blank line parsed to `value`; undefined for a
- * Claude Code transcript and for what matches no format (the transcript reader reads it and says what is
- * wrong). A first line read as generic events must be a valid event: the records Claude Code writes first
+ * transcript with a reader of its own and for what matches no format (the transcript reader reads it and says
+ * what is wrong). A first line read as generic events must be a valid event: the records Claude Code writes first
  * (`summary`, `queue-operation`, ...) are objects with a string `type` too.
  */
 export function adaptedFormat(value: unknown): InputFormat | undefined {
   const format = detectInputFormat(value);
-  if (!format || format.name === 'claude-transcript') return undefined;
+  if (!format || readAsTranscript(format.name)) return undefined;
   if (format.name === 'events' && !normalizeEvent(value, new Date(0).toISOString()).ok) return undefined;
   return format;
 }

@@ -3,6 +3,7 @@
 // `claude-transcript` input formats, the transcript reader (reader/) and the project-directory rule.
 import type { Agent } from '../types.js';
 import { claudeCodeCli } from './harness.js';
+import { claudeTranscripts } from './reader/transcripts.js';
 import { claudeStreamJson } from './stream-json.js';
 import { claudeTranscript } from './transcript-input.js';
 import { claudeThreaded } from './threads/writer.js';
@@ -12,5 +13,9 @@ export { claudeStreamJson } from './stream-json.js';
 export { claudeTranscript } from './transcript-input.js';
 
 export const claudeCode: Agent = {
-  harness: claudeCodeCli, inputs: [claudeStreamJson, claudeTranscript], sessionInput: claudeTranscript.name, threaded: claudeThreaded,
+  harness: claudeCodeCli,
+  inputs: [claudeStreamJson, claudeTranscript],
+  sessionInput: claudeTranscript.name,
+  threaded: claudeThreaded,
+  transcripts: claudeTranscripts,
 };

@@ -9,7 +9,8 @@ import type {
 import { newTaskId, taskIdFor } from '../../monitor/task-id.js';
 import { endNotification, eventNotification, PRE, PRE_HUMAN_TURN, renderReminder, monitorOutcome } from '../../monitor/notification.js';
 import { RecentMap, RecentSet } from './recent.js';
-import { laterTime, NO_USAGE, sumUsage } from './response.js';
+import { laterTime, NO_USAGE } from './response.js';
+import { sumUsage } from '../../usage.js';
 import type { OnceWarning } from '../../util/warn-once.js';
 
 /** The Claude Code version the records imitate (and were verified against). */

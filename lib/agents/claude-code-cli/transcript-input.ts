@@ -6,7 +6,7 @@
 // grew extends its earlier conversion only when the earlier branch is where the new one starts.
 import type { GenericEvent } from '../../events.js';
 import { BranchIndex, branchFilter } from './reader/branch.js';
-import { RecordMapper } from './reader/map-record.js';
+import { TranscriptEventMapper } from './reader/map-record.js';
 import {
   classifyRecordType, CONTEXT_TYPES, CONVERSATION_TYPES, isObject, STATE_TYPES,
 } from './reader/record-types.js';
@@ -64,7 +64,7 @@ class ClaudeTranscriptAdapter implements InputAdapter {
 
   end(now: string, warn: (message: string) => void): GenericEvent[] {
     const onBranch = branchFilter(this.index, this.index.select(undefined, (_line, message) => warn(message)));
-    const mapper = new RecordMapper({ now });
+    const mapper = new TranscriptEventMapper({ now });
     const events: GenericEvent[] = [];
     const chosen: number[] = [];
     for (const { record, n } of this.held) {

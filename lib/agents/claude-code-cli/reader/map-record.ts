@@ -6,11 +6,12 @@ import {
   type ToolResultEvent, type Usage,
 } from '../../../events.js';
 import { RecentMap, RecentSet } from '../recent.js';
+import { usageGrowth } from '../../../usage.js';
 import { isObject, isPlaceholderUsage, SYNTHETIC_MODEL } from './record-types.js';
 import { SPILL, type SpillRead } from './spill.js';
 import { parseMonitorNotification } from '../../../monitor/task-notification.js';
 
-export interface RecordMapperOptions {
+export interface TranscriptEventMapperOptions {
   /** Also emit `context` events (system and attachment records, meta user records, synthetic messages). */
   includeEvents?: boolean;
   /** Mark every event as a subagent's (`agent_id`). */
@@ -55,47 +56,6 @@ export function deferredResponse(event: GenericEvent): DeferredResponse | undefi
 /** How the worker writes a usage member into an event (see read-worker.ts). */
 export const USAGE_MEMBER = ',"usage":';
 
-/** How deep nested usage objects are compared field by field (as the writer sums them). */
-const MAX_USAGE_DEPTH = 4;
-
-/**
- * What grew from `earlier` to `later`, the usage of two records of one response: the differences of the numbers
- * that grew, nested objects field by field, with any other changed value as it is now. Undefined when no number
- * grew, or when one shrank (a record that is not a later total of the same response: nothing to give).
- */
-export function usageGrowth(earlier: Usage, later: Usage): Usage | undefined {
-  const grown = { value: false };
-  const out = growth(earlier, later, 0, grown);
-  return out !== undefined && grown.value ? out : undefined;
-}
-
-function growth(earlier: Record<string, unknown>, later: Record<string, unknown>, depth: number, grown: { value: boolean }): Usage | undefined {
-  const out: Usage = {};
-  for (const key of Object.keys(later)) {
-    const before = Object.hasOwn(earlier, key) ? earlier[key] : undefined;
-    const value = later[key];
-    let part: unknown;
-    if (typeof before === 'number' && typeof value === 'number') {
-      if (value < before) return undefined;
-      if (value === before) continue;
-      part = value - before;
-      grown.value = true;
-    } else if (depth < MAX_USAGE_DEPTH && isObject(before) && isObject(value)) {
-      const inner = growth(before, value, depth + 1, grown);
-      if (inner === undefined) return undefined;
-      if (Object.keys(inner).length === 0) continue;
-      part = inner;
-    } else {
-      if (before !== undefined && JSON.stringify(before) === JSON.stringify(value)) continue;
-      part = value;
-      if (typeof value === 'number' && value !== 0) grown.value = true;
-    }
-    // An own "__proto__" key (JSON may hold one) must stay a key, not become the prototype.
-    Object.defineProperty(out, key, { value: part, enumerable: true, writable: true, configurable: true });
-  }
-  return out;
-}
-
 /** How many response ids are remembered for "model and usage once per response" (bounded memory). */
 const MAX_RESPONSE_IDS = 10_000;
 
@@ -118,8 +78,11 @@ function imageOf(block: Record<string, unknown>): ImageInput | undefined {
   return { media_type: source.media_type, data: source.data };
 }
 
-/** Maps the records of one branch, in file order, to generic events (the second pass). */
-export class RecordMapper {
+/**
+ * Maps the records of one branch, in file order, to generic events (the second pass): the reader's direction,
+ * records -> events (the writer's ClaudeRecordMapper goes events -> records).
+ */
+export class TranscriptEventMapper {
   private lastTimestamp: string | undefined;
   // Bounded, first-in first-out: Set eviction by values().next() is not O(1) in V8 (see RecentSet).
   private readonly modelGiven = new RecentSet<string>(MAX_RESPONSE_IDS);
@@ -131,7 +94,7 @@ export class RecordMapper {
   /** A record's time fell back on the time before this mapper's first record (deferred mapping). */
   leanedOnStart = false;
 
-  constructor(private readonly options: RecordMapperOptions = {}) {}
+  constructor(private readonly options: TranscriptEventMapperOptions = {}) {}
 
   /** The events of one record on the branch being read. */
   map(record: Record<string, unknown>, warn: Warn): GenericEvent[] {

@@ -4,13 +4,13 @@
 // once, once-only warnings, the time a record without one inherits) is handed back to be settled in order.
 import { parentPort, workerData } from 'node:worker_threads';
 import { ByteSink } from './byte-sink.js';
-import { deferredResponse, RecordMapper, USAGE_MEMBER } from './map-record.js';
+import { deferredResponse, TranscriptEventMapper, USAGE_MEMBER } from './map-record.js';
+import { mapTaskRecords } from './chunks.js';
 import { HEAD_INTS, scanRecordHead } from './record-head.js';
 import {
   LINE_INTS, LINE_INVALID_UTF8, LINE_OVER_LONG, type ChunkReply, type ChunkTask, type HeadsReply, type MapLog, type MapReply,
   type WorkerSettings,
 } from './worker-pool.js';
-import { isObject } from './record-types.js';
 import { spillResolver } from './spill.js';
 
 const settings = workerData as WorkerSettings;
@@ -36,50 +36,42 @@ function scanHeads(task: ChunkTask): HeadsReply {
 
 /** Second pass: a chunk's lines on the branch, mapped and written as NDJSON with holes. */
 function mapChunk(task: ChunkTask): MapReply {
-  const bytes = Buffer.from(task.bytes.buffer, task.bytes.byteOffset, task.bytes.byteLength);
-  const mapper = new RecordMapper({
+  const mapper = new TranscriptEventMapper({
     ...(settings.includeEvents ? { includeEvents: true } : {}),
     ...(settings.agentId !== undefined ? { agentId: settings.agentId } : {}),
     ...(resolveSpill !== undefined ? { resolveSpill } : {}),
     deferred: { anonymousPrefix: `${task.seq}:` },
   });
-  const sink = new ByteSink(Math.ceil(bytes.length * 0.6));
+  const sink = new ByteSink(Math.ceil(task.bytes.byteLength * 0.6));
   const holes: number[] = [];
   const ids: string[] = [];
   let fills = '';
   const fillLengths: number[] = [];
   const logs: MapLog[] = [];
-  const { lines } = task;
-  for (let i = 0; i < lines.length; i += LINE_INTS) {
-    const no = lines[i]!;
-    const record: unknown = JSON.parse(bytes.toString('utf8', lines[i + 1], lines[i + 2]));
-    if (!isObject(record)) throw new Error('not an object');
-    const events = mapper.map(record, (message, key) => {
-      logs.push(key !== undefined ? { line: no, message, key } : { line: no, message });
-    });
-    for (const event of events) {
-      // A value JSON.stringify cannot write (or writes only with a bigger stack) is the main thread's to report.
-      const json = JSON.stringify(event);
-      const response = deferredResponse(event);
-      if (response === undefined) {
-        sink.put(json);
-        sink.put('\n');
-        continue;
-      }
-      // The top-level timestamp is the last key but agent_id (a string): its `,"timestamp":` is the last one.
-      const cut = json.lastIndexOf(TIMESTAMP_KEY);
-      if (cut < 0) throw new Error('an event without a timestamp');
-      sink.put(json.slice(0, cut));
-      holes.push(sink.length);
-      ids.push(response.id);
-      const model = response.model !== undefined ? `,"model":${JSON.stringify(response.model)}` : undefined;
-      const usage = response.usage !== undefined ? USAGE_MEMBER + JSON.stringify(response.usage) : undefined;
-      fillLengths.push(model?.length ?? -1, usage?.length ?? -1);
-      fills += (model ?? '') + (usage ?? '');
-      sink.put(json.slice(cut));
+  mapTaskRecords(task, mapper, (line, message, key) => {
+    logs.push(key !== undefined ? { line, message, key } : { line, message });
+  }, (event) => {
+    // A value JSON.stringify cannot write (or writes only with a bigger stack) is the main thread's to report.
+    const json = JSON.stringify(event);
+    const response = deferredResponse(event);
+    if (response === undefined) {
+      sink.put(json);
       sink.put('\n');
+      return;
     }
-  }
+    // The top-level timestamp is the last key but agent_id (a string): its `,"timestamp":` is the last one.
+    const cut = json.lastIndexOf(TIMESTAMP_KEY);
+    if (cut < 0) throw new Error('an event without a timestamp');
+    sink.put(json.slice(0, cut));
+    holes.push(sink.length);
+    ids.push(response.id);
+    const model = response.model !== undefined ? `,"model":${JSON.stringify(response.model)}` : undefined;
+    const usage = response.usage !== undefined ? USAGE_MEMBER + JSON.stringify(response.usage) : undefined;
+    fillLengths.push(model?.length ?? -1, usage?.length ?? -1);
+    fills += (model ?? '') + (usage ?? '');
+    sink.put(json.slice(cut));
+    sink.put('\n');
+  });
   return {
     kind: 'map',
     seq: task.seq,

@@ -2,7 +2,7 @@
 // file a chunk at a time and hands each chunk's lines to the next worker; the results come back in file
 // order and the main thread settles them there: in the first pass it decodes the heads the workers scanned
 // and builds the branch index; in the second it decides which events carry their response's model and usage,
-// gives the once-only warnings and carries the mapper's state on (see reader.ts).
+// gives the once-only warnings and carries the mapper's state on (see second-pass.ts).
 import { Worker } from 'node:worker_threads';
 import type { MapperCarry } from './map-record.js';
 

@@ -4,8 +4,8 @@
 import { describe, expect, test } from 'vitest';
 import { copyFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BIN, cleanEnv, FIXTURES, run, runBin, tempDir } from '../../../support/run.js';
-import { goldenCases } from '../../../input/support.js';
+import { BIN, cleanEnv, FIXTURES, run, runBin, tempDir } from '../support/run.js';
+import { goldenCases } from '../input/support.js';
 
 const TRANSCRIPT = join(FIXTURES, 'claude-code-cli', 'image', '0b9a1c52-6f0e-4d1a-9a55-3c1f2a000005.jsonl');
 const SESSION = '0b9a1c52-6f0e-4d1a-9a55-3c1f2a000005';

@@ -3,8 +3,8 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { BIN, cleanEnv, FIXTURES, run, runBin, tempDir } from '../../../support/run.js';
-import { assistant, SID, text, toolResult, toolUse, user, writeTranscript } from './support.js';
+import { BIN, cleanEnv, FIXTURES, run, runBin, tempDir } from '../support/run.js';
+import { assistant, SID, text, toolResult, toolUse, user, writeTranscript } from '../agents/claude-code-cli/reader/support.js';
 
 const lines = (stdout: string) => stdout.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l));
 const SUBAGENT = join(FIXTURES, 'claude-code-cli', 'subagent', '0b9a1c52-6f0e-4d1a-9a55-3c1f2a000002.jsonl');

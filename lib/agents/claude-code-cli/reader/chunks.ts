@@ -1,0 +1,158 @@
+// A pass's chunks on their way to the worker threads and back (worker-pool.ts): the wanted lines of each chunk
+// copied into shared memory, handed out with one chunk per worker in flight and one more, and the results
+// taken back in file order; and the lines and records of a chunk read back out of it (on a worker, or here
+// when this thread maps a chunk itself).
+import type { GenericEvent } from '../../../events.js';
+import { CHUNK_BYTES, lineText, type FileLine } from './file-lines.js';
+import type { TranscriptEventMapper } from './map-record.js';
+import type { TranscriptFile } from './transcript-file.js';
+import type { TranscriptScan } from './scan.js';
+import {
+  LINE_INTS, LINE_INVALID_UTF8, LINE_LAST, LINE_OVER_LONG, type ChunkResult, type ChunkTask, type WorkerPool,
+} from './worker-pool.js';
+
+/** Records longer than this are mapped on the main thread (a worker's heap is kept small: see WorkerPool). */
+export const WORKER_MAX_LINE_BYTES = 1024 * 1024;
+
+/**
+ * Read the file a chunk at a time, hand each chunk's wanted lines to the pool, and yield the results in
+ * file order (one chunk per worker in flight and one more, so memory stays flat whatever the consumer does).
+ */
+export async function* pipeline(
+  file: TranscriptFile, scan: TranscriptScan, pool: WorkerPool, kind: 'heads' | 'map', wanted: (line: FileLine) => boolean,
+): AsyncGenerator<ChunkResult> {
+  const chunk = new ChunkBuilder();
+  const inFlight: Promise<ChunkResult>[] = [];
+  let task: { bytes: Uint8Array; lines: Int32Array } | undefined;
+  const onLine = (line: FileLine) => {
+    if (wanted(line)) chunk.add(line);
+  };
+  let local = false;
+  const onChunkEnd = () => {
+    // A record too big for a worker's small heap is mapped on this thread, in order, with its chunk.
+    local = kind === 'map' && chunk.longest > WORKER_MAX_LINE_BYTES;
+    task = chunk.take();
+  };
+  let more = true;
+  while (more) {
+    more = file.readChunk(scan, onLine, onChunkEnd);
+    if (task !== undefined) {
+      if (local) inFlight.push(Promise.resolve({ kind: 'map', seq: -1, task: { kind: 'map', seq: -1, ...task }, ok: false }));
+      else inFlight.push(kind === 'heads' ? pool.run('heads', task.bytes, task.lines) : pool.run('map', task.bytes, task.lines));
+      task = undefined;
+    }
+    while (inFlight.length > (more ? pool.size + 1 : 0)) {
+      const result = await inFlight.shift()!;
+      yield result;
+      // Settled: its bytes hold the next chunk (not a fresh megabyte each time, left for the collector). Not
+      // once a worker failed: a worker being stopped may still be reading the chunk it held.
+      if (!pool.broken) chunk.recycle(result.task.bytes);
+    }
+  }
+}
+
+/**
+ * The wanted lines of one chunk, copied in one piece when the chunk is done into shared memory: a worker
+ * reads them there, and this thread still has them if it must handle the chunk itself.
+ */
+class ChunkBuilder {
+  /** The longest line added since the last take. */
+  longest = 0;
+  /** Buffers of settled chunks, for the next ones. */
+  private free: SharedArrayBuffer[] = [];
+  private lines: number[] = [];
+  private source: Buffer | undefined;
+  private from = 0;
+  private to = 0;
+
+  add(line: FileLine): void {
+    const flags = (line.overLong ? LINE_OVER_LONG : 0) | (line.invalidUtf8 ? LINE_INVALID_UTF8 : 0) | (line.last ? LINE_LAST : 0);
+    if (line.overLong) {
+      this.lines.push(line.no, -1, line.bytes, flags);
+      return;
+    }
+    if (this.source === undefined) {
+      this.source = line.buf;
+      this.from = line.start;
+    }
+    this.lines.push(line.no, line.start, line.end, flags);
+    this.to = line.end;
+    if (line.end - line.start > this.longest) this.longest = line.end - line.start;
+  }
+
+  /** The chunk's bytes and line table (undefined when no line was wanted); the builder starts over. */
+  take(): { bytes: Uint8Array; lines: Int32Array } | undefined {
+    if (this.lines.length === 0) return undefined;
+    const size = this.to - this.from;
+    const reused = this.free.pop();
+    let bytes: Uint8Array;
+    if (reused !== undefined && reused.byteLength >= size) {
+      bytes = new Uint8Array(reused, 0, size);
+    } else {
+      if (reused !== undefined) this.free.push(reused);
+      bytes = new Uint8Array(new SharedArrayBuffer(Math.max(size, CHUNK_BYTES)), 0, size);
+    }
+    if (this.source !== undefined) bytes.set(this.source.subarray(this.from, this.to));
+    const lines = Int32Array.from(this.lines);
+    for (let i = 0; i < lines.length; i += LINE_INTS) {
+      if (lines[i + 1]! < 0) continue;
+      lines[i + 1] = lines[i + 1]! - this.from;
+      lines[i + 2] = lines[i + 2]! - this.from;
+    }
+    this.lines = [];
+    this.source = undefined;
+    this.from = 0;
+    this.to = 0;
+    this.longest = 0;
+    return { bytes, lines };
+  }
+
+  /** Take back the buffer of a chunk that is done with. */
+  recycle(bytes: Uint8Array): void {
+    if (bytes.buffer.byteLength >= CHUNK_BYTES && this.free.length < 8) this.free.push(bytes.buffer as SharedArrayBuffer);
+  }
+}
+
+const EMPTY = Buffer.alloc(0);
+
+/** The lines of a task, as the scan made them (one object, reused). */
+export function forEachTaskLine(task: ChunkTask, onLine: (line: FileLine, index: number) => void): void {
+  const bytes = Buffer.from(task.bytes.buffer, task.bytes.byteOffset, task.bytes.byteLength);
+  const { lines } = task;
+  const line: FileLine = { no: 0, buf: bytes, start: 0, end: 0, bytes: 0, overLong: false, invalidUtf8: false, last: false };
+  for (let i = 0; i * LINE_INTS < lines.length; i += 1) {
+    const at = i * LINE_INTS;
+    const flags = lines[at + 3]!;
+    line.no = lines[at]!;
+    line.overLong = (flags & LINE_OVER_LONG) !== 0;
+    line.invalidUtf8 = (flags & LINE_INVALID_UTF8) !== 0;
+    line.last = (flags & LINE_LAST) !== 0;
+    if (line.overLong) {
+      line.buf = EMPTY;
+      line.start = 0;
+      line.end = 0;
+      line.bytes = lines[at + 2]!;
+    } else {
+      line.buf = bytes;
+      line.start = lines[at + 1]!;
+      line.end = lines[at + 2]!;
+      line.bytes = line.end - line.start;
+    }
+    onLine(line, i);
+  }
+}
+
+/**
+ * The records of a second-pass task (lines on the branch, each one record: the first pass saw to that),
+ * mapped in order; `warn` gets each warning with its line (and its key, from a deferred mapper).
+ */
+export function mapTaskRecords(
+  task: ChunkTask, mapper: TranscriptEventMapper, warn: (line: number, message: string, key?: string) => void,
+  onEvent: (event: GenericEvent) => void,
+): void {
+  forEachTaskLine(task, (line) => {
+    const record = JSON.parse(lineText(line)) as Record<string, unknown>;
+    const no = line.no;
+    for (const event of mapper.map(record, (message, key) => warn(no, message, key))) onEvent(event);
+  });
+}

@@ -1,0 +1,80 @@
+// The first pass over a transcript: the branch index (a few fields per record), and what the second pass
+// needs to know of the file. Without previews a record's few fields are read from its bytes (scanRecordHead,
+// on the pool's threads when there is a pool); a line that scan is not sure of is parsed. Lines are settled
+// in file order whoever scanned them.
+import { resolveTimestamp } from '../../../events.js';
+import { BranchIndex } from './branch.js';
+import { forEachTaskLine, pipeline } from './chunks.js';
+import type { FileLine } from './file-lines.js';
+import { decodeRecordHead, HEAD_INTS, readRecordHead, type RecordHead } from './record-head.js';
+import type { TranscriptFile } from './transcript-file.js';
+import type { HeadsResult, WorkerPool } from './worker-pool.js';
+
+/** What the first pass learnt. */
+export interface FirstPass {
+  index: BranchIndex;
+  /** Bytes it read (the second pass reads exactly these). */
+  bytes: number;
+  /** The first record's time. */
+  first: string | undefined;
+  /** Every line held one record and nothing was wrong with any (the second pass may go by line numbers). */
+  regular: boolean;
+  /** The last line's number. */
+  lines: number;
+}
+
+/** Index the file's records; `previews` keeps a preview of each (for the tree), which needs every record parsed. */
+export async function firstPass(file: TranscriptFile, previews: boolean, pool?: WorkerPool): Promise<FirstPass> {
+  const index = new BranchIndex({ previews });
+  let first: string | undefined;
+  let regular = true;
+  let lines = 0;
+  const scan = file.open();
+  const onHead = (head: RecordHead, no: number) => {
+    if (!file.accept(head, no)) return;
+    index.addHead(head, no, file.warn);
+    if (first === undefined && typeof head.timestamp === 'string') first = validTimestamp(head.timestamp);
+  };
+  const onParsed = (line: FileLine) => {
+    const warnings = scan.warnings;
+    const records = scan.records(line);
+    if (records.length !== 1 || scan.warnings !== warnings) regular = false;
+    for (const record of records) {
+      if (!file.accept(record, line.no)) continue;
+      index.add(record, line.no, file.warn);
+      if (first === undefined && typeof record.timestamp === 'string') first = validTimestamp(record.timestamp);
+    }
+  };
+  const onLine = (line: FileLine) => {
+    lines = line.no;
+    const head = previews || line.overLong || line.invalidUtf8
+      ? undefined : readRecordHead(line.buf, line.start, line.end, first === undefined);
+    if (head !== undefined) onHead(head, line.no);
+    else onParsed(line);
+  };
+  if (pool === undefined || previews) {
+    while (file.readChunk(scan, onLine));
+  } else {
+    for await (const result of pipeline(file, scan, pool, 'heads', () => true)) {
+      const { task, heads } = result as HeadsResult;
+      forEachTaskLine(task, (line, i) => {
+        // A chunk no worker scanned (heads empty: the worker could not, or failed) is scanned here.
+        if (heads.length > 0 && heads[i * HEAD_INTS]! >= 0) {
+          lines = line.no;
+          onHead(decodeRecordHead(line.buf, heads, i * HEAD_INTS, first === undefined), line.no);
+        } else {
+          onLine(line);
+        }
+      });
+    }
+  }
+  return { index, bytes: scan.summary.bytes, first, regular, lines };
+}
+
+function validTimestamp(value: string): string | undefined {
+  try {
+    return resolveTimestamp(value, '');
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,98 @@
+// One transcript file as both passes meet it: each pass opens it again and reads it a chunk at a time; what
+// spans the passes is here (the warnings, given once each, and which record types were reported).
+import { describeError } from '../../../util/fs-errors.js';
+import { ReaderError, type ReaderWarning } from '../../types.js';
+import type { FileLine } from './file-lines.js';
+import { classifyRecordType } from './record-types.js';
+import { TranscriptScan, type ScanSummary } from './scan.js';
+
+/** How a transcript file is read, and who hears of its problems. */
+export interface TranscriptFileOptions {
+  /** What warnings and errors call the transcript. */
+  name: string;
+  maxRecordBytes?: number;
+  chunkBytes?: number;
+  onWarning?: (warning: ReaderWarning) => void;
+}
+
+/** Warnings kept in `warnings` (later ones are still reported through onWarning). */
+const MAX_KEPT_WARNINGS = 1000;
+
+export class TranscriptFile {
+  /** Warnings so far (the first 1000). */
+  readonly warnings: ReaderWarning[] = [];
+  /** The file ends in a cut-off record: the session was being written, or the write was interrupted. */
+  partial = false;
+  private readonly reported = new Set<string>();
+  private readonly unknownTypes = new Set<string>();
+
+  constructor(readonly path: string, private readonly options: TranscriptFileOptions) {}
+
+  get name(): string {
+    return this.options.name;
+  }
+
+  /** Report a problem once (the second pass meets the first pass's problems again). */
+  warn = (line: number | undefined, message: string): void => {
+    const key = `${line ?? ''}\u0000${message}`;
+    if (this.reported.has(key)) return;
+    if (this.reported.size < 100_000) this.reported.add(key);
+    const warning: ReaderWarning = { file: this.name, message, ...(line !== undefined ? { line } : {}) };
+    if (this.warnings.length < MAX_KEPT_WARNINGS) this.warnings.push(warning);
+    this.options.onWarning?.(warning);
+  };
+
+  /** A pass over the file (the first `bytes` bytes); a ReaderError when it cannot be opened. */
+  open(bytes?: number): TranscriptScan {
+    try {
+      return TranscriptScan.open(this.path, {
+        warn: this.warn,
+        ...(this.options.maxRecordBytes !== undefined ? { maxRecordBytes: this.options.maxRecordBytes } : {}),
+        ...(this.options.chunkBytes !== undefined ? { chunkBytes: this.options.chunkBytes } : {}),
+        ...(bytes !== undefined ? { bytes } : {}),
+      });
+    } catch (error) {
+      throw new ReaderError(`${this.name}: cannot be read: ${describeError(error)}`);
+    }
+  }
+
+  /** One chunk of a pass (see TranscriptScan.readChunk); a read error becomes a ReaderError. */
+  readChunk(scan: TranscriptScan, onLine: (line: FileLine) => void, onChunkEnd?: () => void): boolean {
+    let more: boolean;
+    try {
+      more = scan.readChunk(onLine, onChunkEnd);
+    } catch (error) {
+      scan.close();
+      // Only the file system's errors mean the file cannot be read; anything else is a fault of ours.
+      if (typeof (error as NodeJS.ErrnoException).syscall !== 'string') throw error;
+      throw new ReaderError(`${this.name}: cannot be read: ${describeError(error)}`);
+    }
+    if (!more && scan.summary.partial) this.partial = true;
+    return more;
+  }
+
+  /** Whether a record goes on to the passes: one with a type. Unknown types are reported once each. */
+  accept(record: { type?: unknown }, line: number): boolean {
+    const type = record.type;
+    if (typeof type !== 'string') {
+      if (!this.unknownTypes.has('\u0000')) this.warn(line, 'a record without a "type" was skipped (reported once)');
+      this.unknownTypes.add('\u0000');
+      return false;
+    }
+    if (classifyRecordType(type) === 'unknown' && !this.unknownTypes.has(type)) {
+      this.unknownTypes.add(type);
+      this.warn(line, `unknown record type ${JSON.stringify(type)} skipped (reported once per type)`);
+    }
+    return true;
+  }
+
+  /** Every record of the file, in order, to `onRecord` (one synchronous pass). */
+  forEachRecord(onRecord: (record: Record<string, unknown>, line: number) => void): ScanSummary {
+    const scan = this.open();
+    const onLine = (line: FileLine) => {
+      for (const record of scan.records(line)) if (this.accept(record, line.no)) onRecord(record, line.no);
+    };
+    while (this.readChunk(scan, onLine));
+    return scan.summary;
+  }
+}

@@ -1,0 +1,206 @@
+// `asyncai-log read`: transcripts (paths, session ids, `-` for stdin) in, NDJSON out: generic events by
+// default, one usage object per transcript with `usage`, one line per branch with `tree`. A transcript is read
+// by its agent's reader, reached through the registry (`Agent.transcripts`); what is another format the filter
+// reads is printed through its input adapter (../input/any-input.ts). Warnings go to stderr as
+// `asyncai-log: <file>:<line>: <what>`; an input that cannot be read is reported and the rest go on.
+import { createReadStream } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { resolve } from 'node:path';
+import { Readable } from 'node:stream';
+import { TRANSCRIPT_READERS, type ReadableAgent } from '../agents/index.js';
+import { ReaderError, type ReaderWarning, type TranscriptReading, type TranscriptReadOptions } from '../agents/types.js';
+import type { InputFormat } from '../input/types.js';
+import { describeError } from '../util/fs-errors.js';
+import { keepStream, readAdapted, sniffFile, sniffStream } from '../input/any-input.js';
+import { Output } from './output.js';
+
+export interface ReadCommandOptions {
+  /** Transcript paths, bare session ids, or `-` (stdin). */
+  inputs: string[];
+  usage: boolean;
+  tree: boolean;
+  /** Also read subagent transcripts. */
+  subagents: boolean;
+  /** Also emit context events. */
+  events: boolean;
+  branch?: string;
+  /** Resolve spilled output (default true). */
+  spills: boolean;
+  maxRecordBytes?: number;
+  /** Worker threads for a large transcript (see ReaderOptions.threads; 0: one thread). */
+  threads?: number;
+  /** `--session-dir` values, parsed (those of agents with a transcript reader are used). */
+  sessionDirs: Record<string, string>;
+  env: Record<string, string | undefined>;
+  homedir: string;
+  processCwd: string;
+  /** Where a transcript read from a stream is kept while it is read (default: the system's). */
+  tmpdir?: string;
+}
+
+export interface ReadIO {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  /** What `-` reads (default: nothing). */
+  stdin?: AsyncIterable<Buffer | string>;
+}
+
+
+/** Run the read command. Resolves with the exit code: 0, or 1 when any transcript could not be read. */
+export async function runRead(options: ReadCommandOptions, io: ReadIO): Promise<number> {
+  const run = new ReadRun(options, io);
+  let code = 0;
+  for (const input of options.inputs) {
+    if (run.out.closed) break;
+    code = Math.max(code, await run.input(input));
+  }
+  return code;
+}
+
+/** One `read` command: each input read in turn to one output; each method resolves with that input's exit code. */
+class ReadRun {
+  readonly out: Output;
+  private readonly report: (message: string) => void;
+  private readonly readOptions: TranscriptReadOptions;
+
+  constructor(private readonly options: ReadCommandOptions, private readonly io: ReadIO) {
+    this.report = (message: string) => {
+      io.stderr.write(`asyncai-log: ${message}\n`);
+    };
+    this.out = new Output(io.stdout, this.report);
+    this.readOptions = {
+      onWarning: (w: ReaderWarning) => this.report(`${w.file}${w.line !== undefined ? `:${w.line}` : ''}: ${w.message}`),
+      includeEvents: options.events,
+      resolveSpills: options.spills,
+      ...(options.branch !== undefined ? { branch: options.branch } : {}),
+      ...(options.maxRecordBytes !== undefined ? { maxRecordBytes: options.maxRecordBytes } : {}),
+      ...(options.threads !== undefined ? { threads: options.threads } : {}),
+    };
+  }
+
+  /** One command-line input: `-`, a session id, or a path. */
+  async input(input: string): Promise<number> {
+    if (input === '-') return this.stream(this.io.stdin ?? Readable.from([]), 'stdin');
+    let path: string;
+    let agent: ReadableAgent | undefined;
+    if (TRANSCRIPT_READERS.some((candidate) => candidate.reader.isSessionId(input))) {
+      const found = await this.findSession(input);
+      if (found === undefined) return 1;
+      ({ path, agent } = found);
+    } else {
+      path = resolve(this.options.processCwd, input);
+    }
+    const what = sniffFile(path, this.options.maxRecordBytes);
+    if (what.kind === 'adapted') return this.adapted(createReadStream(path), what.format, path);
+    if (what.kind === 'stream') return this.stream(createReadStream(path), path);
+    const reader = agent ?? this.fallbackReader(path);
+    return reader === undefined ? 1 : this.transcript(reader.reader.open(path, this.readOptions), path);
+  }
+
+  /** The transcript of session `id`: the first agent (in registry order) that has one under its root. */
+  private async findSession(id: string): Promise<{ path: string; agent: ReadableAgent } | undefined> {
+    let searched: string | undefined;
+    for (const agent of TRANSCRIPT_READERS) {
+      if (!agent.reader.isSessionId(id)) continue;
+      const root = resolve(this.options.processCwd,
+        this.options.sessionDirs[agent.format] ?? agent.harness.defaultRoot(this.options.env, this.options.homedir));
+      searched ??= agent.reader.sessionsDir(root);
+      const found = await agent.reader.find(root, id);
+      if (found.length === 0) continue;
+      if (found.length > 1) this.report(`${id}: ${found.length} transcripts of this session; reading ${found[0]}`);
+      return { path: found[0]!, agent };
+    }
+    this.report(`${id}: no transcript of this session under ${searched}`);
+    return undefined;
+  }
+
+  /**
+   * The reader of a file that is no format an input adapter prints: the first registered reader's (it reports
+   * what is wrong with the file, when it is not one of its transcripts).
+   */
+  private fallbackReader(name: string): ReadableAgent | undefined {
+    const reader = TRANSCRIPT_READERS[0];
+    if (reader === undefined) this.report(`${name}: not a transcript or log asyncai-log reads`);
+    return reader;
+  }
+
+  /** Print a stream of another format through its adapter; 1 when it cannot be read as asked. */
+  private async adapted(chunks: AsyncIterable<Buffer>, format: InputFormat, name: string): Promise<number> {
+    const { options, out, report } = this;
+    if (options.usage || options.tree || options.branch !== undefined) {
+      const readers = TRANSCRIPT_READERS.map((agent) => agent.reader.name).join(' and ');
+      report(`${name}: --usage, --tree and --branch read ${readers} transcripts; this is ${format.name} input`);
+      return 1;
+    }
+    const maxLineBytes = options.maxRecordBytes;
+    try {
+      await readAdapted(chunks, format, {
+        name, events: options.events, ...(maxLineBytes !== undefined ? { maxLineBytes } : {}), report,
+        write: (events) => out.writeAll(events), closed: () => out.closed,
+      });
+      return 0;
+    } catch (error) {
+      if (typeof (error as NodeJS.ErrnoException).syscall !== 'string') throw error;
+      report(`${name}: cannot be read: ${describeError(error)}`);
+      return 1;
+    }
+  }
+
+  /** Read a stream (stdin, a FIFO): another format as it comes, a transcript from a private copy. */
+  private async stream(source: AsyncIterable<Buffer | string>, name: string): Promise<number> {
+    const head = await sniffStream(source, this.options.maxRecordBytes);
+    if (head.format) return this.adapted(head.chunks, head.format, name);
+    const agent = this.fallbackReader(name);
+    if (agent === undefined) return 1;
+    const kept = await keepStream(head.chunks, head.sessionId ?? 'stdin', this.options.tmpdir ?? tmpdir());
+    try {
+      // Spilled output and subagents live beside a transcript's file: a copy has neither.
+      return await this.transcript(agent.reader.open(kept.path, { ...this.readOptions, name, resolveSpills: false }), name);
+    } finally {
+      await kept.remove();
+    }
+  }
+
+  /** Print one transcript as the command asks; 1 when it cannot be read. */
+  private async transcript(reading: TranscriptReading, name: string): Promise<number> {
+    this.out.source = name;
+    try {
+      await readOne(reading, this.options, this.out);
+      return 0;
+    } catch (error) {
+      if (!(error instanceof ReaderError)) throw error;
+      this.report(error.message);
+      return 1;
+    }
+  }
+}
+
+async function readOne(reader: TranscriptReading, options: ReadCommandOptions, out: Output): Promise<void> {
+  const subagents = options.subagents ? await reader.subagents() : [];
+  if (options.usage) {
+    const totals = { session_id: reader.sessionId, ...(await reader.usage()) } as Record<string, unknown>;
+    if (options.subagents) {
+      const list: Record<string, unknown>[] = [];
+      for (const sub of subagents) list.push({ agent_id: sub.agentId, ...(await sub.usage()) });
+      totals.subagents = list;
+    }
+    await out.write(totals);
+    return;
+  }
+  if (options.tree) {
+    for (const sub of [reader, ...subagents]) {
+      const tree = await sub.tree();
+      for (const branch of tree.branches) {
+        if (out.closed) return;
+        await out.write({ session_id: reader.sessionId, ...(sub.agentId !== undefined ? { agent_id: sub.agentId } : {}), ...branch });
+      }
+    }
+    return;
+  }
+  for (const source of [reader, ...subagents]) {
+    for await (const text of source.ndjson((event, error) => out.unwritable(event, error))) {
+      if (out.closed) return;
+      await out.writeText(text);
+    }
+  }
+}

@@ -1,0 +1,64 @@
+// Usage objects (an API response's token counts, as the events carry them) summed and differenced field by
+// field: the Claude Code writer sums what a response's events reported, its reader gives each event what grew.
+// One depth for both, so what the writer sums the reader takes apart again.
+import type { Usage } from './events.js';
+import { isObject } from './util/is-object.js';
+
+/** How deep nested usage objects are summed and compared field by field; deeper ones are taken as a whole. */
+export const USAGE_MAX_DEPTH = 4;
+
+/**
+ * `earlier` and `later` summed: numbers add up, objects are summed field by field, any other value is the later
+ * one. A new object, keys in first-seen order; neither argument is changed.
+ */
+export function sumUsage(earlier: Usage, later: Usage, depth = 0): Usage {
+  const out: Usage = { ...earlier };
+  for (const key of Object.keys(later)) {
+    const before = Object.hasOwn(out, key) ? out[key] : undefined;
+    const value = later[key];
+    let sum = value;
+    if (typeof before === 'number' && typeof value === 'number') sum = before + value;
+    else if (depth < USAGE_MAX_DEPTH && isObject(before) && isObject(value)) sum = sumUsage(before, value, depth + 1);
+    // An own "__proto__" key (JSON may hold one) must stay a key, not become the prototype.
+    Object.defineProperty(out, key, { value: sum, enumerable: true, writable: true, configurable: true });
+  }
+  return out;
+}
+
+/**
+ * What grew from `earlier` to `later`, the usage of two records of one response: the differences of the numbers
+ * that grew, nested objects field by field, with any other changed value as it is now. Undefined when no number
+ * grew, or when one shrank (a record that is not a later total of the same response: nothing to give).
+ */
+export function usageGrowth(earlier: Usage, later: Usage): Usage | undefined {
+  const grown = { value: false };
+  const out = growth(earlier, later, 0, grown);
+  return out !== undefined && grown.value ? out : undefined;
+}
+
+function growth(earlier: Record<string, unknown>, later: Record<string, unknown>, depth: number, grown: { value: boolean }): Usage | undefined {
+  const out: Usage = {};
+  for (const key of Object.keys(later)) {
+    const before = Object.hasOwn(earlier, key) ? earlier[key] : undefined;
+    const value = later[key];
+    let part: unknown;
+    if (typeof before === 'number' && typeof value === 'number') {
+      if (value < before) return undefined;
+      if (value === before) continue;
+      part = value - before;
+      grown.value = true;
+    } else if (depth < USAGE_MAX_DEPTH && isObject(before) && isObject(value)) {
+      const inner = growth(before, value, depth + 1, grown);
+      if (inner === undefined) return undefined;
+      if (Object.keys(inner).length === 0) continue;
+      part = inner;
+    } else {
+      if (before !== undefined && JSON.stringify(before) === JSON.stringify(value)) continue;
+      part = value;
+      if (typeof value === 'number' && value !== 0) grown.value = true;
+    }
+    // An own "__proto__" key (JSON may hold one) must stay a key, not become the prototype.
+    Object.defineProperty(out, key, { value: part, enumerable: true, writable: true, configurable: true });
+  }
+  return out;
+}
