@@ -1,29 +1,39 @@
-// The public API: what a program embedding asyncai-log imports. The CLI is a thin layer over these.
-export * from './events.js';
+// The public API: what a program embedding asyncai-log imports, each name a semver promise. It is a deliberate
+// short list (docs/library.md describes each; test/api.test.ts holds it to that page). Anything else under
+// lib/ is internal and may change in any release.
+
+// The generic events.
+export { EVENT_TYPES, normalizeEvent } from './events.js';
+export type {
+  AssistantEvent, CompactionEvent, ContentPart, ContextEvent, EventType, GenericEvent, ImageInput, MonitorEndEvent,
+  MonitorEvent, Normalized, ThinkingEvent, ToolCallEvent, ToolResultEvent, Usage, UserEvent,
+} from './events.js';
+
+// The filter, and writing sessions from events a program makes itself.
 export { runFilter } from './filter/index.js';
-export type { FilterOptions, FilterIO, FilterResult } from './filter/index.js';
-export { openSessions } from './session/open.js';
-export { parseSessionDirs, checkSessionOptions, UsageError } from './session/options.js';
+export type { FilterIO, FilterOptions, FilterResult } from './filter/index.js';
+export { UsageError } from './session/options.js';
 export type { SessionOptions } from './session/options.js';
-export { SessionLogger, sessionLine } from './session/logger.js';
-export { AppendFile } from './session/append-file.js';
-export { HARNESSES, findHarness, knownFormats } from './agents/index.js';
-export type { HarnessFactory, HarnessOptions, SessionHarness } from './agents/types.js';
+export { openSessions } from './session/open.js';
+export { SessionLogger } from './session/logger.js';
+
+// The agents: their writers, and the input formats they are read in.
+export { AGENTS, findHarness, knownFormats } from './agents/index.js';
+export type { Agent, HarnessFactory, HarnessOptions, SessionHarness } from './agents/types.js';
 export { EventRejected } from './agents/types.js';
-export { encodeProjectDir } from './agents/claude-code-cli/project-dir.js';
-export { ClaudeRecordMapper } from './agents/claude-code-cli/records.js';
-export { CodexRecordMapper, toCodexUsage } from './agents/codex-cli/records.js';
-export type { RolloutLine, TokenUsage } from './agents/codex-cli/records.js';
-export { MonitorGroup, MonitorSource, startCommandMonitor, monitorSpecs, newTaskId } from './monitor/index.js';
-export type { CommandMonitor, CommandMonitorOptions, MonitorExit, MonitorSink, MonitorSpec } from './monitor/index.js';
-export { LineSplitter, createLineStream, DEFAULT_MAX_LINE_BYTES } from './input/lines.js';
-export type { Line, LineBatch } from './input/lines.js';
-export { INPUT_FORMATS, detectInputFormat, findInputFormat, inputFormatNames } from './input/index.js';
+export { detectInputFormat, findInputFormat, inputFormatNames } from './input/index.js';
 export type { InputAdapter, InputFormat, SessionFacts } from './input/types.js';
 export { InputError } from './input/types.js';
 export { createAdapterStream } from './input/adapter-stream.js';
 export type { AdapterStream, AdapterStreamOptions } from './input/adapter-stream.js';
-export * from './agents/claude-code-cli/reader/index.js';
+
+// Reading transcripts back.
+export { readClaudeTranscript, ReaderError } from './agents/claude-code-cli/reader/index.js';
+export type { ClaudeTranscriptReader, ReaderOptions, ReaderWarning, SubagentMeta } from './agents/claude-code-cli/reader/index.js';
+export { findSessionTranscripts } from './agents/claude-code-cli/reader/index.js';
 export { runRead } from './read/run-read.js';
 export type { ReadCommandOptions } from './read/run-read.js';
-export * from './convert/index.js';
+
+// Batch conversion.
+export { runConvert, watchConvert, discoverSources, Manifest, ManifestWriter, MANIFEST_DIR } from './convert/index.js';
+export type { ConvertIO, ConvertOptions, ConvertSummary, ManifestEntry, WatchSettings } from './convert/index.js';

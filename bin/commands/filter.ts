@@ -48,8 +48,12 @@ export const maxLineBytesFlag = {
   describe: '<n>: longest input line accepted, in bytes, 1 to 1 GiB; a longer one is reported and skipped (default: 67108864, 64 MiB)',
 } as const;
 
-/** How long a run may take to end after SIGINT or SIGTERM before it is ended as it stands. */
-const STOP_MS = 2000;
+/**
+ * How long a run may take to end after SIGINT or SIGTERM before it is ended as it stands: a last resort for a
+ * run that is stuck, not a slow one. On a busy machine the normal end (a flooding monitor's last pipe load
+ * written, each monitor's stopped notice) took more than 2 s, and an exit then lost those notices.
+ */
+const STOP_MS = 10_000;
 
 interface FilterArgs extends SessionArgs {
   'agent-name': string;
