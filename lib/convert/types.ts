@@ -52,7 +52,7 @@ export interface ConvertSettings {
   cwd?: string;
   processCwd: string;
   model?: string;
-  /** Keep the source's token counts in the converted records (default: zeroed, see the README). */
+  /** Keep the source's token counts in the converted records (default: zeroed, see docs/convert.md). */
   keepUsage: boolean;
   /** Convert subagent transcripts as sessions of their own (default: skipped). */
   subagents: boolean;

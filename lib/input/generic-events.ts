@@ -1,4 +1,4 @@
-// The native input format: generic events, one per line (see lib/events.ts and the README's schema).
+// The native input format: generic events, one per line (see lib/events.ts and docs/input-formats.md).
 import { normalizeEvent, type GenericEvent } from '../events.js';
 import { InputError, type InputAdapter, type InputFormat } from './types.js';
 import { isObject } from '../util/is-object.js';

@@ -1,6 +1,6 @@
 // The task-notification text Claude Code 2.1.328 writes for Monitor events, byte for byte: the XML, the two
 // preambles and the rendered reminder. Every agent's writer gives the model this same text. Checked against records the real CLI wrote for its own Monitor tool
-// (fixtures/monitor/) and against the CLI's own builders (see the README's "Monitors" section).
+// (fixtures/monitor/) and against the CLI's own builders (see docs/monitors.md).
 
 /** Claude Code's escaping for notification XML: only &, < and > (in that order); quotes stay. */
 export function escapeXml(text: string): string {

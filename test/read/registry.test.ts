@@ -1,5 +1,6 @@
 // `read` reaches transcript readers only through the agent registry (`Agent.transcripts`): what the registry
-// lists is what `read` reads, and no agent folder imports another's, nor lib/read/ an agent folder.
+// lists is what `read` reads, and no agent folder imports another's, nor a generic layer (lib/read/, lib/filter/,
+// lib/convert/, ..., bin/) an agent folder.
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -59,6 +60,16 @@ describe('layers', () => {
 
   test('lib/read/ reaches the agents only through the registry', () => {
     for (const { file, imports } of importsUnder(join(LIB, 'read'))) {
+      const direct = imports.filter((path) => AGENT_DIRS.some((agent) => path.startsWith(join('agents', agent))));
+      expect({ file, direct }).toEqual({ file, direct: [] });
+    }
+  });
+
+  test('the other generic layers and the bin reach the agents only through the registry too', () => {
+    const layers = ['filter', 'convert', 'session', 'input', 'monitor', 'json', 'util'].map((dir) => join(LIB, dir));
+    const files = [...layers, join(LIB, '..', 'bin')].flatMap((dir) => importsUnder(dir));
+    expect(files.length).toBeGreaterThan(40);
+    for (const { file, imports } of files) {
       const direct = imports.filter((path) => AGENT_DIRS.some((agent) => path.startsWith(join('agents', agent))));
       expect({ file, direct }).toEqual({ file, direct: [] });
     }

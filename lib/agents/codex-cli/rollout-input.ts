@@ -150,7 +150,7 @@ class CodexRolloutAdapter implements InputAdapter {
           ...(Array.isArray(item.summary) ? item.summary : []),
           ...(Array.isArray(item.content) ? item.content : []),
         ].filter(isObject).map((p) => text(p, 'text')).filter((t): t is string => t !== undefined && t !== '');
-        // OpenAI's encrypted_content is no Anthropic signature: this is unsigned thinking (see the README).
+        // OpenAI's encrypted_content is no Anthropic signature: this is unsigned thinking (see docs/input-formats.md).
         if (parts.length > 0) push({ type: 'thinking', text: parts.join('\n\n'), timestamp });
         return;
       }
