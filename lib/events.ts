@@ -111,7 +111,7 @@ export const EVENT_TYPES: readonly EventType[] = [
   'user', 'assistant', 'thinking', 'tool_call', 'tool_result', 'monitor_event', 'monitor_end', 'compaction', 'context',
 ];
 
-/** Externally tagged enum names (as a Rust program serialises the seed's TranscriptEvent). */
+/** Externally tagged enum names (as a Rust program's serde serialises an enum of these events). */
 const ENUM_NAMES: Record<string, EventType | null> = {
   User: 'user',
   Assistant: 'assistant',
@@ -122,7 +122,7 @@ const ENUM_NAMES: Record<string, EventType | null> = {
   MonitorEnd: 'monitor_end',
   Compaction: 'compaction',
   Context: 'context',
-  // The seed writes the three monitor records on MonitorEvent; its MonitorConsumed carries nothing more.
+  // A Rust agent that writes the three monitor records on MonitorEvent says MonitorConsumed too; it carries nothing more.
   MonitorConsumed: null,
 };
 

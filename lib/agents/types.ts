@@ -1,4 +1,4 @@
-// The one interface every transcript format implements (the seed's SessionHarness). A harness owns its
+// The one interface every transcript format implements. A harness owns its
 // storage root and file; the logger hands it events and asks it to flush after each input chunk.
 import type { GenericEvent } from '../events.js';
 import type { JsonSource } from '../json/raw-json.js';

@@ -1,6 +1,6 @@
 // What marks a converted session and what convert skips by its first record: the provenance field stamped on
 // every record convert writes, and Codex rollouts of sub-agent threads.
-import { isObject } from '../input/foreign.js';
+import { isObject } from '../input/adapter-kit.js';
 
 /** The record field that marks a converted session (see `provenanceFor`). */
 export const PROVENANCE_FIELD = 'asyncaiLog';

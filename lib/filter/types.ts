@@ -11,7 +11,7 @@ export interface FilterOptions extends SessionOptions {
   strict: boolean;
   /** Input format name or 'auto'. */
   from: string;
-  /** A first user turn the foreign stream does not echo (`--prompt`). */
+  /** A first user turn another agent's stream does not echo (`--prompt`). */
   prompt?: string;
   maxLineBytes?: number;
   /**

@@ -6,7 +6,7 @@ import type { GenericEvent } from '../events.js';
 /** A line the adapter cannot use: reported as `stdin:<line>: <message>` and skipped. */
 export class InputError extends Error {}
 
-/** Facts about the session that a foreign stream carries (its project directory, its model). */
+/** Facts about the session that another agent's stream carries (its project directory, its model). */
 export interface SessionFacts {
   cwd?: string;
 }

@@ -1,4 +1,4 @@
-// Monitor sources (the seed's `--monitor "<command>"`): the specs the command line asks for, and a group of
+// Monitor sources (`--monitor "<command>"`): the specs the command line asks for, and a group of
 // running command monitors that the filter waits for after its input ends, or stops on a signal.
 import { startCommandMonitor, type CommandMonitor, type CommandMonitorOptions, type MonitorExit } from './command.js';
 

@@ -1,10 +1,10 @@
-// The session logger: one writer that fans every event out to every configured harness (the seed's
-// SessionLogger). A harness whose file cannot be written is reported once and dropped; the others go on.
+// The session logger: one writer that fans every event out to every configured harness.
+// A harness whose file cannot be written is reported once and dropped; the others go on.
 import type { GenericEvent } from '../events.js';
 import type { JsonSource } from '../json/raw-json.js';
 import { EventRejected, type SessionHarness } from '../agents/types.js';
 
-/** The first stdout line: which sessions this run writes (the seed's exact shape). */
+/** The first stdout line: which sessions this run writes (its shape: the README's "The session line"). */
 export function sessionLine(harnesses: readonly SessionHarness[], agentName: string): string {
   const first = harnesses[0];
   return JSON.stringify({

@@ -12,7 +12,7 @@ export interface SessionOptions {
   formats: string[];
   /** Per-format storage roots (`--session-dir format=path`). */
   sessionDirs: Record<string, string>;
-  /** The project directory; default: the foreign stream's cwd, else `processCwd`. */
+  /** The project directory; default: the cwd another agent's stream names, else `processCwd`. */
   cwd?: string;
   model?: string;
   agentName: string;

@@ -76,7 +76,7 @@ describe('normalizeEvent', () => {
     expect(error(null)).toMatch(/got null/);
   });
 
-  test('the Rust enum spelling of the seed is accepted', () => {
+  test('the Rust enum spelling of the events is accepted', () => {
     expect(ok({ User: { text: 'hi' } })).toMatchObject({ type: 'user', text: 'hi' });
     expect(ok({ ToolCall: { id: 'c1', name: 'Read', arguments: { path: 'a' } } })).toMatchObject({ type: 'tool_call', id: 'c1' });
     expect(ok({ ToolResult: { id: 'c1', content: 'done', is_error: true } })).toMatchObject({ type: 'tool_result', is_error: true });

@@ -69,7 +69,7 @@ describe('SessionLogger', () => {
     expect(logger.failed).toBe(true);
   });
 
-  test('the session line has the seed shape and lists every harness', () => {
+  test('the session line has the documented shape and lists every harness', () => {
     const line = JSON.parse(sessionLine([new MemoryHarness('a', '1'), new MemoryHarness('b', '2')], 'bot'));
     expect(line).toEqual({ work_name: 'session', result: {
       session_id: '1', session_file: '/mem/1', harness: 'a', agent_name: 'bot',

@@ -436,7 +436,7 @@ export class ClaudeRecordMapper {
   }
 
   /**
-   * The seed's triple: queue enqueue, queued_command attachment (chain), queue remove. Field order is the
+   * The monitor triple Claude Code writes: queue enqueue, queued_command attachment (chain), queue remove. Field order is the
    * one Claude Code writes; the queue operations carry no uuid and leave the chain where it was.
    */
   private notification(xml: string, timestamp: string): ClaudeRecord[] {

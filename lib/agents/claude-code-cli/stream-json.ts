@@ -3,7 +3,7 @@
 // keep them out of the main conversation); API errors and the final result are reported, never turns.
 import type { ContentPart, GenericEvent, ImageInput } from '../../events.js';
 import { resolveTimestamp } from '../../events.js';
-import { WarnOnce, isObject, text } from '../../input/foreign.js';
+import { WarnOnce, isObject, text } from '../../input/adapter-kit.js';
 import { InputError, type InputAdapter, type InputFormat, type SessionFacts } from '../../input/types.js';
 
 type Warn = (message: string) => void;

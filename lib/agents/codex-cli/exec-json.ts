@@ -3,7 +3,7 @@
 // output as the result); usage, cumulative in Codex, is attached per turn to that turn's last reply.
 import type { ContentPart, GenericEvent } from '../../events.js';
 import { CodexUsage, HeldAssistant, callAndResult, todos, toolId, unwrapShell } from './input-common.js';
-import { WarnOnce, isObject, text } from '../../input/foreign.js';
+import { WarnOnce, isObject, text } from '../../input/adapter-kit.js';
 import { InputError, type InputAdapter, type InputFormat } from '../../input/types.js';
 
 const EVENT_TYPES = new Set([

@@ -2,7 +2,7 @@
 // tools a resuming Claude agent knows, tool call ids the Messages API accepts, and token usage, which
 // Codex reports as running totals and transcripts want per turn.
 import type { GenericEvent, ToolCallEvent, ToolResultEvent, Usage } from '../../events.js';
-import { isObject, text } from '../../input/foreign.js';
+import { isObject, text } from '../../input/adapter-kit.js';
 
 /**
  * A tool call id the Messages API accepts (`^[a-zA-Z0-9_-]+$`, which Claude Code sends back verbatim).

@@ -4,7 +4,7 @@
 import type { ContentPart, GenericEvent, ImageInput } from '../../events.js';
 import { resolveTimestamp } from '../../events.js';
 import { CodexUsage, HeldAssistant, callAndResult, joinArgv, todos, toolId } from './input-common.js';
-import { WarnOnce, isObject, text } from '../../input/foreign.js';
+import { WarnOnce, isObject, text } from '../../input/adapter-kit.js';
 import { InputError, type InputAdapter, type InputFormat, type SessionFacts } from '../../input/types.js';
 
 type Warn = (message: string) => void;

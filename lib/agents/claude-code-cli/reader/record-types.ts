@@ -1,5 +1,5 @@
 // What each Claude Code record type is to a reader: conversation, context the model saw, or session state.
-// The lists come from the seed's reader (142 real transcripts) and the records Claude Code 2.1.328 writes
+// The lists come from 142 real transcripts and the records Claude Code 2.1.328 writes
 // (reference: claude-code-transcript.md). New types keep appearing; a reader warns once per unknown type.
 
 import { isObject } from '../../../util/is-object.js';

@@ -1,5 +1,5 @@
-// Small helpers every foreign-format adapter uses: shape checks on parsed JSON, and warnings that are
-// reported once per kind (a foreign stream repeats what it repeats; the user needs to hear it once).
+// Small helpers every adapter of another agent's format uses: shape checks on parsed JSON, and warnings that are
+// reported once per kind (another agent's stream repeats what it repeats; the user needs to hear it once).
 
 import { isObject } from '../util/is-object.js';
 export { isObject } from '../util/is-object.js';
