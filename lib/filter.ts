@@ -21,7 +21,7 @@ import { drainedOrFailed } from './util/drain.js';
 import { ONCE_WARNINGS } from './harnesses/claude-code-cli/records.js';
 import { isSegmentTarget } from './harnesses/claude-code-cli/segments.js';
 import { runParallel } from './parallel/run.js';
-import { PrettyDocument } from './input/pretty-document.js';
+import { LineValues } from './input/pretty-document.js';
 import { ALSO_INVALID_UTF8, INVALID_UTF8_NOTE, overLongMessage, preview } from './input/line-messages.js';
 
 /** A usage error: reported as it is, exit 2, nothing written. */
@@ -342,9 +342,10 @@ export async function runFilter(options: FilterOptions, io: FilterIO): Promise<F
   /** The input being read (the last one, at the end): where what is not a line's is located. */
   let current = inputName;
 
-  /** A pretty-printed JSON document being gathered (only as the input's first value). */
-  let document: PrettyDocument | undefined;
-  let firstLine = true;
+  /** The input's values: lines, or a pretty-printed document gathered whole. */
+  const values = new LineValues(options.maxLineBytes);
+  /** Where the document being gathered began. */
+  let documentAt: string | undefined;
   /** One line of input `name`; `lineBase` lines came before the splitter that made it. */
   const handle = (line: Line, now: string, lineBase: number, name: string) => {
     let where = `${name}:${lineBase + line.no}`;
@@ -360,27 +361,14 @@ export async function runFilter(options: FilterOptions, io: FilterIO): Promise<F
       return;
     }
     invalidUtf8 = line.invalidUtf8 === true;
-    if (firstLine) {
-      firstLine = line.text === undefined || line.text.trim() === '';
-      document = PrettyDocument.start(line);
-      if (document) return;
+    // A huge line is parsed from its bytes, never held whole as a string (see parseLine).
+    const read = values.next(line);
+    if (!read) {
+      documentAt ??= where;
+      return;
     }
-    let read: { value: unknown } | { bad: string };
-    if (document) {
-      // A pretty-printed document: its lines are gathered, then read as one value located at its first line.
-      try {
-        const whole = document.push(line);
-        if (!whole) return;
-        read = whole;
-      } catch (error) {
-        read = { bad: `not a JSON document: ${(error as Error).message}` };
-      }
-      where = `${name}:${lineBase + document.first}`;
-      document = undefined;
-    } else {
-      // A huge line is parsed from its bytes, never held whole as a string (see parseLine).
-      read = readLineValue(line, options.maxLineBytes);
-    }
+    documentAt = undefined;
+    where = `${name}:${lineBase + read.no}`;
     if ('bad' in read) {
       bad(where, read.bad);
       return;
@@ -389,7 +377,8 @@ export async function runFilter(options: FilterOptions, io: FilterIO): Promise<F
     if (!adapter) {
       const format = detectInputFormat(value);
       if (!format) {
-        throw new DetectFailed(`${where}: input matches no known format (expected one of: ${inputFormatNames().join(', ')}): ${preview(line.text ?? '')}`);
+        const text = read.no === line.no ? line.text ?? '' : JSON.stringify(value);
+        throw new DetectFailed(`${where}: input matches no known format (expected one of: ${inputFormatNames().join(', ')}): ${preview(text)}`);
       }
       adapter = format.create();
     }
@@ -405,7 +394,7 @@ export async function runFilter(options: FilterOptions, io: FilterIO): Promise<F
     }
     if (!logger && (events.length > 0 || !adapter.waitsForFacts?.())) open();
     // Long lines: the harnesses may copy the line's long strings as they are instead of serialising them again.
-    const source = events.length > 0 ? jsonSourceOf(line, value) : undefined;
+    const source = events.length > 0 && read.no === line.no ? jsonSourceOf(line, value) : undefined;
     for (const event of events) write(event, where, source);
     // Kept: the replacement is noted, once (a rejected event's diagnostic has said so already).
     if (invalidUtf8) report(`${where}: ${INVALID_UTF8_NOTE}`);
@@ -444,6 +433,8 @@ export async function runFilter(options: FilterOptions, io: FilterIO): Promise<F
     },
     final(callback) {
       try {
+        const unended = values.end();
+        if (unended && 'bad' in unended) bad(documentAt ?? current, unended.bad);
         if (adapter) {
           const events = adapter.end(new Date().toISOString(), (message) => report(`${current}: ${message}`));
           if (events.length > 0 && !logger) open();

@@ -13,6 +13,7 @@ import type { HarnessOptions, SessionHarness } from '../harnesses/types.js';
 import { isObject } from '../input/foreign.js';
 import { detectInputFormat, findInputFormat } from '../input/index.js';
 import { LineSplitter, type Line } from '../input/lines.js';
+import { PrettyDocument } from '../input/pretty-document.js';
 import { jsonSourceOf, type JsonSource } from '../input/raw-json.js';
 import { InputError, type InputAdapter } from '../input/types.js';
 import { SessionLogger } from '../session/logger.js';
@@ -248,6 +249,8 @@ class FileConversion {
   private readonly reopened = new Map<string, SessionHarness>();
   private readonly continued = new Set<string>();
   private readonly endsAfterLine: number[] = [];
+  /** A pretty-printed document opening the file, being gathered. */
+  private document: PrettyDocument | undefined;
 
   constructor(
     private readonly task: ConvertTask,
@@ -300,6 +303,11 @@ class FileConversion {
       if (!this.stop) {
         const now = new Date().toISOString();
         for (const line of splitter.end()) this.line(line, now, true);
+        if (this.document) {
+          this.outcome.records += 1;
+          this.warn(`${this.task.path}:${this.document.first}: the JSON document starting here does not end (no closing "}" in the first column)`);
+          this.document = undefined;
+        }
         if (!this.stop && this.adapter) {
           const events = this.adapter.end(now, (message) => this.warn(`${this.task.path}: ${message}`));
           this.tailEvents = events.length;
@@ -383,30 +391,56 @@ class FileConversion {
   }
 
   private line(line: Line, now: string, last = false): void {
-    this.outcome.records += 1;
-    const where = `${this.task.path}:${line.no}`;
-    if (line.text === undefined) {
-      this.warn(`${where}: line of ${line.bytes} bytes is over the limit; skipped`);
-      return;
-    }
-    if (line.invalidUtf8) this.warn(`${where}: invalid UTF-8 replaced with U+FFFD`);
+    let where = `${this.task.path}:${line.no}`;
     let value: unknown;
-    try {
-      value = JSON.parse(line.text);
-    } catch (error) {
-      if (last && this.inputFormat) {
-        // The writer has not finished this line yet: the next run takes it.
-        this.outcome.records -= 1;
-        this.partial = true;
-        return;
-      }
-      if (!this.inputFormat) {
-        // The first line is not JSON: not a log this tool reads.
+    /** The value is this line's own (not a document's): writers may copy its long strings from its bytes. */
+    let own = true;
+    if (this.document || (!this.checked && (this.document = PrettyDocument.start(line, this.settings.maxLineBytes)))) {
+      // A pretty-printed document opening the file (an OpenCode export, a legacy Gemini chat): one record.
+      const document = this.document;
+      if (document.first === line.no) return;
+      let whole: ReturnType<PrettyDocument['push']>;
+      try {
+        whole = document.push(line);
+      } catch {
+        this.document = undefined;
         this.stop = { status: 'skipped', reason: 'unrecognised' };
         return;
       }
-      this.warn(`${where}: invalid JSON: ${(error as Error).message}`);
-      return;
+      if (!whole) return;
+      this.document = undefined;
+      this.outcome.records += 1;
+      where = `${this.task.path}:${document.first}`;
+      own = false;
+      if ('over' in whole) {
+        this.warn(`${where}: JSON document of ${whole.over} bytes is over the limit; skipped`);
+        return;
+      }
+      value = whole.value;
+    } else {
+      this.outcome.records += 1;
+      if (line.text === undefined) {
+        this.warn(`${where}: line of ${line.bytes} bytes is over the limit; skipped`);
+        return;
+      }
+      if (line.invalidUtf8) this.warn(`${where}: invalid UTF-8 replaced with U+FFFD`);
+      try {
+        value = JSON.parse(line.text);
+      } catch (error) {
+        if (last && this.inputFormat) {
+          // The writer has not finished this line yet: the next run takes it.
+          this.outcome.records -= 1;
+          this.partial = true;
+          return;
+        }
+        if (!this.inputFormat) {
+          // The first line is not JSON: not a log this tool reads.
+          this.stop = { status: 'skipped', reason: 'unrecognised' };
+          return;
+        }
+        this.warn(`${where}: invalid JSON: ${(error as Error).message}`);
+        return;
+      }
     }
     if (!this.checked) {
       this.checked = true;
@@ -421,7 +455,7 @@ class FileConversion {
       return;
     }
     // Long lines: the harnesses may copy the line's long strings as they are instead of serialising them again.
-    const source = events.length > 0 ? jsonSourceOf(line, value) : undefined;
+    const source = events.length > 0 && own ? jsonSourceOf(line, value) : undefined;
     for (const event of events) {
       this.emit(event, where, source);
       if (this.stop) return;

@@ -135,6 +135,10 @@ export async function runRead(options: ReadCommandOptions, io: ReadIO): Promise<
   /** Read a stream (stdin, a FIFO): another format as it comes, a transcript from a private copy. */
   const stream = async (source: AsyncIterable<Buffer | string>, name: string): Promise<number> => {
     const head = await sniffStream(source, maxLineBytes);
+    if (head.problem !== undefined) {
+      report(`${name}:${head.problem}`);
+      return 1;
+    }
     if (head.format) return adapted(head.chunks, head.format, name);
     const kept = await keepStream(head.chunks, head.sessionId ?? 'stdin', options.tmpdir ?? tmpdir());
     try {
@@ -171,6 +175,11 @@ export async function runRead(options: ReadCommandOptions, io: ReadIO): Promise<
       path = resolve(options.processCwd, input);
     }
     const what = sniffFile(path, maxLineBytes);
+    if (what.kind === 'bad') {
+      report(what.message);
+      code = 1;
+      continue;
+    }
     if (what.kind === 'adapted') {
       code = Math.max(code, await adapted(createReadStream(path), what.format, path));
       continue;
