@@ -75,3 +75,12 @@ export async function writeGolden(format, file) {
   ].join('\n');
   writeFileSync(file.replace(/\.jsonl?$/, '.events.json'), body);
 }
+
+/**
+ * `sanitize` for one JSON document (`opencode export` prints one, pretty-printed): the same replacements,
+ * trimming and leak check, written back pretty-printed with a final newline.
+ */
+export function sanitizeDocument(text, replacements, options) {
+  const oneLine = sanitize(JSON.stringify(JSON.parse(text)), replacements, options);
+  return `${JSON.stringify(JSON.parse(oneLine), null, 2)}\n`;
+}

@@ -4,7 +4,7 @@
 // when it ends, the journal becomes one export document that `opencode import` loads, run from the project.
 import { spawnSync } from 'node:child_process';
 import { closeSync, constants, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import type { GenericEvent } from '../../events.js';
 import { EventRejected, type HarnessFactory, type HarnessOptions, type SessionHarness } from '../../harnesses/types.js';
 import { AppendFile } from '../../session/append-file.js';
@@ -57,12 +57,29 @@ export function journalDocument(text: string): { info: Record<string, unknown>; 
   return info && { info, messages: [...messages.values()] };
 }
 
-/** The environment OpenCode runs in: the caller's, with the data directory `root` (`$XDG_DATA_HOME/opencode`). */
-export function opencodeEnv(env: Env, root: string): Record<string, string> {
+/** OpenCode's own data directory: `$XDG_DATA_HOME/opencode`, else `~/.local/share/opencode`. */
+export function defaultDataDir(env: Env, homedir: string): string {
+  const data = env.XDG_DATA_HOME !== undefined && env.XDG_DATA_HOME !== '' ? env.XDG_DATA_HOME : join(homedir, '.local', 'share');
+  return join(data, 'opencode');
+}
+
+/**
+ * The environment `opencode import` runs in, so the session lands where `root` says. OpenCode's own data
+ * directory (`defaultRoot`): the caller's environment as it is, so an `OPENCODE_DB` the user set is honoured
+ * as OpenCode honours it (absolute, or relative to the data directory). Another directory named `opencode`
+ * is used as `$XDG_DATA_HOME/opencode` (an absolute `OPENCODE_DB` would send the session elsewhere, so it is
+ * dropped; a relative one stays relative to it); any other directory gets `OPENCODE_DB=<root>/opencode.db`.
+ */
+export function opencodeEnv(env: Env, root: string, defaultRoot: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries(env)) if (value !== undefined) out[key] = value;
-  if (basename(root) === 'opencode') out.XDG_DATA_HOME = dirname(root);
-  else out.OPENCODE_DB = join(root, 'opencode.db');
+  if (resolve(root) === resolve(defaultRoot)) return out;
+  if (basename(root) === 'opencode') {
+    out.XDG_DATA_HOME = dirname(root);
+    if (out.OPENCODE_DB !== undefined && isAbsolute(out.OPENCODE_DB)) delete out.OPENCODE_DB;
+  } else {
+    out.OPENCODE_DB = join(root, 'opencode.db');
+  }
   return out;
 }
 
@@ -196,16 +213,14 @@ export function createOpencodeHarness(options: OpencodeHarnessOptions): SessionH
     file.close();
     throw error;
   }
-  return new OpencodeHarness(sessionId, directory, file, mapper, options.warn, importer(program, opencodeEnv(env, options.root), directory, file.path),
+  const importEnv = opencodeEnv(env, options.root, defaultDataDir(env, options.homedir ?? ''));
+  return new OpencodeHarness(sessionId, directory, file, mapper, options.warn, importer(program, importEnv, directory, file.path),
     userModel, configured !== undefined);
 }
 
 export const opencode: HarnessFactory = {
   format: FORMAT,
-  defaultRoot(env, homedir) {
-    const data = env.XDG_DATA_HOME !== undefined && env.XDG_DATA_HOME !== '' ? env.XDG_DATA_HOME : join(homedir, '.local', 'share');
-    return join(data, 'opencode');
-  },
+  defaultRoot: defaultDataDir,
   preflight: (env) => (findOpencode(env) === undefined ? MISSING_OPENCODE : undefined),
   create: (options) => createOpencodeHarness(options),
 };
