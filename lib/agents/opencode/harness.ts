@@ -107,6 +107,8 @@ class OpencodeHarness implements SessionHarness {
     private readonly load: (document: string) => void,
     private readonly userModel: ModelRef,
     private readonly sure: boolean,
+    /** Variables the command needs to find the session (`OPENCODE_DB=...`), as `NAME=value ` words. */
+    private readonly where: string,
   ) {}
 
   get sessionFile(): string {
@@ -115,7 +117,7 @@ class OpencodeHarness implements SessionHarness {
 
   get resumeCommand(): string {
     const model = this.sure ? '' : ` -m ${this.userModel.providerID}/${this.userModel.modelID}`;
-    return `opencode -s ${this.sessionId}${model}`;
+    return `${this.where}opencode -s ${this.sessionId}${model}`;
   }
 
   add(event: GenericEvent, where: string): void {
@@ -145,6 +147,11 @@ class OpencodeHarness implements SessionHarness {
     this.mapper.drain();
     this.file.close();
   }
+}
+
+/** `text` as one shell word (quoted unless it is plain). */
+function shellWord(text: string): string {
+  return /^[A-Za-z0-9_/.,:@%+=-]+$/.test(text) ? text : `'${text.replaceAll("'", "'\\''")}'`;
 }
 
 /** Write `text` to a new file (mode 0600, never an existing one). */
@@ -214,8 +221,11 @@ export function createOpencodeHarness(options: OpencodeHarnessOptions): SessionH
     throw error;
   }
   const importEnv = opencodeEnv(env, options.root, defaultDataDir(env, options.homedir ?? ''));
+  // The session is where the caller's own opencode would not look: the hint says where.
+  const where = (['XDG_DATA_HOME', 'OPENCODE_DB'] as const).filter((key) => importEnv[key] !== env[key])
+    .map((key) => `${key}=${shellWord(importEnv[key] ?? '')} `).join('');
   return new OpencodeHarness(sessionId, directory, file, mapper, options.warn, importer(program, importEnv, directory, file.path),
-    userModel, configured !== undefined);
+    userModel, configured !== undefined, where);
 }
 
 export const opencode: HarnessFactory = {
