@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startMockAnthropic, type MockAnthropic } from '../../support/mock-anthropic.js';
-import { FIXTURES, flatten, resumeWithClaude, runBin, tempDir } from '../../support/run.js';
+import { claudeConversation } from './support.js';
+import { FIXTURES, resumeWithClaude, runBin, tempDir } from '../../support/run.js';
 import { goldenCases, mapFixtureFile } from '../../input/support.js';
 
 const FIXTURE = join(FIXTURES, 'opencode', 'session.json');
@@ -59,10 +60,7 @@ describe('a session OpenCode made, exported', () => {
     const resumed = await resumeWithClaude({ configDir, cwd: project, session: line.harnesses[0].session_id, baseUrl: anthropic.url });
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(anthropic.requests.length).toBeGreaterThan(before);
-    const sent = flatten(anthropic.requests.at(-1)!.body.messages).flatMap((m) => m.blocks
-      .filter((b: any) => !(b.type === 'text' && /^<system-reminder>|deferred tools are now available/.test(String(b.text))))
-      .map((b: any) => [m.role, b.type, b.type === 'text' ? b.text : b.type === 'image' ? b.source.data
-        : b.type === 'tool_use' ? [b.id, b.name, b.input] : b.type === 'tool_result' ? [b.tool_use_id, b.is_error ?? false, b.content] : null]));
+    const sent = claudeConversation(anthropic.requests.at(-1)!.body);
     expect(sent).toEqual([
       // OpenCode's own note of the attached file comes with the text the user typed, as OpenCode sends it.
       ['user', 'text', `Called the Read tool with the following input: {"filePath":"${project}/pixel.png"}\nImage read successfully\nWhat is here?`],
