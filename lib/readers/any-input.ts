@@ -58,9 +58,11 @@ class FirstValue {
    * The input ended (or was looked at as far as it may be): the diagnostic, located, of a pretty-printed
    * document that opened it and gave no value (cut short, not JSON, too long). Such input is nobody's.
    */
-  documentProblem(): string | undefined {
+  documentProblem(ended: boolean, maxLineBytes: number): string | undefined {
     const open = this.values.end();
-    if (open && 'bad' in open) return `${open.no}: ${open.bad}`;
+    // Looked at no further than the limit: the document is longer than that.
+    if (open && !ended) return `${open.no}: JSON document over the limit of ${maxLineBytes} bytes`;
+    if (open) return `${open.no}: ${open.bad}`;
     return this.values.opened && this.result && 'bad' in this.result ? `${this.result.no}: ${this.result.bad}` : undefined;
   }
 }
@@ -85,13 +87,15 @@ export function sniffFile(path: string, maxLineBytes = DEFAULT_MAX_LINE_BYTES):
     const splitter = new LineSplitter({ maxLineBytes });
     const buf = Buffer.allocUnsafe(HEAD_CHUNK_BYTES);
     const first = new FirstValue(maxLineBytes);
+    let ended = false;
     for (let read = 0; ; read += HEAD_CHUNK_BYTES) {
       const n = readSync(fd, buf, 0, buf.length, null);
+      ended = n === 0;
       // A value is looked for no further than the longest line accepted (+ one chunk).
-      if (first.push(n === 0 ? splitter.end() : splitter.push(Buffer.from(buf.subarray(0, n))))) break;
-      if (n === 0 || read > maxLineBytes) break;
+      if (first.push(ended ? splitter.end() : splitter.push(Buffer.from(buf.subarray(0, n))))) break;
+      if (ended || read > maxLineBytes) break;
     }
-    const problem = first.documentProblem();
+    const problem = first.documentProblem(ended, maxLineBytes);
     if (problem !== undefined) return { kind: 'bad', message: `${path}:${problem}` };
     const format = adaptedFormat(first.value);
     return format ? { kind: 'adapted', format } : { kind: 'transcript' };
@@ -134,7 +138,7 @@ export async function sniffStream(stream: AsyncIterable<Buffer | string>, maxLin
     if (first.push(splitter.push(chunk))) break;
   }
   const value = first.value;
-  const problem = first.documentProblem();
+  const problem = first.documentProblem(ended, maxLineBytes);
   const id = (value as { sessionId?: unknown } | undefined)?.sessionId;
   async function* chunks(): AsyncGenerator<Buffer> {
     yield* held;

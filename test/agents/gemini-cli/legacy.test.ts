@@ -99,6 +99,10 @@ describe('a legacy pretty-printed .json chat', () => {
     const f = await runBin(['read', join(dir, 'session-cut.json')]);
     expect(f.stderr).toBe(`asyncai-log: ${join(dir, 'session-cut.json')}:1: the JSON document starting here does not end (no closing "}" in the first column)\n`);
     expect(f.code).toBe(1);
+    // Longer than the limit: said so, not read either.
+    const long = await runBin(['read', '--max-record-bytes', '1000', FIXTURE]);
+    expect(long.stderr).toMatch(new RegExp(`^asyncai-log: ${FIXTURE}:1: JSON document of ${TEXT.length - 1} bytes is over the limit of 1000 bytes; skipped\\n$`));
+    expect(long.code).toBe(1);
     const filter = await runBin(['--session-dir', `claude-code-cli=${join(tempDir(), 'claude')}`, '--cwd', tempDir()], { input: cut });
     expect(filter.stderr).toContain('stdin:1: the JSON document starting here does not end');
     const c = await runBin(['convert', dir, '--session-dir', `claude-code-cli=${join(tempDir(), 'claude')}`, '--cwd', tempDir()]);
