@@ -52,4 +52,5 @@ async function capture() {
 }
 
 if (!process.argv.includes('--goldens')) await capture();
-await writeGolden('opencode-export', join(DIR, 'session.json'));
+// export.json: an earlier capture (a permission the run rejected), kept for the round-trip test.
+for (const name of ['session', 'export']) await writeGolden('opencode-export', join(DIR, `${name}.json`));
