@@ -45,7 +45,9 @@ export async function mapFixture(format, file) {
   const adapter = findInputFormat(format).create();
   const warnings = [];
   const events = [];
-  readFileSync(file, 'utf8').split('\n').forEach((line, index) => {
+  // A `.json` fixture (pretty-printed, as `opencode export` prints) is one value at line 1.
+  const text = readFileSync(file, 'utf8');
+  (file.endsWith('.json') ? [text] : text.split('\n')).forEach((line, index) => {
     if (line.trim() === '') return;
     const warn = (message) => warnings.push(`line ${index + 1}: ${message}`);
     try {
@@ -71,5 +73,14 @@ export async function writeGolden(format, file) {
     '}',
     '',
   ].join('\n');
-  writeFileSync(file.replace(/\.jsonl$/, '.events.json'), body);
+  writeFileSync(file.replace(/\.jsonl?$/, '.events.json'), body);
+}
+
+/**
+ * `sanitize` for one JSON document (`opencode export` prints one, pretty-printed): the same replacements,
+ * trimming and leak check, written back pretty-printed with a final newline.
+ */
+export function sanitizeDocument(text, replacements, options) {
+  const oneLine = sanitize(JSON.stringify(JSON.parse(text)), replacements, options);
+  return `${JSON.stringify(JSON.parse(oneLine), null, 2)}\n`;
 }

@@ -68,6 +68,7 @@ export class FileConversion {
     this.reader = new EventReader({
       ...(format ? { adapter: format.create() } : {}),
       ...(settings.maxLineBytes !== undefined ? { maxLineBytes: settings.maxLineBytes } : {}),
+      documents: true,
     });
   }
 
@@ -107,6 +108,11 @@ export class FileConversion {
       if (!this.stop) {
         const now = new Date().toISOString();
         for (const line of splitter.end()) this.line(line, now, true);
+        const unended = this.reader.end();
+        if (unended) {
+          this.outcome.records += 1;
+          this.warn(`${this.task.path}:${unended.no}: ${unended.bad}`);
+        }
         if (!this.stop && this.reader.adapter) {
           const events = this.reader.adapter.end(now, (message) => this.warn(`${this.task.path}: ${message}`));
           this.tailEvents = events.length;
@@ -163,10 +169,12 @@ export class FileConversion {
   }
 
   private line(line: Line, now: string, last = false): void {
-    this.outcome.records += 1;
-    const where = `${this.task.path}:${line.no}`;
-    // A huge line is parsed from its bytes (bounded memory), and every line gets the filter's diagnostics.
+    // A huge line is parsed from its bytes (bounded memory), and every line gets the filter's diagnostics. A
+    // pretty-printed document opening the file (an OpenCode export, a legacy Gemini chat) is one record.
     const read = this.reader.value(line);
+    if (!read) return;
+    this.outcome.records += 1;
+    const where = `${this.task.path}:${read.no ?? line.no}`;
     if ('bad' in read && !isOverLong(line)) {
       if (last && this.inputFormat) {
         // The writer has not finished this line yet: the next run takes it.

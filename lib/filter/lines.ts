@@ -5,7 +5,6 @@ import { EventReader, type LineSink } from '../input/event-reader.js';
 import { detectInputFormat, inputFormatNames } from '../input/index.js';
 import { INVALID_UTF8_NOTE, overLongMessage, preview } from '../input/line-messages.js';
 import type { Line } from '../input/lines.js';
-import { PrettyDocument } from '../input/pretty-document.js';
 import type { InputAdapter } from '../input/types.js';
 import type { MonitorSink, MonitorSource } from '../monitor/index.js';
 import type { FilterSession } from './session.js';
@@ -18,9 +17,10 @@ export interface StdinMonitor {
 
 export class FilterLines {
   readonly reader: EventReader;
-  /** A pretty-printed JSON document being gathered (only as the input's first value). */
-  private document: PrettyDocument | undefined;
-  private firstLine = true;
+  /** Where the pretty-printed document being gathered began (it is located there). */
+  private documentAt: string | undefined;
+  /** The value being read is a document gathered over several lines, not the line at hand's. */
+  private gathered = false;
   private readonly sink: LineSink<string>;
 
   constructor(
@@ -32,6 +32,7 @@ export class FilterLines {
     this.reader = new EventReader({
       ...(adapter !== undefined ? { adapter } : {}),
       ...(maxLineBytes !== undefined ? { maxLineBytes } : {}),
+      documents: true,
     });
     this.sink = {
       diagnostic: (where, message, bad) => {
@@ -41,7 +42,8 @@ export class FilterLines {
       adapter: (value, line, where) => {
         const format = detectInputFormat(value);
         if (format) return format.create();
-        session.fail(`${where}: input matches no known format (expected one of: ${inputFormatNames().join(', ')}): ${preview(line.text ?? '')}`);
+        const text = this.gathered ? JSON.stringify(value) : line.text ?? '';
+        session.fail(`${where}: input matches no known format (expected one of: ${inputFormatNames().join(', ')}): ${preview(text)}`);
         return undefined;
       },
       mapped: (events, mapper) => {
@@ -66,30 +68,21 @@ export class FilterLines {
       this.monitorLine(line, now, where);
       return;
     }
-    if (this.firstLine) {
-      this.firstLine = line.text === undefined || line.text.trim() === '';
-      this.document = PrettyDocument.start(line);
-      if (this.document) return;
-    }
-    const document = this.document;
-    if (!document) {
-      this.reader.read(line, where, now, this.sink);
+    // A pretty-printed document opening the input is gathered, then read as one value located at its first line.
+    const read = this.reader.value(line);
+    if (!read) {
+      this.documentAt ??= where;
       return;
     }
-    // A pretty-printed document: its lines are gathered, then read as one value located at its first line.
-    let read;
-    try {
-      read = document.push(line);
-      if (!read) return;
-    } catch (error) {
-      read = { bad: `not a JSON document: ${(error as Error).message}` };
-    }
-    this.document = undefined;
-    this.reader.events(line, `${name}:${lineBase + document.first}`, read, now, this.sink);
+    this.documentAt = undefined;
+    this.gathered = read.no !== undefined && read.no !== line.no;
+    this.reader.events(line, this.gathered ? `${name}:${lineBase + read.no!}` : where, read, now, this.sink);
   }
 
   /** The input ended: the events the adapter held back, located at input `name`. */
   end(name: string, now: string): void {
+    const unended = this.reader.end();
+    if (unended) this.session.bad(this.documentAt ?? name, unended.bad);
     const adapter = this.reader.adapter;
     if (!adapter) return;
     const events = adapter.end(now, (message) => this.session.report(`${name}: ${message}`));

@@ -11,7 +11,7 @@ import { readAsTranscript } from '../agents/index.js';
 import { normalizeEvent, type GenericEvent } from '../events.js';
 import { detectInputFormat } from './index.js';
 import { DEFAULT_MAX_LINE_BYTES, LineSplitter, type Line } from './lines.js';
-import { readLineValue } from '../json/raw-json.js';
+import { LineValues, type LineValue } from './pretty-document.js';
 import { InputError, type InputFormat } from './types.js';
 
 /** Bytes read at a time while looking for the first line. */
@@ -30,12 +30,43 @@ export function adaptedFormat(value: unknown): InputFormat | undefined {
   return format;
 }
 
-/** The value of the first non-blank line of `lines`, or undefined (none, too long, not JSON). */
-function firstValue(lines: readonly Line[], maxLineBytes: number): unknown {
-  const first = lines[0];
-  if (!first) return undefined;
-  const read = readLineValue(first, maxLineBytes);
-  return 'value' in read ? read.value : undefined;
+/**
+ * Feeds lines to `values` until the first value is complete: the first non-blank line's, or a pretty-printed
+ * document's that opens the input.
+ */
+class FirstValue {
+  private readonly values: LineValues;
+  result: LineValue | undefined;
+
+  constructor(maxLineBytes: number) {
+    this.values = new LineValues(maxLineBytes);
+  }
+
+  /** Lines read; true once the first value (or its diagnostic) is known. */
+  push(lines: readonly Line[]): boolean {
+    for (const line of lines) {
+      this.result ??= this.values.next(line);
+      if (this.result) return true;
+    }
+    return false;
+  }
+
+  /** The first value, or undefined (none, too long, not JSON). */
+  get value(): unknown {
+    return this.result && 'value' in this.result ? this.result.value : undefined;
+  }
+
+  /**
+   * The input ended (or was looked at as far as it may be): the diagnostic, located, of a pretty-printed
+   * document that opened it and gave no value (cut short, not JSON, too long). Such input is nobody's.
+   */
+  documentProblem(ended: boolean, maxLineBytes: number): string | undefined {
+    const open = this.values.end();
+    // Looked at no further than the limit: the document is longer than that.
+    if (open && !ended) return `${open.no}: JSON document over the limit of ${maxLineBytes} bytes`;
+    if (open) return `${open.no}: ${open.bad}`;
+    return this.values.opened && this.result && 'bad' in this.result ? `${this.result.no}: ${this.result.bad}` : undefined;
+  }
 }
 
 /**
@@ -43,7 +74,7 @@ function firstValue(lines: readonly Line[], maxLineBytes: number): unknown {
  * the transcript reader should look at and report on), or `stream` (a FIFO or device: read once, as stdin).
  */
 export function sniffFile(path: string, maxLineBytes = DEFAULT_MAX_LINE_BYTES):
-  { kind: 'adapted'; format: InputFormat } | { kind: 'transcript' } | { kind: 'stream' } {
+  { kind: 'adapted'; format: InputFormat } | { kind: 'transcript' } | { kind: 'stream' } | { kind: 'bad'; message: string } {
   let fd: number;
   try {
     // Never blocking on a FIFO: whatever it is, it is only looked at here.
@@ -57,14 +88,18 @@ export function sniffFile(path: string, maxLineBytes = DEFAULT_MAX_LINE_BYTES):
     if (!stat.isFile()) return { kind: 'transcript' };
     const splitter = new LineSplitter({ maxLineBytes });
     const buf = Buffer.allocUnsafe(HEAD_CHUNK_BYTES);
-    let lines: Line[] = [];
-    for (let read = 0; lines.length === 0; read += HEAD_CHUNK_BYTES) {
+    const first = new FirstValue(maxLineBytes);
+    let ended = false;
+    for (let read = 0; ; read += HEAD_CHUNK_BYTES) {
       const n = readSync(fd, buf, 0, buf.length, null);
-      // A line is looked for no further than the longest line accepted (+ one chunk).
-      lines = n === 0 ? splitter.end() : splitter.push(Buffer.from(buf.subarray(0, n)));
-      if (n === 0 || read > maxLineBytes) break;
+      ended = n === 0;
+      // A value is looked for no further than the longest line accepted (+ one chunk).
+      if (first.push(ended ? splitter.end() : splitter.push(Buffer.from(buf.subarray(0, n))))) break;
+      if (ended || read > maxLineBytes) break;
     }
-    const format = adaptedFormat(firstValue(lines, maxLineBytes));
+    const problem = first.documentProblem(ended, maxLineBytes);
+    if (problem !== undefined) return { kind: 'bad', message: `${path}:${problem}` };
+    const format = adaptedFormat(first.value);
     return format ? { kind: 'adapted', format } : { kind: 'transcript' };
   } catch {
     return { kind: 'transcript' };
@@ -78,6 +113,8 @@ export interface StreamHead {
   format: InputFormat | undefined;
   /** The first line's value held a Claude Code `sessionId` (the name a kept copy gets). */
   sessionId: string | undefined;
+  /** A pretty-printed document opened the stream and gave no value: where and why (`<line>: <message>`). */
+  problem?: string;
   chunks: AsyncIterable<Buffer>;
 }
 
@@ -86,23 +123,24 @@ export async function sniffStream(stream: AsyncIterable<Buffer | string>, maxLin
   const iterator = stream[Symbol.asyncIterator]();
   const held: Buffer[] = [];
   const splitter = new LineSplitter({ maxLineBytes });
-  let lines: Line[] = [];
+  const first = new FirstValue(maxLineBytes);
   let ended = false;
   let heldBytes = 0;
-  // Held no further than the longest line accepted: a first line longer than that is the reader's to report.
-  while (lines.length === 0 && heldBytes <= maxLineBytes) {
+  // Held no further than the longest line accepted: a first value longer than that is the reader's to report.
+  while (heldBytes <= maxLineBytes) {
     const next = await iterator.next();
     if (next.done) {
       ended = true;
-      lines = splitter.end();
+      first.push(splitter.end());
       break;
     }
     const chunk = typeof next.value === 'string' ? Buffer.from(next.value) : next.value;
     held.push(chunk);
     heldBytes += chunk.length;
-    lines = splitter.push(chunk);
+    if (first.push(splitter.push(chunk))) break;
   }
-  const value = firstValue(lines, maxLineBytes);
+  const value = first.value;
+  const problem = first.documentProblem(ended, maxLineBytes);
   const id = (value as { sessionId?: unknown } | undefined)?.sessionId;
   async function* chunks(): AsyncGenerator<Buffer> {
     yield* held;
@@ -115,6 +153,7 @@ export async function sniffStream(stream: AsyncIterable<Buffer | string>, maxLin
   return {
     format: adaptedFormat(value),
     sessionId: typeof id === 'string' && /^[0-9a-f-]{36}$/i.test(id) ? id : undefined,
+    ...(problem !== undefined ? { problem } : {}),
     chunks: chunks(),
   };
 }
@@ -165,12 +204,15 @@ export async function readAdapted(chunks: AsyncIterable<Buffer>, format: InputFo
   const adapter = format.create();
   const max = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
   const splitter = new LineSplitter({ maxLineBytes: max });
+  const values = new LineValues(max);
   const wanted = (event: GenericEvent) => options.events || event.type !== 'context';
-  const map = (lines: readonly Line[], now: string): GenericEvent[] => {
+  const map = (lines: readonly (Line | undefined)[], now: string): GenericEvent[] => {
     const out: GenericEvent[] = [];
     for (const line of lines) {
-      const where = `${options.name}:${line.no}`;
-      const read = readLineValue(line, max);
+      // undefined: the input ended (a document left open is reported).
+      const read = line ? values.next(line) : values.end();
+      if (!read) continue;
+      const where = `${options.name}:${read.no}`;
       if ('bad' in read) {
         options.report(`${where}: ${read.bad}`);
         continue;
@@ -191,7 +233,7 @@ export async function readAdapted(chunks: AsyncIterable<Buffer>, format: InputFo
     await options.write(map(splitter.push(chunk), new Date().toISOString()));
   }
   const now = new Date().toISOString();
-  const last = map(splitter.end(), now);
+  const last = map([...splitter.end(), undefined], now);
   last.push(...adapter.end(now, (message) => options.report(`${options.name}: ${message}`)).filter(wanted));
   await options.write(last);
 }

@@ -6,10 +6,14 @@ import type { GenericEvent } from '../events.js';
 import { jsonSourceOf, readLineValue, type JsonSource } from '../json/raw-json.js';
 import { ALSO_INVALID_UTF8, INVALID_UTF8_NOTE } from './line-messages.js';
 import type { Line } from './lines.js';
+import { LineValues } from './pretty-document.js';
 import { InputError, type InputAdapter } from './types.js';
 
-/** A line's value, or the one diagnostic the line gets instead (over the line limit, or invalid JSON). */
-export type LineValue = { value: unknown } | { bad: string };
+/**
+ * A line's value, or the one diagnostic the line gets instead (over the line limit, or invalid JSON). `no`: the
+ * line the value starts on, when it is not the line at hand (a pretty-printed document gathered whole).
+ */
+export type LineValue = ({ value: unknown } | { bad: string }) & { no?: number };
 
 /** What a reader's caller does with a line's diagnostics and events. `W` locates a line (`stdin:12`, or a number). */
 export interface LineSink<W> {
@@ -36,6 +40,11 @@ export interface EventReaderOptions {
   maxLineBytes?: number;
   /** The input format's adapter; default: the sink's `adapter` decides from the first value. */
   adapter?: InputAdapter;
+  /**
+   * The lines are an input from its start, so a pretty-printed JSON document opening it (an OpenCode export, a
+   * legacy Gemini chat) is gathered whole (lib/input/pretty-document.ts). Not for a chunk from mid-input.
+   */
+  documents?: boolean;
 }
 
 /** Reads lines as generic events. One per input: its adapter keeps the input's state. */
@@ -43,20 +52,33 @@ export class EventReader {
   /** The input's adapter, once known. */
   adapter: InputAdapter | undefined;
   private readonly maxLineBytes: number | undefined;
+  private readonly values: LineValues | undefined;
 
   constructor(options: EventReaderOptions = {}) {
     this.maxLineBytes = options.maxLineBytes;
     this.adapter = options.adapter;
+    if (options.documents) this.values = new LineValues(options.maxLineBytes);
   }
 
-  /** The value of `line`, or its one diagnostic: a huge line is parsed from its bytes (bounded memory). */
-  value(line: Line): LineValue {
+  /**
+   * The value of `line`, or its one diagnostic: a huge line is parsed from its bytes (bounded memory). With
+   * `documents`, undefined while `line` belongs to a pretty-printed document still open; the document's value
+   * comes with the line that closes it, `no` naming the line it started on.
+   */
+  value(line: Line): LineValue | undefined {
+    if (this.values) return this.values.next(line);
     return readLineValue(line, this.maxLineBytes);
+  }
+
+  /** The input ended: the diagnostic of a pretty-printed document left open, located at its first line. */
+  end(): { no: number; bad: string } | undefined {
+    return this.values?.end();
   }
 
   /** Read `line` (located at `where`) through to events handed to `sink`. True when the line was mapped. */
   read<W>(line: Line, where: W, now: string, sink: LineSink<W>): boolean {
-    return this.events(line, where, this.value(line), now, sink);
+    const read = this.value(line);
+    return read !== undefined && this.events(line, where, read, now, sink);
   }
 
   /**
@@ -85,8 +107,10 @@ export class EventReader {
       return false;
     }
     if (sink.mapped && !sink.mapped(events, adapter)) return true;
-    // Long lines: the writers may copy the line's long strings as they are instead of serialising them again.
-    const source = events.length > 0 ? jsonSourceOf(line, value) : undefined;
+    // Long lines: the writers may copy the line's long strings as they are instead of serialising them again
+    // (not a document's: its value is not the bytes of the line at hand).
+    const own = read.no === undefined || read.no === line.no;
+    const source = events.length > 0 && own ? jsonSourceOf(line, value) : undefined;
     for (const event of events) {
       const rejected = sink.write(event, where, source);
       if (rejected !== undefined) bad(rejected);

@@ -1,30 +1,98 @@
-// A pretty-printed JSON document on stdin (`opencode export <id>` prints one): its first line is a lone `{`,
-// its last a `}` in the first column. The lines between are gathered and the whole parsed as one value, as
-// if it had come on one line; a program that loads such a document holds it whole too.
-import type { Line } from './lines.js';
+// A pretty-printed JSON document (`opencode export <id>` prints one; Gemini CLI's legacy `.json` chats are
+// one): its first line is a lone `{`, its last a `}` in the first column. The lines between are gathered and
+// the whole parsed as one value, as if it had come on one line; a program that loads such a document holds
+// it whole too. LineValues gives the values of an input, line by line or such a document whole, to the
+// filter, `read` and `convert` alike.
+import { DEFAULT_MAX_LINE_BYTES, type Line } from './lines.js';
+import { readLineValue } from '../json/raw-json.js';
 
 export class PrettyDocument {
   private lines: string[] = [];
+  private bytes = 0;
+  private overLong = false;
   /** Number of the document's first line. */
   readonly first: number;
 
-  private constructor(line: Line) {
+  private constructor(line: Line, private readonly max: number) {
     this.first = line.no;
     this.lines.push(line.text ?? '');
+    this.bytes = line.bytes;
   }
 
   /** A document starting at `line`, when it is a lone `{` (no JSON value on its own). */
-  static start(line: Line): PrettyDocument | undefined {
-    return line.text !== undefined && line.text.trim() === '{' ? new PrettyDocument(line) : undefined;
+  static start(line: Line, maxBytes = DEFAULT_MAX_LINE_BYTES): PrettyDocument | undefined {
+    return line.text !== undefined && line.text.trim() === '{' ? new PrettyDocument(line, maxBytes) : undefined;
   }
 
-  /** Add a line; the parsed document once its closing `}` came (throws SyntaxError when it is not JSON). */
-  push(line: Line): { value: unknown } | undefined {
+  /**
+   * Add a line; the parsed document once its closing `}` came (throws SyntaxError when it is not JSON). A
+   * document over `maxBytes` (like a line over the limit) is not held: its closing line gives `over`.
+   */
+  push(line: Line): { value: unknown } | { over: number } | undefined {
     const text = line.text ?? '';
-    this.lines.push(text);
+    this.bytes += line.bytes + 1;
+    if (!this.overLong && this.bytes > this.max) {
+      this.overLong = true;
+      this.lines = [];
+    }
+    if (!this.overLong) this.lines.push(text);
     if (text.trimEnd() !== '}') return undefined;
+    if (this.overLong) return { over: this.bytes };
     const joined = this.lines.join('\n');
     this.lines = [];
     return { value: JSON.parse(joined) };
+  }
+}
+
+/** One value of an input, located at the line it starts on, or the one diagnostic it gets instead. */
+export type LineValue = { no: number; value: unknown } | { no: number; bad: string };
+
+/**
+ * The values of an input: each line one JSON value, except a pretty-printed document that opens the input,
+ * which is gathered whole (see PrettyDocument).
+ */
+export class LineValues {
+  private document: PrettyDocument | undefined;
+  private first = true;
+  /** The input opened with a pretty-printed document. */
+  opened = false;
+
+  constructor(private readonly maxLineBytes?: number) {}
+
+  /** A document is being gathered: the lines so far gave no value yet. */
+  get gathering(): boolean {
+    return this.document !== undefined;
+  }
+
+  /** The value `line` completes, or undefined while it belongs to a document still open. */
+  next(line: Line): LineValue | undefined {
+    if (this.first) {
+      this.first = line.text === undefined ? false : line.text.trim() === '';
+      this.document = PrettyDocument.start(line, this.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES);
+      if (this.document) {
+        this.opened = true;
+        return undefined;
+      }
+    }
+    const document = this.document;
+    if (!document) return { no: line.no, ...readLineValue(line, this.maxLineBytes) };
+    let whole: ReturnType<PrettyDocument['push']>;
+    try {
+      whole = document.push(line);
+    } catch (error) {
+      this.document = undefined;
+      return { no: document.first, bad: `not a JSON document: ${(error as Error).message}` };
+    }
+    if (!whole) return undefined;
+    this.document = undefined;
+    if ('over' in whole) return { no: document.first, bad: `JSON document of ${whole.over} bytes is over the limit of ${this.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES} bytes; skipped` };
+    return { no: document.first, value: whole.value };
+  }
+
+  /** The input ended: the diagnostic of a document left open, if any. */
+  end(): { no: number; bad: string } | undefined {
+    const document = this.document;
+    this.document = undefined;
+    return document && { no: document.first, bad: 'the JSON document starting here does not end (no closing "}" in the first column)' };
   }
 }

@@ -91,6 +91,10 @@ class ReadRun {
       path = resolve(this.options.processCwd, input);
     }
     const what = sniffFile(path, this.options.maxRecordBytes);
+    if (what.kind === 'bad') {
+      this.report(what.message);
+      return 1;
+    }
     if (what.kind === 'adapted') return this.adapted(createReadStream(path), what.format, path);
     if (what.kind === 'stream') return this.stream(createReadStream(path), path);
     const reader = agent ?? this.fallbackReader(path);
@@ -149,6 +153,10 @@ class ReadRun {
   /** Read a stream (stdin, a FIFO): another format as it comes, a transcript from a private copy. */
   private async stream(source: AsyncIterable<Buffer | string>, name: string): Promise<number> {
     const head = await sniffStream(source, this.options.maxRecordBytes);
+    if (head.problem !== undefined) {
+      this.report(`${name}:${head.problem}`);
+      return 1;
+    }
     if (head.format) return this.adapted(head.chunks, head.format, name);
     const agent = this.fallbackReader(name);
     if (agent === undefined) return 1;

@@ -1,7 +1,7 @@
 // Helpers for the input adapter tests: map literal lines or a fixture file through an adapter, and read
 // the golden files the capture scripts write (scripts/capture-*-fixtures.mjs). Events whose timestamp is
 // the injected default are compared without it: only timestamps taken from the input are golden.
-import { readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { GenericEvent } from '../../lib/events.js';
 import { findInputFormat } from '../../lib/input/index.js';
@@ -28,12 +28,21 @@ export function mapValues(format: string, values: unknown[]): Mapped {
   return { events, warnings, adapter };
 }
 
+/**
+ * The values of a fixture file with their line numbers: one a line, or (a `.json` file, pretty-printed as
+ * `opencode export` and legacy Gemini chats are) the whole file as one value at line 1.
+ */
+function fixtureLines(file: string): [string, number][] {
+  const text = readFileSync(file, 'utf8');
+  return file.endsWith('.json') ? [[text, 0]] : text.split('\n').map((line, index) => [line, index]);
+}
+
 /** Map a fixture file; rejected lines are recorded as warnings, as the capture script does. */
 export function mapFixtureFile(format: string, file: string): { facts: object; warnings: string[]; events: unknown[] } {
   const adapter = findInputFormat(format)!.create();
   const warnings: string[] = [];
   const events: GenericEvent[] = [];
-  readFileSync(file, 'utf8').split('\n').forEach((line, index) => {
+  fixtureLines(file).forEach(([line, index]) => {
     if (line.trim() === '') return;
     const warn = (m: string) => warnings.push(`line ${index + 1}: ${m}`);
     try {
@@ -60,7 +69,8 @@ export function goldenCases(folder: string, prefix = ''): [string, string, { fac
     .filter((f) => f.startsWith(prefix) && f.endsWith('.events.json'))
     .map((f) => {
       const name = f.replace(/\.events\.json$/, '');
-      return [name, join(dir, `${name}.jsonl`), JSON.parse(readFileSync(join(dir, f), 'utf8'))];
+      const lines = join(dir, `${name}.jsonl`);
+      return [name, existsSync(lines) ? lines : join(dir, `${name}.json`), JSON.parse(readFileSync(join(dir, f), 'utf8'))];
     });
 }
 

@@ -8,6 +8,11 @@ import { run, tempDir, type RunResult } from './run.js';
 
 /** The model every run names: `<provider>/<model>` of the mock provider. */
 export const OPENCODE_MODEL = 'mock/mock-model';
+/**
+ * A model of the same mock configured to take images (`modalities.input` holds `image`): OpenCode sends image
+ * file parts only to such a model; to others it sends a text saying the model cannot read the image.
+ */
+export const OPENCODE_VISION_MODEL = 'mock/mock-vision';
 const VERSION = '1.18.33';
 
 /** The real OpenCode binary from the pinned test clients (`opencode-ai`, its native `opencode-linux-x64` package). */
@@ -33,7 +38,11 @@ export function opencodeHome(baseUrl: string): OpencodeHome {
   writeFileSync(join(config, 'opencode.json'), JSON.stringify({
     autoupdate: false, share: 'disabled', model: OPENCODE_MODEL, small_model: OPENCODE_MODEL,
     provider: { mock: { npm: '@ai-sdk/openai-compatible', name: 'Mock', options: { baseURL: `${baseUrl}/v1`, apiKey: 'sk-mock' },
-      models: { 'mock-model': { name: 'Mock', tool_call: true, limit: { context: 100000, output: 4096 } } } } },
+      models: {
+        'mock-model': { name: 'Mock', tool_call: true, limit: { context: 100000, output: 4096 } },
+        'mock-vision': { name: 'Mock vision', tool_call: true, attachment: true, modalities: { input: ['text', 'image'], output: ['text'] },
+          limit: { context: 100000, output: 4096 } },
+      } } },
   }));
   // The plugin install OpenCode runs at start is a no-op when this lock lists every dependency.
   writeFileSync(join(config, 'package.json'), JSON.stringify({ dependencies: { '@opencode-ai/plugin': VERSION } }));
@@ -54,6 +63,7 @@ export function runOpencode(home: OpencodeHome, cwd: string, args: string[]): Pr
 }
 
 /** `opencode run --dir <dir> --session <id> -m <model> <prompt words...>`. */
-export function continueWithOpencode(home: OpencodeHome, dir: string, session: string, prompt = 'Reply with exactly: resumed-ok'): Promise<RunResult> {
-  return runOpencode(home, dir, ['run', '--dir', dir, '--session', session, '-m', OPENCODE_MODEL, ...prompt.split(' ')]);
+export function continueWithOpencode(home: OpencodeHome, dir: string, session: string, prompt = 'Reply with exactly: resumed-ok',
+  model = OPENCODE_MODEL): Promise<RunResult> {
+  return runOpencode(home, dir, ['run', '--dir', dir, '--session', session, '-m', model, ...prompt.split(' ')]);
 }

@@ -1,7 +1,8 @@
 // Gemini CLI chats as generic events: input format `gemini-chat`, the JSON Lines file of 0.61.0 (metadata,
-// messages, `$set`, `$rewindTo`; a repeated id replaces the earlier message in place) and a legacy `.json` chat
-// written on one line. What the history is only shows at the end of the file (a rewind or a history rewrite
-// drops messages), so messages are held and come out of `end()`, as the CLI itself loads a chat whole.
+// messages, `$set`, `$rewindTo`; a repeated id replaces the earlier message in place) and the legacy `.json`
+// chat (one object holding every message, pretty-printed as older CLIs wrote it: read whole, see
+// lib/input/pretty-document.ts). What the history is only shows at the end of the file (a rewind or a history
+// rewrite drops messages), so messages are held and come out of `end()`, as the CLI itself loads a chat whole.
 import type { ContentPart, GenericEvent, ImageInput, Usage } from '../../events.js';
 import { resolveTimestamp } from '../../events.js';
 import { InputError, type InputAdapter, type InputFormat, type SessionFacts } from '../../input/types.js';

@@ -6,7 +6,7 @@
 // parts are imported, the rows that run imported and this one changed are updated (see update.ts).
 import { spawnSync } from 'node:child_process';
 import { closeSync, constants, mkdirSync, openSync, readFileSync, readSync, statSync, unlinkSync, writeSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import type { GenericEvent } from '../../events.js';
 import { EventRejected, type HarnessFactory, type HarnessOptions, type ReopenSession, type SessionHarness } from '../types.js';
 import { AppendFile, type FileMark } from '../../session/append-file.js';
@@ -61,12 +61,29 @@ export function journalDocument(text: string): { info: Record<string, unknown>; 
   return info && { info, messages: [...messages.values()] };
 }
 
-/** The environment OpenCode runs in: the caller's, with the data directory `root` (`$XDG_DATA_HOME/opencode`). */
-export function opencodeEnv(env: Env, root: string): Record<string, string> {
+/** OpenCode's own data directory: `$XDG_DATA_HOME/opencode`, else `~/.local/share/opencode`. */
+export function defaultDataDir(env: Env, homedir: string): string {
+  const data = env.XDG_DATA_HOME !== undefined && env.XDG_DATA_HOME !== '' ? env.XDG_DATA_HOME : join(homedir, '.local', 'share');
+  return join(data, 'opencode');
+}
+
+/**
+ * The environment `opencode import` runs in, so the session lands where `root` says. OpenCode's own data
+ * directory (`defaultRoot`): the caller's environment as it is, so an `OPENCODE_DB` the user set is honoured
+ * as OpenCode honours it (absolute, or relative to the data directory). Another directory named `opencode`
+ * is used as `$XDG_DATA_HOME/opencode` (an absolute `OPENCODE_DB` would send the session elsewhere, so it is
+ * dropped; a relative one stays relative to it); any other directory gets `OPENCODE_DB=<root>/opencode.db`.
+ */
+export function opencodeEnv(env: Env, root: string, defaultRoot: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries(env)) if (value !== undefined) out[key] = value;
-  if (basename(root) === 'opencode') out.XDG_DATA_HOME = dirname(root);
-  else out.OPENCODE_DB = join(root, 'opencode.db');
+  if (resolve(root) === resolve(defaultRoot)) return out;
+  if (basename(root) === 'opencode') {
+    out.XDG_DATA_HOME = dirname(root);
+    if (out.OPENCODE_DB !== undefined && isAbsolute(out.OPENCODE_DB)) delete out.OPENCODE_DB;
+  } else {
+    out.OPENCODE_DB = join(root, 'opencode.db');
+  }
   return out;
 }
 
@@ -107,6 +124,8 @@ class OpencodeHarness implements SessionHarness {
     private readonly load: (document: string) => void,
     private readonly userModel: ModelRef,
     private readonly sure: boolean,
+    /** Variables the command needs to find the session (`OPENCODE_DB=...`), as `NAME=value ` words. */
+    private readonly where: string,
     private readonly earlier?: Earlier,
   ) {
     this.replay = new Replay(earlier !== undefined);
@@ -122,7 +141,7 @@ class OpencodeHarness implements SessionHarness {
 
   get resumeCommand(): string {
     const model = this.sure ? '' : ` -m ${this.userModel.providerID}/${this.userModel.modelID}`;
-    return `opencode -s ${this.sessionId}${model}`;
+    return `${this.where}opencode -s ${this.sessionId}${model}`;
   }
 
   add(event: GenericEvent, where: string): void {
@@ -202,6 +221,17 @@ class OpencodeHarness implements SessionHarness {
 function updatedAt(messages: readonly MessageEntry[]): number {
   const last = messages.reduce((max, m) => Math.max(max, (m.info.time as { created?: number } | undefined)?.created ?? 0), 0);
   return Math.max(Date.now(), last);
+}
+
+/** `text` as one shell word (quoted unless it is plain). */
+function shellWord(text: string): string {
+  return /^[A-Za-z0-9_/.,:@%+=-]+$/.test(text) ? text : `'${text.replaceAll("'", "'\\''")}'`;
+}
+
+/** The variables the caller's own opencode needs to find the session (where it would not look by itself), as `NAME=value ` words. */
+function whereHint(env: Record<string, string | undefined>, importEnv: Record<string, string>): string {
+  return (['XDG_DATA_HOME', 'OPENCODE_DB'] as const).filter((key) => importEnv[key] !== env[key])
+    .map((key) => `${key}=${shellWord(importEnv[key] ?? '')} `).join('');
 }
 
 /** Write `text` to a new file (mode 0600, never an existing one). */
@@ -304,17 +334,15 @@ export function createOpencodeHarness(options: OpencodeHarnessOptions): SessionH
     file.close();
     throw error;
   }
-  const load = importer(program, opencodeEnv(env, options.root), importDirectory(directory, options.warn), file.path);
+  const importEnv = opencodeEnv(env, options.root, defaultDataDir(env, options.homedir ?? ''));
+  const load = importer(program, importEnv, importDirectory(directory, options.warn), file.path);
   return new OpencodeHarness(sessionId, directory, file, mapper, options.warn, load,
-    userModel, configured !== undefined);
+    userModel, configured !== undefined, whereHint(env, importEnv));
 }
 
 export const opencode: HarnessFactory = {
   format: FORMAT,
-  defaultRoot(env, homedir) {
-    const data = env.XDG_DATA_HOME !== undefined && env.XDG_DATA_HOME !== '' ? env.XDG_DATA_HOME : join(homedir, '.local', 'share');
-    return join(data, 'opencode');
-  },
+  defaultRoot: defaultDataDir,
   preflight: (env) => (findOpencode(env) === undefined ? MISSING_OPENCODE : undefined),
   create: (options) => createOpencodeHarness(options),
   reopen: (options, session) => reopenOpencodeHarness(options, session),
@@ -352,7 +380,7 @@ export function reopenOpencodeHarness(options: OpencodeHarnessOptions, session: 
     if (!document || document.info.id !== session.sessionId) throw new Error('the journal holds no such session');
     const recorded = document.messages.flatMap((m) => [m.info.id, ...m.parts.map((p) => p.id)]).filter((id): id is string => typeof id === 'string');
     const mapper = mapperFor(session.sessionId, new IdMinter(options.clock, recorded));
-    const opencodeEnvironment = opencodeEnv(env, options.root);
+    const opencodeEnvironment = opencodeEnv(env, options.root, defaultDataDir(env, options.homedir ?? ''));
     const from = importDirectory(directory, options.warn);
     const earlier: Earlier = {
       size: session.mark.size,
@@ -360,7 +388,7 @@ export function reopenOpencodeHarness(options: OpencodeHarnessOptions, session: 
       db: (statement) => runProgram(program, ['db', statement], opencodeEnvironment, from, 'db'),
     };
     return new OpencodeHarness(session.sessionId, directory, file, mapper, options.warn, importer(program, opencodeEnvironment, from, journal),
-      userModel, configured !== undefined, earlier);
+      userModel, configured !== undefined, whereHint(env, opencodeEnvironment), earlier);
   } catch (error) {
     file.close();
     throw error;

@@ -138,7 +138,9 @@ class OpencodeExportAdapter implements InputAdapter {
         const state = isObject(part.state) ? part.state : {};
         if (isFresh) {
           const args = isObject(state.input) ? state.input : {};
-          events.push({ type: 'tool_call', id: part.callID, name: part.tool, arguments: args, ...base, timestamp: at, ...(usage ? { usage } : {}) });
+          // A tool part's time is its state's: when the call started.
+          const started = isObject(state.time) ? iso(state.time.start, at) : at;
+          events.push({ type: 'tool_call', id: part.callID, name: part.tool, arguments: args, ...base, timestamp: started, ...(usage ? { usage } : {}) });
           usage = undefined;
         }
         if (seen.done.has(id) || (state.status !== 'completed' && state.status !== 'error')) continue;

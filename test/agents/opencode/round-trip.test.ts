@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { startMockAnthropic, type MockAnthropic } from '../../support/mock-anthropic.js';
-import { FIXTURES, flatten, resumeWithClaude, runBin, sessionOf, tempDir } from '../../support/run.js';
+import { claudeConversation } from './support.js';
+import { FIXTURES, resumeWithClaude, runBin, sessionOf, tempDir } from '../../support/run.js';
 
 let anthropic: MockAnthropic;
 beforeAll(async () => {
@@ -31,10 +32,7 @@ describe('an OpenCode export', () => {
     const resumed = await resumeWithClaude({ configDir, cwd: project, session: session.session_id, baseUrl: anthropic.url });
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(anthropic.requests.length).toBeGreaterThan(before);
-    const sent = flatten(anthropic.requests.at(-1)!.body.messages).flatMap((m) => m.blocks
-      .filter((b: any) => !(b.type === 'text' && /^<system-reminder>|deferred tools are now available/.test(String(b.text))))
-      .map((b: any) => [m.role, b.type, b.type === 'text' ? b.text
-        : b.type === 'tool_use' ? [b.id, b.name, b.input] : b.type === 'tool_result' ? [b.tool_use_id, b.is_error ?? false, b.content] : null]));
+    const sent = claudeConversation(anthropic.requests.at(-1)!.body);
     expect(sent).toEqual([
       ['user', 'text', 'what is here?'],
       ['assistant', 'text', 'Listing.'],

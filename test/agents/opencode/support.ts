@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { opencodeBinary, type OpencodeHome } from '../../support/opencode.js';
-import { runBin, sessionOf, type RunResult } from '../../support/run.js';
+import { flatten, runBin, sessionOf, type RunResult } from '../../support/run.js';
 
 export const ev = (event: Record<string, unknown>): string => `${JSON.stringify(event)}\n`;
 
@@ -43,4 +43,16 @@ export function conversation(body: any): unknown[] {
       ...(m.tool_call_id ? { result: m.tool_call_id } : {}),
     };
   });
+}
+
+/**
+ * The conversation of a Messages API request the real claude sent, as [role, block type, content] rows: text,
+ * image data, tool calls as [id, name, input], results as [id, is_error, content]; Claude Code's own
+ * reminders left out.
+ */
+export function claudeConversation(body: any): unknown[] {
+  return flatten(body.messages).flatMap((m) => m.blocks
+    .filter((b: any) => !(b.type === 'text' && /^<system-reminder>|deferred tools are now available/.test(String(b.text))))
+    .map((b: any) => [m.role, b.type, b.type === 'text' ? b.text : b.type === 'image' ? b.source.data
+      : b.type === 'tool_use' ? [b.id, b.name, b.input] : b.type === 'tool_result' ? [b.tool_use_id, b.is_error ?? false, b.content] : null]));
 }

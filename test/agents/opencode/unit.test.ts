@@ -1,7 +1,9 @@
 // OpenCode pieces with literal input: ids, remote URLs as project keys, the journal read back as a document
 // and as events (a later copy of a message gives only what is new), and the run without the opencode program.
+import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { IdMinter, journalDocument, remoteKey } from '../../../lib/agents/opencode/index.js';
+import { createOpencodeHarness, opencodeEnv } from '../../../lib/agents/opencode/harness.js';
 import { mapValues } from '../../input/support.js';
 import { runBin, tempDir } from '../../support/run.js';
 
@@ -40,6 +42,34 @@ describe('the journal', () => {
   test('read as events: a tool part seen running, then completed, gives its call once and then its result', () => {
     const { events } = mapValues('opencode-export', [HEAD, USER, STEP(running), STEP(done)]);
     expect(events.map((e: any) => [e.type, e.text ?? e.id])).toEqual([['user', 'hi'], ['tool_call', 'c1'], ['tool_result', 'c1']]);
+  });
+});
+
+describe('the environment opencode import runs in', () => {
+  const base = { PATH: '/bin', XDG_DATA_HOME: '/home/u/.local/share' };
+  const own = '/home/u/.local/share/opencode';
+  test('OpenCode\'s own data directory: the environment as it is, OPENCODE_DB included', () => {
+    expect(opencodeEnv(base, own, own)).toEqual(base);
+    expect(opencodeEnv({ ...base, OPENCODE_DB: '/db/x.db' }, own, own)).toEqual({ ...base, OPENCODE_DB: '/db/x.db' });
+  });
+  test('another directory named opencode is the data directory; an absolute OPENCODE_DB is dropped, a relative one kept', () => {
+    expect(opencodeEnv({ ...base, OPENCODE_DB: '/db/x.db' }, '/data/opencode', own)).toEqual({ ...base, XDG_DATA_HOME: '/data' });
+    expect(opencodeEnv({ ...base, OPENCODE_DB: 'x.db' }, '/data/opencode', own)).toEqual({ ...base, XDG_DATA_HOME: '/data', OPENCODE_DB: 'x.db' });
+  });
+  test('any other directory: OPENCODE_DB=<dir>/opencode.db', () => {
+    expect(opencodeEnv({ ...base, OPENCODE_DB: '/db/x.db' }, '/data/sessions', own)).toEqual({ ...base, OPENCODE_DB: '/data/sessions/opencode.db' });
+  });
+  test('the resume hint names the database when it is not where opencode looks by itself', () => {
+    const home = tempDir();
+    const env = { PATH: '/bin', XDG_DATA_HOME: join(home, 'data'), XDG_CONFIG_HOME: join(home, 'config'), ASYNCAI_LOG_OPENCODE: process.execPath };
+    const hint = (root: string) => {
+      const h = createOpencodeHarness({ root, cwd: home, cwdFromInput: true, env, homedir: home, warn: () => {} });
+      h.abandon();
+      return h.resumeCommand.replace(h.sessionId, '<id>');
+    };
+    expect(hint(join(home, 'data', 'opencode'))).toBe('opencode -s <id> -m opencode/default');
+    expect(hint(join(home, 'my sessions'))).toBe(`OPENCODE_DB='${join(home, 'my sessions', 'opencode.db')}' opencode -s <id> -m opencode/default`);
+    expect(hint(join(home, 'other', 'opencode'))).toBe(`XDG_DATA_HOME=${join(home, 'other')} opencode -s <id> -m opencode/default`);
   });
 });
 

@@ -1,0 +1,45 @@
+// LineValues: the values of an input line by line, a pretty-printed document opening it gathered whole and
+// located at its first line; a document that is not JSON, over the limit or never closed gets one diagnostic.
+import { describe, expect, test } from 'vitest';
+import { LineSplitter } from '../../lib/input/lines.js';
+import { LineValues, type LineValue } from '../../lib/input/pretty-document.js';
+
+function values(text: string, max?: number): (LineValue | 'end')[] {
+  const reader = new LineValues(max);
+  const splitter = new LineSplitter(max !== undefined ? { maxLineBytes: max } : {});
+  const out: (LineValue | 'end')[] = [];
+  for (const line of [...splitter.push(Buffer.from(text)), ...splitter.end()]) {
+    const value = reader.next(line);
+    if (value) out.push(value);
+  }
+  const open = reader.end();
+  if (open) out.push(open, 'end');
+  return out;
+}
+
+describe('LineValues', () => {
+  test('lines are values one by one', () => {
+    expect(values('{"a":1}\n\n{"b":2}\n')).toEqual([{ no: 1, value: { a: 1 } }, { no: 3, value: { b: 2 } }]);
+  });
+
+  test('a pretty-printed document opening the input is one value at its first line; lines after it are lines', () => {
+    const doc = JSON.stringify({ info: { id: 'ses_1', nested: { x: [1, 2] } }, messages: [] }, null, 2);
+    expect(values(`\n${doc}\n{"c":3}\n`)).toEqual([
+      { no: 2, value: { info: { id: 'ses_1', nested: { x: [1, 2] } }, messages: [] } },
+      { no: 2 + doc.split('\n').length, value: { c: 3 } },
+    ]);
+  });
+
+  test('only the first value may be a document: a lone { later is a bad line', () => {
+    const [first, second] = values('{"a":1}\n{\n"b": 2\n}\n');
+    expect(first).toEqual({ no: 1, value: { a: 1 } });
+    expect(second).toMatchObject({ no: 2, bad: expect.stringMatching(/^invalid JSON/) });
+  });
+
+  test('a document that is not JSON, one over the limit and one never closed each get one diagnostic', () => {
+    expect(values('{\n  "a": 1,\n}\n')).toEqual([{ no: 1, bad: expect.stringMatching(/^not a JSON document: /) }]);
+    const long = JSON.stringify({ text: 'x'.repeat(200) }, null, 2);
+    expect(values(`${long}\n`, 100)).toEqual([{ no: 1, bad: `JSON document of ${long.length} bytes is over the limit of 100 bytes; skipped` }]);
+    expect(values('{\n  "a": 1\n')).toEqual([{ no: 1, bad: 'the JSON document starting here does not end (no closing "}" in the first column)' }, 'end']);
+  });
+});
