@@ -2,7 +2,7 @@
 // accept, each command's examples and the notes the main help ends with. The man page is rendered from the
 // --help output (scripts/man-page.mjs), so the two say the same.
 import type { Argv } from 'yargs';
-import { knownFormats } from '../lib/agents/index.js';
+import { HARNESSES, knownFormats } from '../lib/agents/index.js';
 import { inputFormatNames } from '../lib/input/index.js';
 
 /** The commands besides the default one (the filter), as typed. */
@@ -46,7 +46,7 @@ export const FILTER_EXAMPLES = examples(
   ['A Claude Code run in print mode',
     'claude -p --output-format stream-json --verbose "fix the bug" \\', '  | $0 --prompt "fix the bug"'],
   ['A Codex session as well, resumed in Codex',
-    'some-agent --json | $0 --session-format claude-code-cli \\', '  --session-format codex-cli', 'codex resume <session_id>'],
+    'some-agent --json | $0 --session-format claude-code-cli \\', '  --session-format codex-cli', 'codex resume <session_id of the codex-cli entry in the session line>'],
   ['A stored Codex session, from its file under ~/.codex/sessions/',
     '$0 --from codex-rollout < rollout-2026-11-29T10-00-00-<id>.jsonl'],
   ['Record the lines a command prints as monitor events',
@@ -73,8 +73,7 @@ export const CONVERT_EXAMPLES = examples(
 export const MAIN_NOTES = [
   'Exit codes: 0 success (bad input lines are reported on stderr and skipped), 1 failure at run time, 2 usage error, '
     + '130 and 143 after SIGINT and SIGTERM, 129 after SIGHUP while monitors run (what was read is written).',
-  'Sessions are written under $CLAUDE_CONFIG_DIR (default ~/.claude) for claude-code-cli and $CODEX_HOME (default ~/.codex) '
-    + 'for codex-cli, unless --session-dir says otherwise.',
+  `Sessions are written under ${HARNESSES.map((h) => `${h.rootHelp} for ${h.format}`).join('; ')}, unless --session-dir says otherwise.`,
   'More: asyncai-log read --help, asyncai-log convert --help, man asyncai-log, and the README.',
 ].join('\n\n');
 

@@ -33,12 +33,12 @@ export function sessionFlags<T>(y: Argv<T>, cwd: string): Argv<T & SessionArgs> 
     })
     .option('session-dir', {
       type: 'string', array: true, nargs: 1, default: [], requiresArg: true,
-      describe: '<format>=<path>: that format\'s storage root, repeatable (default: $CLAUDE_CONFIG_DIR, else ~/.claude; $CODEX_HOME, else ~/.codex)',
+      describe: `<format>=<path>: that format's storage root, repeatable (default: ${HARNESSES.map((h) => `${h.format}: ${h.rootHelp}`).join('; ')})`,
     })
     .option('cwd', { type: 'string', requiresArg: true, describe: `<dir>: the project directory the session belongs to (default: ${cwd})` })
     .option('model', {
       type: 'string', requiresArg: true,
-      describe: `<id>: model for Claude Code assistant records whose event names none (default: ${DEFAULT_WRITER.defaultModel})`,
+      describe: `<id>: model for assistant records whose event names none (default: ${DEFAULT_WRITER.defaultModel} for ${DEFAULT_WRITER.format})`,
     }) as unknown as Argv<T & SessionArgs>;
 }
 

@@ -83,6 +83,8 @@ export interface HarnessFactory {
   readonly defaultModel?: string;
   /** The storage root when no `--session-dir` names one. */
   defaultRoot(env: Record<string, string | undefined>, homedir: string): string;
+  /** The default root as the help says it (`$CLAUDE_CONFIG_DIR, else ~/.claude`). */
+  readonly rootHelp: string;
   /** Optional: why this format cannot be written in `env` (a program it needs is missing), checked before input is read. */
   preflight?(env: Record<string, string | undefined>): string | undefined;
   create(options: HarnessOptions): SessionHarness;

@@ -245,6 +245,7 @@ const MAX_FOREIGN_TAIL = 1024 * 1024;
 
 export const claudeCodeCli: HarnessFactory = {
   format: FORMAT,
+  rootHelp: '$CLAUDE_CONFIG_DIR, else ~/.claude',
   defaultModel: DEFAULT_MODEL,
   defaultRoot(env, homedir) {
     return env.CLAUDE_CONFIG_DIR && env.CLAUDE_CONFIG_DIR !== '' ? env.CLAUDE_CONFIG_DIR : join(homedir, '.claude');

@@ -131,6 +131,7 @@ function serialize(line: RolloutLine): string {
 
 export const codexCli: HarnessFactory = {
   format: FORMAT,
+  rootHelp: '$CODEX_HOME, else ~/.codex',
   defaultRoot(env, homedir) {
     return env.CODEX_HOME && env.CODEX_HOME !== '' ? env.CODEX_HOME : join(homedir, '.codex');
   },

@@ -249,6 +249,7 @@ export function createGeminiHarness(options: HarnessOptions, clock: () => Date =
 
 export const geminiCli: HarnessFactory = {
   format: FORMAT,
+  rootHelp: '$GEMINI_CLI_HOME/.gemini, else ~/.gemini',
   defaultRoot(env, homedir) {
     const home = env.GEMINI_CLI_HOME !== undefined && env.GEMINI_CLI_HOME !== '' ? env.GEMINI_CLI_HOME : homedir;
     return join(home, '.gemini');

@@ -342,6 +342,7 @@ export function createOpencodeHarness(options: OpencodeHarnessOptions): SessionH
 
 export const opencode: HarnessFactory = {
   format: FORMAT,
+  rootHelp: '$XDG_DATA_HOME/opencode, else ~/.local/share/opencode',
   defaultRoot: defaultDataDir,
   preflight: (env) => (findOpencode(env) === undefined ? MISSING_OPENCODE : undefined),
   create: (options) => createOpencodeHarness(options),
