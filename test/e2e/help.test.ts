@@ -31,7 +31,7 @@ describe('--help', () => {
       'some-agent --json | asyncai-log', 'claude --resume <session_id>',
       'codex exec --json "fix the bug" | asyncai-log --prompt "fix the bug"',
       'claude -p --output-format stream-json --verbose "fix the bug" \\',
-      '--monitor "tail -f build.log"', 'asyncai-log --from codex-rollout < rollout-', 'codex resume <session_id>',
+      '--monitor "tail -f build.log"', 'asyncai-log --from codex-rollout < rollout-', 'codex resume <session_id of the codex-cli entry in the session line>',
       'asyncai-log read <session_id>', 'asyncai-log convert ~/.codex/sessions',
     ]) expect(main).toContain(example);
     expect((await runBin(['read', '--help'])).stdout).toContain('asyncai-log read <session_id> | asyncai-log --cwd ~/elsewhere');
