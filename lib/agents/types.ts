@@ -179,6 +179,17 @@ export interface TranscriptReading {
   subagents(): Promise<TranscriptReading[]>;
 }
 
+/** One transcript's usage line counted elsewhere, or why it could not be read; the warnings met, in order. */
+export type UsageReply = { warnings: ReaderWarning[] } & ({ report: Record<string, unknown> } | { error: string });
+
+/** Worker threads counting transcripts' usage, whole files at a time. */
+export interface UsageCounting {
+  readonly size: number;
+  /** Count one transcript: its reply, or undefined when the caller must count it (the workers failed). */
+  count(task: { path: string; subagents: boolean; maxRecordBytes?: number }): Promise<UsageReply | undefined>;
+  close(): void;
+}
+
 /** How an agent's own session files are read back as events (`asyncai-log read`). */
 export interface TranscriptReader {
   /** What messages call these transcripts ("Claude Code"). */
@@ -193,6 +204,11 @@ export interface TranscriptReader {
   sessionsDir(root: string): string;
   /** A reading of the transcript at `path`. */
   open(path: string, options: TranscriptReadOptions): TranscriptReading;
+  /**
+   * Optional: worker threads that count whole transcripts' usage (`read --usage` of several), `threads` of
+   * them (default: the agent's), at most `most`; undefined when there are none to be had.
+   */
+  usagePool?(threads: number | undefined, most: number): UsageCounting | undefined;
 }
 
 /**

@@ -8,7 +8,9 @@ import { tmpdir } from 'node:os';
 import { resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { TRANSCRIPT_READERS, type ReadableAgent } from '../agents/index.js';
-import { ReaderError, type ReaderWarning, type TranscriptReading, type TranscriptReadOptions } from '../agents/types.js';
+import {
+  ReaderError, type ReaderWarning, type TranscriptReading, type TranscriptReadOptions, type UsageCounting,
+} from '../agents/types.js';
 import type { InputFormat } from '../input/types.js';
 import { describeError } from '../util/fs-errors.js';
 import { keepStream, readAdapted, sniffFile, sniffStream } from '../input/any-input.js';
@@ -50,11 +52,15 @@ export interface ReadIO {
 export async function runRead(options: ReadCommandOptions, io: ReadIO): Promise<number> {
   const run = new ReadRun(options, io);
   let code = 0;
-  for (const input of options.inputs) {
-    if (run.out.closed) break;
-    code = Math.max(code, await run.input(input));
+  try {
+    for (const input of options.inputs) {
+      if (run.out.closed) break;
+      code = Math.max(code, await run.input(input));
+    }
+    return Math.max(code, await run.settle(0));
+  } finally {
+    run.close();
   }
-  return code;
 }
 
 /** One `read` command: each input read in turn to one output; each method resolves with that input's exit code. */
@@ -62,6 +68,12 @@ class ReadRun {
   readonly out: Output;
   private readonly report: (message: string) => void;
   private readonly readOptions: TranscriptReadOptions;
+  /**
+   * `--usage` of several transcripts: counted on an agent's worker threads, whole files at a time, and printed
+   * in input order (whatever is printed otherwise waits until what is queued before it is printed).
+   */
+  private readonly queued: Promise<() => Promise<number>>[] = [];
+  private readonly pools = new Map<ReadableAgent, UsageCounting | undefined>();
 
   constructor(private readonly options: ReadCommandOptions, private readonly io: ReadIO) {
     this.report = (message: string) => {
@@ -80,7 +92,7 @@ class ReadRun {
 
   /** One command-line input: `-`, a session id, or a path. */
   async input(input: string): Promise<number> {
-    if (input === '-') return this.stream(this.io.stdin ?? Readable.from([]), 'stdin');
+    if (input === '-') return this.after(() => this.stream(this.io.stdin ?? Readable.from([]), 'stdin'));
     let path: string;
     let agent: ReadableAgent | undefined;
     if (TRANSCRIPT_READERS.some((candidate) => candidate.reader.isSessionId(input))) {
@@ -95,10 +107,59 @@ class ReadRun {
       this.report(what.message);
       return 1;
     }
-    if (what.kind === 'adapted') return this.adapted(createReadStream(path), what.format, path);
-    if (what.kind === 'stream') return this.stream(createReadStream(path), path);
+    if (what.kind === 'adapted') return this.after(() => this.adapted(createReadStream(path), what.format, path));
+    if (what.kind === 'stream') return this.after(() => this.stream(createReadStream(path), path));
     const reader = agent ?? this.fallbackReader(path);
-    return reader === undefined ? 1 : this.transcript(reader.reader.open(path, this.readOptions), path);
+    if (reader === undefined) return 1;
+    const pool = this.poolOf(reader);
+    if (pool !== undefined) return this.queue(pool, reader, path);
+    return this.after(() => this.transcript(reader.reader.open(path, this.readOptions), path));
+  }
+
+  /** Print what is queued, oldest first, until `keep` are left: the worst exit code of those printed. */
+  async settle(keep: number): Promise<number> {
+    let code = 0;
+    while (this.queued.length > keep) code = Math.max(code, await (await this.queued.shift()!)());
+    return code;
+  }
+
+  /** Stop the worker threads. */
+  close(): void {
+    for (const pool of this.pools.values()) pool?.close();
+  }
+
+  /** Print with `print` once what is queued before it is printed. */
+  private async after(print: () => Promise<number>): Promise<number> {
+    const earlier = await this.settle(0);
+    return Math.max(earlier, await print());
+  }
+
+  /** The worker threads that count `agent`'s transcripts for `--usage` of several, when it has them. */
+  private poolOf(agent: ReadableAgent): UsageCounting | undefined {
+    const { options } = this;
+    if (!options.usage || options.inputs.length < 2 || agent.reader.usagePool === undefined) return undefined;
+    if (!this.pools.has(agent)) this.pools.set(agent, agent.reader.usagePool(options.threads, options.inputs.length));
+    return this.pools.get(agent);
+  }
+
+  /** Queue transcript `path` to be counted on `pool`; keeps a few in flight, printing the oldest beyond them. */
+  private queue(pool: UsageCounting, agent: ReadableAgent, path: string): Promise<number> {
+    const { options } = this;
+    const task = { path, subagents: options.subagents, ...(options.maxRecordBytes !== undefined ? { maxRecordBytes: options.maxRecordBytes } : {}) };
+    this.queued.push(pool.count(task).then((reply) => async () => {
+      // The workers failed: this thread counts it.
+      if (reply === undefined) return this.transcript(agent.reader.open(path, this.readOptions), path);
+      for (const warning of reply.warnings) this.readOptions.onWarning(warning);
+      if ('error' in reply) {
+        this.report(reply.error);
+        return 1;
+      }
+      this.out.source = path;
+      await this.out.write(reply.report);
+      return 0;
+    }));
+    // A few in flight: enough to keep every worker busy, few enough to hold little.
+    return this.settle(2 * pool.size);
   }
 
   /** The transcript of session `id`: the first agent (in registry order) that has one under its root. */

@@ -223,7 +223,7 @@ export class ClaudeTranscriptReader implements AsyncIterable<GenericEvent>, Tran
   /** Session token totals over every assistant record in the file (all branches: they were all billed). */
   async usage(): Promise<UsageTotals> {
     const counter = new UsageCounter();
-    this.file.forEachRecord((record) => counter.add(record));
+    this.file.forEachAssistantRecord((record) => counter.add(record));
     return counter.totals();
   }
 
@@ -276,6 +276,6 @@ export function readClaudeTranscript(path: string, options: ReaderOptions = {}):
 }
 
 /** Worker threads for the second pass: two when there are two cores to run them on. */
-function defaultThreads(): number {
+export function defaultThreads(): number {
   return availableParallelism() >= 2 ? 2 : 0;
 }

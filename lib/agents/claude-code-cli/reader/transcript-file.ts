@@ -5,6 +5,7 @@ import { ReaderError, type ReaderWarning } from '../../types.js';
 import type { FileLine } from './file-lines.js';
 import { classifyRecordType } from './record-types.js';
 import { TranscriptScan, type ScanSummary } from './scan.js';
+import { AssistantLines, scanUsageRecord } from './usage-scan.js';
 
 /** How a transcript file is read, and who hears of its problems. */
 export interface TranscriptFileOptions {
@@ -86,13 +87,25 @@ export class TranscriptFile {
     return true;
   }
 
-  /** Every record of the file, in order, to `onRecord` (one synchronous pass). */
-  forEachRecord(onRecord: (record: Record<string, unknown>, line: number) => void): ScanSummary {
+  /**
+   * The assistant records of the file, in order, to `onRecord`: only lines that may hold one are looked at
+   * (usage-scan.ts), read from their bytes when the walk can, else parsed and checked as every pass does, so
+   * damage in other lines is not reported here. What `usage()` needs, at about half the cost of every record.
+   */
+  forEachAssistantRecord(onRecord: (record: Record<string, unknown>) => void): void {
     const scan = this.open();
+    const assistant = new AssistantLines();
     const onLine = (line: FileLine) => {
-      for (const record of scan.records(line)) if (this.accept(record, line.no)) onRecord(record, line.no);
+      if (!line.overLong && !line.invalidUtf8) {
+        if (!assistant.mayHold(line.buf, line.start, line.end)) return;
+        const light = scanUsageRecord(line.buf, line.start, line.end);
+        if (light !== undefined) {
+          if (this.accept(light, line.no)) onRecord(light);
+          return;
+        }
+      }
+      for (const record of scan.records(line)) if (this.accept(record, line.no)) onRecord(record);
     };
-    while (this.readChunk(scan, onLine));
-    return scan.summary;
+    while (this.readChunk(scan, onLine, () => assistant.reset()));
   }
 }

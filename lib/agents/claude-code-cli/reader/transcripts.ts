@@ -4,7 +4,8 @@ import { resolve } from 'node:path';
 import type { TranscriptReader } from '../../types.js';
 import { claudeTranscript } from '../transcript-input.js';
 import { findSessionTranscripts, isSessionUuid } from './locate.js';
-import { ClaudeTranscriptReader } from './reader.js';
+import { ClaudeTranscriptReader, defaultThreads } from './reader.js';
+import { UsagePool } from './usage-pool.js';
 
 export const claudeTranscripts: TranscriptReader = {
   name: 'Claude Code',
@@ -13,4 +14,5 @@ export const claudeTranscripts: TranscriptReader = {
   find: findSessionTranscripts,
   sessionsDir: (root) => resolve(root, 'projects'),
   open: (path, options) => new ClaudeTranscriptReader(path, options),
+  usagePool: (threads, most) => UsagePool.start(Math.min(threads ?? defaultThreads(), most)),
 };
