@@ -12,6 +12,8 @@ import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { eventLines, generateCorpus } from './generate.mjs';
+import { generateTree } from './transcripts.mjs';
+import { clientBin, installTestClients } from '../test/clients/clients.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const GNU_TIME = '/usr/bin/time';
@@ -26,8 +28,13 @@ const USAGE = `usage: node bench/run.mjs [options]
   --bin PATH          the asyncai-log bin to measure (default dist/bin/asyncai-log.js)
   --corpus-dir DIR    where corpora are generated and kept (default bench/out)
   --out-dir DIR       where performance.md and performance.json go (default docs)
-  --tools LIST        which tools: cat,node-parse,jq,filter,filter-1t,read,convert (default all of these),
+  --tools LIST        which tools: cat,node-parse,jq,jq-pipe,filter-pipe,filter,filter-1t,read,convert on each
+                      corpus, ccusage,read-usage on the tree of transcripts (default all of these);
                       convert-tree-j1,convert-tree-j2 (convert a many-file tree, --jobs 1 and 2; only when named)
+  --tree-files N      transcripts in the tree for ccusage and read-usage (default 20)
+  --tree-mb M         size of each, in MB (default 100)
+  --tree-dir DIR      where the tree is generated and kept (default .cache/bench)
+  --quick             a smoke run: tiny corpora and tree, one run each, 10 latency events
   --node BIN          the node that runs the bin and node-parse (default the one running this script); a
                       major (24) is the version pinned in scripts/node-versions, installed on demand
   --versions LIST     also compare Node versions side by side (own = --node, a pinned major, or a path):
@@ -37,7 +44,15 @@ const USAGE = `usage: node bench/run.mjs [options]
   --versions-only     run only the comparison; the other figures are kept from <out-dir>/performance.json`;
 
 /** The tools, in table order. `ratioBase` is the one every ratio is taken against. */
-const TOOLS = ['cat', 'node-parse', 'jq', 'filter', 'filter-1t', 'read', 'convert', 'convert-tree-j1', 'convert-tree-j2'];
+const TOOLS = [
+  'cat', 'node-parse', 'jq', 'jq-pipe', 'filter-pipe', 'filter', 'filter-1t', 'read', 'convert', 'convert-tree-j1', 'convert-tree-j2',
+];
+/** Tools run side by side (taking turns rep by rep): their ratio is the comparison users make. */
+const SIDE_BY_SIDE = [['jq-pipe', 'filter-pipe']];
+/** Tools run on the tree of Claude Code transcripts instead of the event corpora, side by side. */
+const TREE_TOOLS = ['ccusage', 'read-usage'];
+/** The rows of this project's commands: each should stay under 200 MiB of peak RSS. */
+const OWN_TOOLS = ['filter', 'filter-1t', 'filter-pipe', 'read', 'convert', 'convert-tree-j1', 'convert-tree-j2', 'read-usage'];
 /** Run only when named in --tools: they write a ~1 GB tree of the full corpus and convert it twice per rep. */
 const OPT_IN_TOOLS = ['convert-tree-j1', 'convert-tree-j2'];
 const RATIO_BASE = 'node-parse';
@@ -54,7 +69,11 @@ function options() {
       bin: { type: 'string', default: join(ROOT, 'dist', 'bin', 'asyncai-log.js') },
       'corpus-dir': { type: 'string', default: join(ROOT, 'bench', 'out') },
       'out-dir': { type: 'string', default: join(ROOT, 'docs') },
-      tools: { type: 'string', default: TOOLS.filter((t) => !OPT_IN_TOOLS.includes(t)).join(',') },
+      tools: { type: 'string', default: [...TOOLS.filter((t) => !OPT_IN_TOOLS.includes(t)), ...TREE_TOOLS].join(',') },
+      'tree-files': { type: 'string', default: '20' },
+      'tree-mb': { type: 'string', default: '100' },
+      'tree-dir': { type: 'string', default: join(ROOT, '.cache', 'bench') },
+      quick: { type: 'boolean', default: false },
       node: { type: 'string', default: process.execPath },
       versions: { type: 'string', default: '' },
       'versions-tools': { type: 'string', default: 'filter,filter-1t,read' },
@@ -66,6 +85,12 @@ function options() {
   if (values.help) {
     process.stdout.write(`${USAGE}\n`);
     process.exit(0);
+  }
+  if (values.quick) {
+    // Only what was not given: a smoke run can still name its own sizes.
+    const given = new Set(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=')[0]));
+    const quick = { events: '2000', 'single-mb': '0.5', reps: '1', 'latency-events': '10', 'tree-files': '3', 'tree-mb': '0.3' };
+    for (const [name, value] of Object.entries(quick)) if (!given.has(name)) values[name] = value;
   }
   const positive = (name) => {
     const n = Number(values[name]);
@@ -88,6 +113,9 @@ function options() {
     versionsTools: values['versions-tools'].split(',').filter(Boolean),
     versionsCorpus: values['versions-corpus'],
     versionsOnly: values['versions-only'],
+    treeFiles: Math.max(1, Math.round(positive('tree-files'))),
+    treeMb: positive('tree-mb'),
+    treeDir: resolve(values['tree-dir']),
   };
 }
 
@@ -157,31 +185,46 @@ function withLauncherFlags(args, bin) {
   return match ? [...match[1].trim().split(/\s+/).filter(Boolean), ...args] : args;
 }
 
+/** The largest VmHWM (kB) of a process and its descendants, polled (VmHWM never goes down). */
+function treeHwm(pid) {
+  let kb = 0;
+  try {
+    const match = /^VmHWM:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    if (match) kb = Number(match[1]);
+    for (const task of readdirSync(`/proc/${pid}/task`)) {
+      for (const child of readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ').filter(Boolean)) {
+        kb = Math.max(kb, treeHwm(child));
+      }
+    }
+  } catch {
+    // Exited between two polls.
+  }
+  return kb;
+}
+
 /**
- * Run one command as a whole process: stdin from `input` (a file) or nothing, stdout to /dev/null.
- * Resolves with wall seconds, CPU seconds (user + sys, GNU time only) and peak RSS in MiB.
+ * Run one command as a whole process: stdin from `input` (a file), from `pipeFrom` (a file that `cat` writes
+ * into a pipe), or nothing; stdout to `stdoutFile` or /dev/null. Resolves with wall seconds, CPU seconds
+ * (user + sys, GNU time only) and peak RSS in MiB (of the command, every thread of it; of its children too
+ * without GNU time).
  */
-function measure(command, args, { input, gnuTime, cwd }) {
+function measure(command, args, { input, pipeFrom, gnuTime, cwd, env, stdoutFile }) {
   return new Promise((resolveRun) => {
     const stdin = input ? openSync(input, 'r') : 'ignore';
-    const stdout = openSync('/dev/null', 'w');
+    const stdout = openSync(stdoutFile ?? '/dev/null', 'w');
     const timeFile = gnuTime ? join(mkdtempSync(join(tmpdir(), 'asyncai-log-bench-time-')), 'time') : undefined;
-    const argv = gnuTime ? [GNU_TIME, '-f', '%U %S %M', '-o', timeFile, command, ...args] : [command, ...args];
+    let argv = gnuTime ? [GNU_TIME, '-f', '%U %S %M', '-o', timeFile, command, ...args] : [command, ...args];
+    // GNU time measures the command alone, at the end of the pipe (the exit code is the command's).
+    if (pipeFrom) argv = ['/bin/sh', '-c', 'cat -- "$0" | "$@"', pipeFrom, ...argv];
     const started = process.hrtime.bigint();
-    const child = spawn(argv[0], argv.slice(1), { stdio: [stdin, stdout, 'pipe'], cwd });
+    const child = spawn(argv[0], argv.slice(1), { stdio: [stdin, stdout, 'pipe'], cwd, ...(env ? { env } : {}) });
     let stderr = '';
     child.stderr.on('data', (d) => {
       if (stderr.length < 4000) stderr += d;
     });
-    // Without GNU time: the high-water mark of the process, polled (VmHWM never goes down).
     let hwm = 0;
     const poll = gnuTime ? undefined : setInterval(() => {
-      try {
-        const match = /^VmHWM:\s+(\d+) kB/m.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
-        if (match) hwm = Math.max(hwm, Number(match[1]));
-      } catch {
-        // Exited between two polls.
-      }
+      hwm = Math.max(hwm, treeHwm(child.pid));
     }, 5);
     child.on('close', (code) => {
       const wall = Number(process.hrtime.bigint() - started) / 1e9;
@@ -293,15 +336,22 @@ function manyFileTree(corpus, work) {
   return summary;
 }
 
-/** Runs of one tool on one corpus: the median figures, or why there are none. */
-async function runTool(tool, corpus, context) {
-  const { opts, commands, gnuTime, work } = context;
+/**
+ * How to run one tool on one corpus (the tree of transcripts for `ccusage` and `read-usage`): a row with
+ * status 'not available' when it cannot be, else what each run needs.
+ */
+function prepareTool(tool, corpus, context) {
+  const { opts, commands, work } = context;
   const row = { corpus: corpus.name, tool, command: '', status: 'ok', runs: [] };
   let input = corpus.file;
   let inputBytes = corpus.bytes;
   let inputEvents = corpus.events;
   let command;
   let args;
+  let pipeFrom;
+  let env;
+  let stdoutFile;
+  let afterRun;
   let perRun = () => {};
   switch (tool) {
     case 'cat':
@@ -402,19 +452,130 @@ async function runTool(tool, corpus, context) {
       };
       break;
     }
+    case 'jq-pipe':
+      if (!context.machine.jq) {
+        return { ...row, status: 'not available', note: 'jq is not installed (apt-get install -y jq)' };
+      }
+      command = 'jq';
+      args = ['-c', '.'];
+      row.command = 'cat <corpus> | jq -c . > /dev/null';
+      pipeFrom = corpus.file;
+      input = undefined;
+      break;
+    case 'filter-pipe': {
+      // The filter on a pipe, as `agent --json | asyncai-log` runs it: one thread (a pipe keeps latency first).
+      command = context.node;
+      row.command = 'cat <corpus> | asyncai-log --session-dir claude-code-cli=<tmp> --cwd /bench';
+      pipeFrom = corpus.file;
+      input = undefined;
+      const root = join(work, `filter-pipe-${corpus.name}`);
+      perRun = () => {
+        rmSync(root, { recursive: true, force: true });
+        return [opts.bin, '--session-dir', `claude-code-cli=${root}`, '--cwd', '/bench'];
+      };
+      break;
+    }
+    case 'ccusage': {
+      const bin = context.ccusage;
+      if (!bin) return { ...row, status: 'not available', note: 'the pinned ccusage is not installed (node scripts/pinned-install.mjs test/clients .cache/test-clients)' };
+      command = bin;
+      args = ['session', '--json', '--offline'];
+      row.command = 'CLAUDE_CONFIG_DIR=<tree> ccusage session --json --offline';
+      ({ input, inputBytes, inputEvents, env, stdoutFile, afterRun } = treeRun(corpus, context, 'ccusage', ccusageTotals));
+      break;
+    }
+    case 'read-usage': {
+      if (!commands.read) return { ...row, status: 'not available', note: 'this build has no read command' };
+      command = context.node;
+      args = [opts.bin, 'read', '--usage', ...corpus.files];
+      row.command = `asyncai-log read --usage <the ${corpus.files.length} transcripts>`;
+      ({ input, inputBytes, inputEvents, env, stdoutFile, afterRun } = treeRun(corpus, context, 'read-usage', readUsageTotals));
+      break;
+    }
     default:
       return { ...row, status: 'not available', note: `unknown tool ${tool}` };
   }
-  for (let rep = 0; rep < opts.reps; rep += 1) {
-    const runArgs = withLauncherFlags(perRun() ?? args, opts.bin);
-    const result = await measure(command, runArgs, { input, gnuTime, cwd: work });
-    if (result.code !== 0) {
-      return { ...row, status: 'failed', note: `exit ${result.code}: ${result.stderr.trim().split('\n').slice(0, 3).join(' / ')}` };
-    }
-    row.runs.push({ wall_s: round(result.wall, 3), cpu_s: round(result.cpu, 3), peak_rss_mib: round(result.rssMib, 1) });
-    for (const root of context.cleanup.splice(0)) rmSync(root, { recursive: true, force: true });
+  return { row, command, args, perRun, input, pipeFrom, env, stdoutFile, afterRun, inputBytes, inputEvents };
+}
+
+/** What a run over the tree of transcripts needs: the tree's size, its root for ccusage, the totals kept. */
+function treeRun(corpus, context, name, totalsOf) {
+  const stdoutFile = join(context.work, `${name}.out`);
+  return {
+    input: undefined,
+    inputBytes: corpus.bytes,
+    inputEvents: corpus.events,
+    env: { ...process.env, CLAUDE_CONFIG_DIR: corpus.root, TZ: 'UTC' },
+    stdoutFile,
+    afterRun: (row) => {
+      row.totals = totalsOf(readFileSync(stdoutFile, 'utf8'));
+    },
+  };
+}
+
+/** The four token totals of `ccusage session --json` output. */
+function ccusageTotals(text) {
+  const t = JSON.parse(text).totals ?? {};
+  return { input: t.inputTokens ?? 0, output: t.outputTokens ?? 0, cache_creation: t.cacheCreationTokens ?? 0, cache_read: t.cacheReadTokens ?? 0 };
+}
+
+/** The four token totals of `read --usage` output, summed over its transcripts. */
+function readUsageTotals(text) {
+  const sum = { input: 0, output: 0, cache_creation: 0, cache_read: 0 };
+  for (const line of text.split('\n').filter(Boolean)) {
+    const t = JSON.parse(line);
+    sum.input += t.input_tokens;
+    sum.output += t.output_tokens;
+    sum.cache_creation += t.cache_creation_input_tokens;
+    sum.cache_read += t.cache_read_input_tokens;
   }
-  return summarize({ ...row, input_bytes: inputBytes, input_events: inputEvents });
+  return sum;
+}
+
+/** One run of a prepared tool; a failed row when it failed. */
+async function runOnce(prepared, context) {
+  const { row, command, args, perRun, input, pipeFrom, env, stdoutFile, afterRun } = prepared;
+  const runArgs = withLauncherFlags(perRun() ?? args, context.opts.bin);
+  const result = await measure(command, runArgs, { input, pipeFrom, env, stdoutFile, gnuTime: context.gnuTime, cwd: context.work });
+  if (result.code !== 0) {
+    return { ...row, status: 'failed', note: `exit ${result.code}: ${result.stderr.trim().split('\n').slice(0, 3).join(' / ')}` };
+  }
+  row.runs.push({ wall_s: round(result.wall, 3), cpu_s: round(result.cpu, 3), peak_rss_mib: round(result.rssMib, 1) });
+  afterRun?.(row);
+  for (const root of context.cleanup.splice(0)) rmSync(root, { recursive: true, force: true });
+  return undefined;
+}
+
+const finished = (prepared) => summarize({ ...prepared.row, input_bytes: prepared.inputBytes, input_events: prepared.inputEvents });
+
+/** Runs of one tool on one corpus: the median figures, or why there are none. */
+async function runTool(tool, corpus, context) {
+  const prepared = prepareTool(tool, corpus, context);
+  if (!prepared.row) return prepared;
+  for (let rep = 0; rep < context.opts.reps; rep += 1) {
+    const failed = await runOnce(prepared, context);
+    if (failed) return failed;
+  }
+  return finished(prepared);
+}
+
+/**
+ * Tools compared with each other, run side by side: rep by rep, taking turns, so a machine whose load
+ * changes slows each alike. The load average (1 min) before and after is kept with the rows.
+ */
+async function runSideBySide(tools, corpus, context) {
+  const load = [round(loadavg()[0], 2)];
+  const prepared = tools.map((tool) => prepareTool(tool, corpus, context));
+  const failed = prepared.map((p) => (p.row ? undefined : p));
+  for (let rep = 0; rep < context.opts.reps; rep += 1) {
+    for (const [i, p] of prepared.entries()) {
+      if (failed[i]) continue;
+      context.log(`${corpus.name}: ${tools[i]}, run ${rep + 1} of ${context.opts.reps}`);
+      failed[i] = await runOnce(p, context);
+    }
+  }
+  load.push(round(loadavg()[0], 2));
+  return prepared.map((p, i) => ({ ...(failed[i] ?? finished(p)), load_average_1m: load }));
 }
 
 /**
@@ -457,7 +618,24 @@ function addRatios(rows) {
     row.speed_vs_node_parse = round(row.raw.speed_vs_node_parse, 2);
     row.rss_vs_node_parse = row.raw.peak_rss_mib && base.raw.peak_rss_mib ? round(row.raw.peak_rss_mib / base.raw.peak_rss_mib, 2) : null;
   }
+  // The comparisons run side by side: the speed ratio of each rep (the peer's wall time over ours), and its median.
+  for (const [ours, peer] of COMPARED) {
+    for (const row of rows.filter((r) => r.tool === ours && r.status === 'ok')) {
+      const other = rows.find((r) => r.corpus === row.corpus && r.tool === peer && r.status === 'ok');
+      if (!other) continue;
+      const perRep = row.runs.map((run, i) => other.runs[i].wall_s / run.wall_s);
+      row.vs = { tool: peer, per_rep: perRep.map((r) => round(r, 3)), speed_ratio: round(median(perRep), 2) };
+      row.raw.speed_vs_peer = median(perRep);
+      if (row.totals && other.totals) {
+        row.vs.same_totals = JSON.stringify(row.totals) === JSON.stringify(other.totals);
+        if (!row.vs.same_totals) row.note = `totals differ from ${peer}'s: ${JSON.stringify(row.totals)} against ${JSON.stringify(other.totals)}`;
+      }
+    }
+  }
 }
+
+/** Our tool and the peer it is compared with (side by side). */
+const COMPARED = [['filter-pipe', 'jq-pipe'], ['read-usage', 'ccusage']];
 
 /**
  * Node versions side by side: each tool on one corpus, run by each version in turn, rep after rep, so a
@@ -578,15 +756,23 @@ function targets(rows, lat) {
     const jq = get('full', 'jq');
     if (jq) list.push({ target: 'filter faster than jq -c . (full corpus)', value: round(full.raw.mb_per_s / jq.raw.mb_per_s, 2), pass: full.raw.mb_per_s > jq.raw.mb_per_s });
   }
-  for (const corpus of ['full', 'short', 'single']) {
-    const row = get(corpus, 'filter');
-    if (row?.peak_rss_mib) list.push({ target: `filter peak RSS < 200 MiB (${corpus} corpus)`, value: row.peak_rss_mib, pass: row.peak_rss_mib < 200 });
+  const pipe = get('full', 'filter-pipe');
+  if (pipe?.vs) {
+    list.push({ target: 'filter on a pipe (one thread) >= 1.2x jq -c . on the same pipe (full corpus, side by side)', value: pipe.vs.speed_ratio, pass: pipe.raw.speed_vs_peer >= 1.2 });
+  }
+  const usage = get('tree', 'read-usage');
+  if (usage?.vs) {
+    list.push({ target: 'read --usage over the tree at least as fast as ccusage session (side by side)', value: usage.vs.speed_ratio, pass: usage.raw.speed_vs_peer >= 1 });
+    if (usage.vs.same_totals !== undefined) list.push({ target: 'read --usage over the tree totals what ccusage totals', value: usage.vs.same_totals ? 1 : 0, pass: usage.vs.same_totals });
   }
   const read = get('full', 'read');
   if (full && read) {
     list.push({ target: 'read MB/s of transcript >= filter MB/s of input (full corpus)', value: round(read.raw.mb_per_s / full.raw.mb_per_s, 2), pass: read.raw.mb_per_s >= full.raw.mb_per_s });
   }
-  if (read?.peak_rss_mib) list.push({ target: 'read peak RSS < 300 MiB (full corpus)', value: read.peak_rss_mib, pass: read.peak_rss_mib < 300 });
+  // Every row of this project's commands, threads included.
+  for (const row of rows.filter((r) => OWN_TOOLS.includes(r.tool) && r.status === 'ok' && r.peak_rss_mib)) {
+    list.push({ target: `${row.tool} peak RSS < 200 MiB (${row.corpus}${row.corpus === 'tree' ? '' : ' corpus'})`, value: row.peak_rss_mib, pass: row.peak_rss_mib < 200 });
+  }
   const j1 = get('full', 'convert-tree-j1');
   const j2 = get('full', 'convert-tree-j2');
   if (j1 && j2) {
@@ -641,7 +827,42 @@ function markdown(report) {
   out.push('the input: every record carries its envelope); `read` is `asyncai-log read` of that transcript (rates are');
   out.push('per transcript record and byte); `convert` is `asyncai-log convert` of a directory holding the corpus;');
   out.push('`convert-tree-j1`/`-j2` convert a tree of the corpus cut into files of 2,000 lines, twice over (about 1 GB');
-  out.push('for the full corpus), with `--jobs 1` and `--jobs 2`.', '');
+  out.push('for the full corpus), with `--jobs 1` and `--jobs 2`. `jq-pipe` and `filter-pipe` are `jq -c .` and the filter');
+  out.push('reading the corpus from a pipe (`cat <corpus> | ...`; the filter keeps one thread on a pipe), run side by side.', '');
+  const sideBySide = report.rows.filter((r) => r.vs);
+  if (sideBySide.length > 0) {
+    out.push('## Side by side', '');
+    out.push('Each pair ran in turns, run by run; the ratio is the peer\'s wall time over ours, per run, and its median');
+    out.push('(above 1: ours is faster). The load average (1 min) before and after says how busy the machine was.', '');
+    out.push('| ours | peer | input | speed ratio (median) | per run | load average |', '|---|---|---|---:|---|---|');
+    for (const row of sideBySide) {
+      out.push(`| ${row.tool} | ${row.vs.tool} | ${row.corpus} | ${fmt(row.vs.speed_ratio, 2)} | ${row.vs.per_rep.map((r) => fmt(r, 2)).join(', ')}` +
+        ` | ${(row.load_average_1m ?? []).map((l) => fmt(l, 1)).join(' to ')} |`);
+    }
+    out.push('');
+  }
+  if (report.tree) {
+    const t = report.tree;
+    out.push(`## Usage over a tree: ${fmt(t.files)} transcripts, ${fmt(t.bytes / 1e6, 1)} MB, ${fmt(t.events)} records`, '');
+    out.push(`Claude Code transcripts made by \`${t.recipe}\` (kept in .cache/bench): one assistant record per content`);
+    out.push('block, each repeating its response\'s message.id, requestId and usage, tool results with toolUseResult');
+    out.push('beside them; message ids unique. `ccusage` is the pinned ccusage (test/clients) run as');
+    out.push('`CLAUDE_CONFIG_DIR=<tree> ccusage session --json --offline`; `read-usage` is `asyncai-log read --usage` of');
+    out.push('every transcript of the tree. Totals are input, output, cache creation and cache read tokens over the tree.', '');
+    out.push('| tool | records/s | MB/s | wall s | CPU s | peak RSS MiB | totals (in, out, cache create, cache read) |');
+    out.push('|---|---:|---:|---:|---:|---:|---|');
+    for (const row of report.rows.filter((r) => r.corpus === 'tree')) {
+      if (row.status !== 'ok') {
+        out.push(`| ${row.tool} | ${row.status}: ${row.note ?? ''} | | | | | |`);
+        continue;
+      }
+      const totals = row.totals ? [row.totals.input, row.totals.output, row.totals.cache_creation, row.totals.cache_read].map((n) => fmt(n)).join(', ') : '';
+      const same = row.vs?.same_totals === undefined ? '' : row.vs.same_totals ? ` (the same as ${row.vs.tool})` : ` (**not** the same as ${row.vs.tool})`;
+      out.push(`| ${row.tool} | ${fmt(row.events_per_s)} | ${fmt(row.mb_per_s, 1)} | ${fmt(row.wall_s, 2)} | ${fmt(row.cpu_s, 2)}` +
+        ` | ${fmt(row.peak_rss_mib, 0)} | ${totals}${same} |`);
+    }
+    out.push('');
+  }
   if (report.latency) {
     const l = report.latency;
     out.push('## Live latency', '');
@@ -754,6 +975,33 @@ const DESIGN_NOTES = [
   'profiles another build). Compare builds with `node bench/run.mjs --bin <other build>/dist/bin/asyncai-log.js`.',
 ];
 
+/** The tree of Claude Code transcripts (bench/transcripts.mjs), generated once and kept. */
+function treeCorpus(opts, log) {
+  const dir = join(opts.treeDir, `claude-tree-${opts.treeFiles}x${opts.treeMb}mb-s${opts.seed}`);
+  log(`tree: ${opts.treeFiles} transcripts of ${opts.treeMb} MB in ${dir}`);
+  const tree = generateTree(dir, { files: opts.treeFiles, mb: opts.treeMb, seed: opts.seed });
+  return {
+    name: 'tree', root: tree.root, files: tree.files, bytes: tree.bytes, events: tree.lines,
+    recipe: `node bench/transcripts.mjs --files ${opts.treeFiles} --mb ${opts.treeMb} --seed ${opts.seed}`,
+  };
+}
+
+/** The pinned ccusage (test/clients), installed with the other pinned clients when it is not there yet. */
+function ccusageBin(log) {
+  try {
+    return clientBin('ccusage');
+  } catch {
+    log('installing the pinned real clients (ccusage among them) into .cache/test-clients');
+    try {
+      installTestClients();
+      return clientBin('ccusage');
+    } catch (error) {
+      log(`  no ccusage: ${error.message}`);
+      return undefined;
+    }
+  }
+}
+
 async function main() {
   const opts = options();
   if (!existsSync(opts.bin)) {
@@ -801,16 +1049,33 @@ async function main() {
   };
   const rows = [];
   try {
+    const said = (row) => log(`  ${row.tool}: ${row.status}${row.wall_s !== undefined ? `: ${row.wall_s} s, ${row.mb_per_s} MB/s, ${row.peak_rss_mib} MiB` : ` (${row.note})`}`);
     for (const corpus of corpora) {
+      const done = new Set();
       for (const tool of TOOLS.filter((t) => opts.tools.includes(t))) {
-        log(`${corpus.name}: ${tool}`);
-        const row = await runTool(tool, corpus, context);
-        log(`  ${row.status}${row.wall_s !== undefined ? `: ${row.wall_s} s, ${row.mb_per_s} MB/s, ${row.peak_rss_mib} MiB` : ` (${row.note})`}`);
-        rows.push(row);
+        if (done.has(tool)) continue;
+        const group = SIDE_BY_SIDE.find((g) => g.includes(tool))?.filter((t) => opts.tools.includes(t)) ?? [tool];
+        log(`${corpus.name}: ${group.join(' and ')}`);
+        const groupRows = group.length > 1 ? await runSideBySide(group, corpus, context) : [await runTool(tool, corpus, context)];
+        for (const row of groupRows) {
+          said(row);
+          rows.push(row);
+          done.add(row.tool);
+        }
       }
       // The transcript of this corpus is no longer needed (they are large).
       const written = context.transcripts[corpus.name];
       if (written) rmSync(written.root, { recursive: true, force: true });
+    }
+    const treeTools = TREE_TOOLS.filter((t) => opts.tools.includes(t));
+    let tree;
+    if (!opts.versionsOnly && treeTools.length > 0) {
+      tree = treeCorpus(opts, log);
+      if (treeTools.includes('ccusage')) context.ccusage = ccusageBin(log);
+      for (const row of await runSideBySide(treeTools, tree, context)) {
+        said(row);
+        rows.push(row);
+      }
     }
     addRatios(rows);
     let lat;
@@ -827,6 +1092,7 @@ async function main() {
       machine: info,
       options: { reps: opts.reps, events: opts.events, single_mb: opts.singleMb, seed: opts.seed, latency_events: opts.latencyEvents },
       corpora: corpora.map(({ file, ...rest }) => ({ ...rest, file: relative(ROOT, file) })),
+      ...(tree ? { tree: { name: tree.name, files: tree.files.length, bytes: tree.bytes, events: tree.events, recipe: tree.recipe } } : {}),
       rows,
       latency: lat ?? null,
       targets: targets(rows, lat),

@@ -56,6 +56,10 @@ interface Row {
   peak_rss_mib?: number | null;
   speed_vs_node_parse?: number;
   raw?: Raw;
+  runs?: { wall_s: number }[];
+  totals?: Record<string, number>;
+  vs?: { tool: string; per_rep: number[]; speed_ratio: number; same_totals?: boolean };
+  load_average_1m?: number[];
 }
 
 const round = (n: number, digits: number) => Math.round(n * 10 ** digits) / 10 ** digits;
@@ -66,8 +70,8 @@ describe('bench/run.mjs', () => {
   test('a run on a tiny corpus reports every tool on every corpus with positive raw figures, and the latency', () => {
     const dir = tempDir();
     const run = spawnSync(process.execPath, [
-      join(ROOT, 'bench', 'run.mjs'), '--events', '2000', '--single-mb', '0.5', '--reps', '1', '--latency-events', '10',
-      '--corpus-dir', join(dir, 'corpora'), '--out-dir', join(dir, 'docs'),
+      join(ROOT, 'bench', 'run.mjs'), '--quick', '--reps', '2',
+      '--corpus-dir', join(dir, 'corpora'), '--out-dir', join(dir, 'docs'), '--tree-dir', join(dir, 'tree'),
     ], { encoding: 'utf8', cwd: ROOT });
     expect(run.status, run.stderr).toBe(0);
     const report = JSON.parse(readFileSync(join(dir, 'docs', 'performance.json'), 'utf8')) as {
@@ -78,16 +82,21 @@ describe('bench/run.mjs', () => {
         raw: { median_ms: number | null; p99_ms: number | null; max_ms: number | null };
       };
       targets: { target: string; pass: boolean }[];
+      tree: { files: number; bytes: number; events: number };
     };
     expect(report.machine.cores).toBeGreaterThan(0);
     expect(report.machine.node).toBe(process.version);
-    const tools = ['cat', 'node-parse', 'jq', 'filter', 'filter-1t', 'read', 'convert'];
+    const tools = ['cat', 'node-parse', 'jq', 'jq-pipe', 'filter-pipe', 'filter', 'filter-1t', 'read', 'convert'];
     expect(report.rows.map((r) => `${r.corpus}/${r.tool}`)).toEqual(
-      ['full', 'short', 'single'].flatMap((c) => tools.map((t) => `${c}/${t}`)),
+      [...['full', 'short', 'single'].flatMap((c) => tools.map((t) => `${c}/${t}`)), 'tree/ccusage', 'tree/read-usage'],
     );
+    // --quick: two runs asked for (given flags win), a tree of 3 transcripts of 0.3 MB.
+    expect(report.tree.files).toBe(3);
+    expect(report.tree.bytes).toBeGreaterThan(3 * 0.3e6);
     for (const row of report.rows) {
-      // jq may be missing; read and convert may not exist in an older build: then said so, never a failure.
-      if (row.tool === 'jq' || row.tool === 'read' || row.tool === 'convert') expect(['ok', 'not available']).toContain(row.status);
+      // jq and the pinned ccusage may be missing; read and convert may not exist in an older build: then said
+      // so, never a failure.
+      if (['jq', 'jq-pipe', 'ccusage', 'read', 'convert', 'read-usage'].includes(row.tool)) expect(['ok', 'not available']).toContain(row.status);
       else expect(row.status).toBe('ok');
       if (row.status !== 'ok') continue;
       const raw = row.raw!;
@@ -97,6 +106,8 @@ describe('bench/run.mjs', () => {
       expect(raw.events_per_s).toBeGreaterThan(0);
       expect(raw.mb_per_s).toBeGreaterThan(0);
       expect(raw.peak_rss_mib).toBeGreaterThan(0);
+      expect(row.runs).toHaveLength(2);
+      if (row.corpus === 'tree') continue;
       expect(raw.speed_vs_node_parse).toBeGreaterThan(0);
       // The rates are the input over the wall time, and the shown figures are the raw ones rounded.
       expect(raw.mb_per_s).toBeCloseTo(row.input_bytes! / 1e6 / raw.wall_s, 9);
@@ -105,6 +116,32 @@ describe('bench/run.mjs', () => {
       expect(row.events_per_s).toBe(Math.round(raw.events_per_s));
       expect(row.speed_vs_node_parse).toBe(round(raw.speed_vs_node_parse!, 2));
       expect(row.wall_s).toBe(round(raw.wall_s, 3));
+    }
+    // The comparisons made side by side: a ratio per run, the load average with them; the usage totals agree.
+    const sideBySide = report.rows.filter((r) => r.vs !== undefined);
+    const jqThere = report.rows.some((r) => r.tool === 'jq-pipe' && r.status === 'ok');
+    const ccusageThere = report.rows.some((r) => r.tool === 'ccusage' && r.status === 'ok');
+    expect(sideBySide.map((r) => `${r.corpus}/${r.tool}/${r.vs!.tool}`)).toEqual([
+      ...(jqThere ? ['full', 'short', 'single'].map((c) => `${c}/filter-pipe/jq-pipe`) : []),
+      ...(ccusageThere ? ['tree/read-usage/ccusage'] : []),
+    ]);
+    for (const row of sideBySide) {
+      const peer = report.rows.find((r) => r.corpus === row.corpus && r.tool === row.vs!.tool)!;
+      expect(row.vs!.per_rep).toHaveLength(2);
+      row.vs!.per_rep.forEach((ratio, i) => expect(ratio).toBeCloseTo(peer.runs![i]!.wall_s / row.runs![i]!.wall_s, 2));
+      expect(row.load_average_1m).toHaveLength(2);
+      expect(peer.load_average_1m).toEqual(row.load_average_1m);
+    }
+    if (ccusageThere) {
+      const usage = report.rows.find((r) => r.tool === 'read-usage')!;
+      expect(usage.totals!.output).toBeGreaterThan(0);
+      expect(usage.totals).toEqual(report.rows.find((r) => r.tool === 'ccusage')!.totals);
+      expect(usage.vs!.same_totals).toBe(true);
+      expect(report.targets.find((t) => t.target === 'read --usage over the tree totals what ccusage totals')!.pass).toBe(true);
+    }
+    // Peak RSS is a target for every row of this project's commands.
+    for (const row of report.rows.filter((r) => ['filter', 'filter-pipe', 'read-usage'].includes(r.tool) && r.status === 'ok')) {
+      expect(report.targets.map((t) => t.target)).toContain(`${row.tool} peak RSS < 200 MiB (${row.corpus}${row.corpus === 'tree' ? '' : ' corpus'})`);
     }
     const base = (corpus: string) => report.rows.find((r) => r.corpus === corpus && r.tool === 'node-parse')!.raw!;
     for (const row of report.rows.filter((r) => r.tool === 'node-parse')) expect(row.raw!.speed_vs_node_parse).toBe(1);
@@ -128,6 +165,8 @@ describe('bench/run.mjs', () => {
     for (const t of report.targets) expect(typeof t.pass).toBe('boolean');
     const md = readFileSync(join(dir, 'docs', 'performance.md'), 'utf8');
     expect(md).toContain('| filter |');
+    expect(md).toContain('| filter-pipe |');
+    expect(md).toContain('## Usage over a tree: 3 transcripts');
     expect(md).toContain(report.machine.cpu);
   }, 180_000);
 
@@ -157,7 +196,8 @@ describe('bench/run.mjs', () => {
     for (const row of after.versions.rows) {
       expect(row.status).toBe('ok');
       expect(row.runs).toHaveLength(2);
-      expect(row.mb_per_s).toBeGreaterThan(0);
+      // Unrounded: a tiny corpus on a busy machine rounds to 0.0 MB/s.
+      expect(row.raw!.mb_per_s).toBeGreaterThan(0);
     }
     const md = readFileSync(join(dir, 'docs', 'performance.md'), 'utf8');
     expect(md).toContain('## Node versions');
