@@ -19,6 +19,7 @@ import {
 import { TranscriptScan, type ScanSummary } from './scan.js';
 import { readSpillFile, spillResolver } from './spill.js';
 import { UsageCounter, type UsageTotals } from './usage.js';
+import { AssistantLines, scanUsageRecord } from './usage-scan.js';
 import { describeError } from '../../util/fs-errors.js';
 
 /** A problem in the transcript, located when it has a line. Reading goes on. */
@@ -180,16 +181,6 @@ export class ClaudeTranscriptReader implements AsyncIterable<GenericEvent> {
       this.warn(line, `unknown record type ${JSON.stringify(type)} skipped (reported once per type)`);
     }
     return true;
-  }
-
-  /** Every record of the file, in order, to `onRecord` (one synchronous pass). */
-  private forEachRecord(onRecord: (record: Record<string, unknown>, line: number) => void): ScanSummary {
-    const scan = this.open();
-    const onLine = (line: FileLine) => {
-      for (const record of scan.records(line)) if (this.accept(record, line.no)) onRecord(record, line.no);
-    };
-    while (this.readChunk(scan, onLine));
-    return scan.summary;
   }
 
   /**
@@ -509,7 +500,22 @@ export class ClaudeTranscriptReader implements AsyncIterable<GenericEvent> {
   /** Session token totals over every assistant record in the file (all branches: they were all billed). */
   async usage(): Promise<UsageTotals> {
     const counter = new UsageCounter();
-    this.forEachRecord((record) => counter.add(record));
+    const scan = this.open();
+    // Only lines that may hold an assistant record are looked at (usage-scan.ts): damage elsewhere is not
+    // reported here. Those are read from their bytes, or parsed and checked as every pass does.
+    const assistant = new AssistantLines();
+    const onLine = (line: FileLine) => {
+      if (!line.overLong && !line.invalidUtf8) {
+        if (!assistant.mayHold(line.buf, line.start, line.end)) return;
+        const light = scanUsageRecord(line.buf, line.start, line.end);
+        if (light !== undefined) {
+          if (this.accept(light, line.no)) counter.add(light);
+          return;
+        }
+      }
+      for (const record of scan.records(line)) if (this.accept(record, line.no)) counter.add(record);
+    };
+    while (this.readChunk(scan, onLine, () => assistant.reset()));
     return counter.totals();
   }
 

@@ -49,11 +49,12 @@ const FIELD_BYTES = FIELDS.map((name) => Buffer.from(name));
  * A validating walk over JSON bytes. Every method returns the position after what it read, or -1 when the
  * text is not valid JSON there or is beyond what the walk takes on (then the caller falls back to JSON.parse).
  */
-class Walk {
+export class Walk {
   /** Whether the last string read held an escape. */
   escaped = false;
 
-  constructor(readonly buf: Buffer, readonly end: number) {}
+  /** @param fields the keys `object` keeps the value spans of, by index (FIELDS by default) */
+  constructor(readonly buf: Buffer, readonly end: number, private readonly fields: readonly Buffer[] = FIELD_BYTES) {}
 
   ws(pos: number): number {
     const { buf, end } = this;
@@ -141,7 +142,7 @@ class Walk {
   }
 
   /**
-   * The position after the object starting at `pos`. With `spans`, the value span of each key in FIELDS is
+   * The position after the object starting at `pos`. With `spans`, the value span of each key in `fields` is
    * kept ([start, end) at 2*i, last occurrence wins as in JSON.parse); a key written with an escape is not
    * matched, so the walk gives up on it.
    */
@@ -157,7 +158,7 @@ class Walk {
       let field = -1;
       if (spans !== undefined) {
         if (this.escaped) return -1;
-        field = fieldOf(buf, pos + 1, keyEnd - 1);
+        field = fieldOf(this.fields, buf, pos + 1, keyEnd - 1);
       }
       pos = this.ws(keyEnd);
       if (buf[pos] !== 0x3a) return -1;
@@ -178,10 +179,10 @@ class Walk {
   }
 }
 
-function fieldOf(buf: Buffer, start: number, end: number): number {
+function fieldOf(fields: readonly Buffer[], buf: Buffer, start: number, end: number): number {
   const length = end - start;
-  outer: for (let f = 0; f < FIELD_BYTES.length; f += 1) {
-    const name = FIELD_BYTES[f]!;
+  outer: for (let f = 0; f < fields.length; f += 1) {
+    const name = fields[f]!;
     if (name.length !== length) continue;
     for (let k = 0; k < length; k += 1) if (buf[start + k] !== name[k]) continue outer;
     return f;
@@ -198,7 +199,7 @@ const MESSAGE = index('message');
  * The JSON value in `buf[start, end)` (already validated) as JSON.parse gives it, for the values the first
  * pass compares: strings decoded, `true`; any other value as null (the index only asks "a string?", "true?").
  */
-function valueAt(buf: Buffer, start: number, end: number, escaped: boolean): unknown {
+export function valueAt(buf: Buffer, start: number, end: number, escaped: boolean): unknown {
   const c = buf[start];
   if (c === QUOTE) {
     // Decoding bytes without a backslash is what JSON.parse does with them (the line is valid UTF-8).
