@@ -1,13 +1,15 @@
 // `read --usage` counts from bytes (lib/readers/claude-code-cli/usage-scan.ts): it must count exactly what
 // parsing every record counts. Seeded fuzzing of transcripts with escaped keys and types, duplicate keys,
 // odd usage values, glued and cut-off records, NUL runs, invalid UTF-8 and text that mentions "assistant",
-// against a reference that parses every line.
+// against a reference that parses every line; and the multi-file path on worker threads against one thread.
 import { describe, expect, test } from 'vitest';
 import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { readClaudeTranscript } from '../../lib/readers/claude-code-cli/index.js';
 import { TranscriptScan } from '../../lib/readers/claude-code-cli/scan.js';
 import { UsageCounter } from '../../lib/readers/claude-code-cli/usage.js';
 import { AssistantLines, scanUsageRecord } from '../../lib/readers/claude-code-cli/usage-scan.js';
+import { runBin, tempDir } from '../support/run.js';
 import { Rng, withSeed } from '../reliability/support.js';
 import { assistant, text, toolResult, user, writeTranscript } from './support.js';
 
@@ -128,5 +130,26 @@ describe('usage from bytes', () => {
         expect(await readClaudeTranscript(path, { chunkBytes: rng.between(16, 300) }).usage()).toEqual(want);
       }
     });
+  });
+});
+
+describe('read --usage over many transcripts', () => {
+  test('on worker threads: the same lines in input order as on one thread, a missing file reported in its place', async () => {
+    const dir = join(tempDir(), 'projects', '-p');
+    const rng = new Rng(7);
+    const paths = Array.from({ length: 6 }, (_, i) => writeTranscript(
+      Array.from({ length: 50 }, (_, n) => assistant(`a${i}-${n}`, null, [text('x')], {
+        id: `m${i}-${n % 20}`, usage: { input_tokens: rng.int(100), output_tokens: rng.int(50) },
+      })),
+      { dir, name: `5e55e55e-0000-4000-8000-00000000000${i}.jsonl` },
+    ));
+    const inputs = [...paths.slice(0, 3), join(dir, 'missing.jsonl'), ...paths.slice(3)];
+    const threaded = await runBin(['read', '--usage', ...inputs]);
+    const single = await runBin(['read', '--usage', '--threads', '0', ...inputs]);
+    expect(threaded.code).toBe(1);
+    expect([threaded.stdout, threaded.stderr]).toEqual([single.stdout, single.stderr]);
+    const sessions = threaded.stdout.trim().split('\n').map((l) => (JSON.parse(l) as { session_id: string }).session_id);
+    expect(sessions).toEqual(paths.map((p) => p.split('/').at(-1)!.replace('.jsonl', '')));
+    expect(threaded.stderr).toContain('missing.jsonl: cannot be read');
   });
 });

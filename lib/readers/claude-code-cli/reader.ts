@@ -574,7 +574,7 @@ const WORKER_MAX_LINE_BYTES = 1024 * 1024;
 const PARALLEL_MIN_BYTES = 16 * 1024 * 1024;
 
 /** Worker threads for the second pass: two when there are two cores to run them on. */
-function defaultThreads(): number {
+export function defaultThreads(): number {
   return availableParallelism() >= 2 ? 2 : 0;
 }
 

@@ -12,7 +12,8 @@ import { describeError } from '../../util/fs-errors.js';
 import { keepStream, readAdapted, sniffFile, sniffStream } from '../any-input.js';
 import { claudeCodeCli } from '../../harnesses/claude-code-cli/index.js';
 import { findSessionTranscripts, isSessionUuid } from './locate.js';
-import { ClaudeTranscriptReader, ReaderError, type ReaderOptions, type ReaderWarning } from './reader.js';
+import { ClaudeTranscriptReader, defaultThreads, ReaderError, type ReaderOptions, type ReaderWarning } from './reader.js';
+import { UsagePool, usageReport } from './usage-pool.js';
 import { drainedOrFailed } from '../../util/drain.js';
 
 export interface ReadCommandOptions {
@@ -151,59 +152,94 @@ export async function runRead(options: ReadCommandOptions, io: ReadIO): Promise<
       await kept.remove();
     }
   };
-  for (const input of options.inputs) {
-    if (out.closed) break;
-    if (input === '-') {
-      code = Math.max(code, await stream(io.stdin ?? Readable.from([]), 'stdin'));
-      continue;
-    }
-    let path: string;
-    if (isSessionUuid(input)) {
-      const found = await findSessionTranscripts(root, input);
-      if (found.length === 0) {
-        report(`${input}: no transcript of this session under ${resolve(root, 'projects')}`);
-        code = 1;
-        continue;
-      }
-      if (found.length > 1) report(`${input}: ${found.length} transcripts of this session; reading ${found[0]}`);
-      path = found[0]!;
-    } else {
-      path = resolve(options.processCwd, input);
-    }
-    const what = sniffFile(path, maxLineBytes);
-    if (what.kind === 'adapted') {
-      code = Math.max(code, await adapted(createReadStream(path), what.format, path));
-      continue;
-    }
-    if (what.kind === 'stream') {
-      code = Math.max(code, await stream(createReadStream(path), path));
-      continue;
-    }
+  /** Read one transcript file here; 1 when it cannot be read. */
+  const file = async (path: string): Promise<number> => {
     const reader = new ClaudeTranscriptReader(path, readerOptions);
     out.source = path;
     try {
       await readOne(reader, options, out);
+      return 0;
     } catch (error) {
       if (!(error instanceof ReaderError)) throw error;
       report(error.message);
-      code = 1;
+      return 1;
     }
+  };
+  // `--usage` over several transcripts: counted on worker threads, whole files at a time, printed in input
+  // order (anything else waits until what is queued before it is printed).
+  const pool = options.usage && options.inputs.length > 1 ? UsagePool.start(Math.min(options.threads ?? defaultThreads(), options.inputs.length)) : undefined;
+  const queued: Promise<() => Promise<number>>[] = [];
+  const settle = async (keep: number) => {
+    while (queued.length > keep) code = Math.max(code, await (await queued.shift()!)());
+  };
+  const queue = (path: string) => {
+    queued.push(pool!.count({ path, subagents: options.subagents, ...(maxLineBytes !== undefined ? { maxRecordBytes: maxLineBytes } : {}) })
+      .then((reply) => async () => {
+        if (reply === undefined) return file(path);
+        for (const warning of reply.warnings) onWarning(warning);
+        if ('error' in reply) {
+          report(reply.error);
+          return 1;
+        }
+        out.source = path;
+        await out.write(reply.report);
+        return 0;
+      }));
+  };
+  try {
+    for (const input of options.inputs) {
+      if (out.closed) break;
+      if (input === '-') {
+        await settle(0);
+        code = Math.max(code, await stream(io.stdin ?? Readable.from([]), 'stdin'));
+        continue;
+      }
+      let path: string;
+      if (isSessionUuid(input)) {
+        const found = await findSessionTranscripts(root, input);
+        if (found.length !== 1) await settle(0);
+        if (found.length === 0) {
+          report(`${input}: no transcript of this session under ${resolve(root, 'projects')}`);
+          code = 1;
+          continue;
+        }
+        if (found.length > 1) report(`${input}: ${found.length} transcripts of this session; reading ${found[0]}`);
+        path = found[0]!;
+      } else {
+        path = resolve(options.processCwd, input);
+      }
+      const what = sniffFile(path, maxLineBytes);
+      if (what.kind === 'adapted') {
+        await settle(0);
+        code = Math.max(code, await adapted(createReadStream(path), what.format, path));
+        continue;
+      }
+      if (what.kind === 'stream') {
+        await settle(0);
+        code = Math.max(code, await stream(createReadStream(path), path));
+        continue;
+      }
+      if (pool !== undefined) {
+        queue(path);
+        // A few in flight: enough to keep every worker busy, few enough to hold little.
+        await settle(2 * pool.size);
+        continue;
+      }
+      code = Math.max(code, await file(path));
+    }
+    await settle(0);
+  } finally {
+    pool?.close();
   }
   return code;
 }
 
 async function readOne(reader: ClaudeTranscriptReader, options: ReadCommandOptions, out: Output): Promise<void> {
-  const subagents = options.subagents ? await reader.subagents() : [];
   if (options.usage) {
-    const totals = { session_id: reader.sessionId, ...(await reader.usage()) } as Record<string, unknown>;
-    if (options.subagents) {
-      const list: Record<string, unknown>[] = [];
-      for (const sub of subagents) list.push({ agent_id: sub.agentId, ...(await sub.usage()) });
-      totals.subagents = list;
-    }
-    await out.write(totals);
+    await out.write(await usageReport(reader, options.subagents));
     return;
   }
+  const subagents = options.subagents ? await reader.subagents() : [];
   if (options.tree) {
     for (const sub of [reader, ...subagents]) {
       const tree = await sub.tree();
