@@ -6,7 +6,7 @@
 // record. Message ids are unique across the tree. Cached: a tree with the same options is reused.
 // `node bench/transcripts.mjs --out DIR [--files N] [--mb M] [--seed S]`.
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync, openSync, writeSync, closeSync, renameSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createRandom } from './generate.mjs';
@@ -135,11 +135,14 @@ export function* transcriptLines({ bytes, seed, fileNo, sessionId, cwd }) {
  * `{root, files: [paths], bytes, lines}` (the root is what CLAUDE_CONFIG_DIR points at).
  */
 export function generateTree(dir, { files, mb, seed = 1 }) {
+  dir = resolve(dir);
   const key = JSON.stringify({ version: TREE_VERSION, files, mb, seed });
   const manifestPath = `${dir}.json`;
+  // The manifest names the files relative to the tree: a tree can be moved.
+  const absolute = (manifest) => ({ ...manifest, root: dir, files: manifest.files.map((f) => join(dir, f)) });
   if (existsSync(dir) && existsSync(manifestPath)) {
     try {
-      const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
+      const manifest = absolute(JSON.parse(readFileSync(manifestPath, 'utf8')));
       if (manifest.key === key && manifest.files.every((f) => existsSync(f))) return manifest;
     } catch {
       // A damaged manifest: regenerate.
@@ -147,7 +150,7 @@ export function generateTree(dir, { files, mb, seed = 1 }) {
   }
   rmSync(dir, { recursive: true, force: true });
   const bytes = Math.round(mb * 1e6);
-  const out = { key, root: dir, files: [], bytes: 0, lines: 0 };
+  const out = { key, files: [], bytes: 0, lines: 0 };
   for (let fileNo = 0; fileNo < files; fileNo += 1) {
     const random = createRandom(seed * 104_729 + fileNo);
     const project = join(dir, 'projects', `-bench-project-${fileNo % 4}`);
@@ -177,10 +180,10 @@ export function generateTree(dir, { files, mb, seed = 1 }) {
       closeSync(fd);
     }
     renameSync(partial, path);
-    out.files.push(path);
+    out.files.push(relative(dir, path));
   }
   writeFileSync(manifestPath, `${JSON.stringify(out)}\n`);
-  return out;
+  return absolute(out);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
