@@ -36,7 +36,8 @@ export const readCommand: CommandModule<object, ReadArgs> = {
     .option('subagents', { type: 'boolean', default: false, describe: "also read the session's subagent transcripts" })
     .option('spills', { type: 'boolean', default: true, describe: 'inline spilled tool output; --no-spills: keep the pointer' })
     .option('session-dir', {
-      type: 'string', array: true, default: [], requiresArg: true,
+      // One value per flag (repeat the flag for more): a list must not swallow the inputs after it.
+      type: 'string', array: true, nargs: 1, default: [], requiresArg: true,
       describe: 'claude-code-cli=<path>: the root session uuids are looked up under (default: $CLAUDE_CONFIG_DIR, else ~/.claude)',
     })
     .option('max-record-bytes', {

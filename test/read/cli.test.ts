@@ -33,6 +33,12 @@ describe('asyncai-log read', () => {
     expect(lines(r.stdout)[0]).toMatchObject({ type: 'user', text: 'found by id' });
   });
 
+  test('--session-dir before the inputs takes one value: the inputs after it are still read', async () => {
+    const r = await runBin(['read', '--session-dir', `claude-code-cli=${rootWithSession()}`, SID]);
+    expect(r.code).toBe(0);
+    expect(lines(r.stdout)[0]).toMatchObject({ type: 'user', text: 'found by id' });
+  });
+
   test('a bare session uuid is looked up under $CLAUDE_CONFIG_DIR', async () => {
     const r = await runBin(['read', SID], { env: cleanEnv({ CLAUDE_CONFIG_DIR: rootWithSession() }) });
     expect(lines(r.stdout)[0]).toMatchObject({ text: 'found by id' });
