@@ -57,7 +57,8 @@ export async function runRead(options: ReadCommandOptions, io: ReadIO): Promise<
       if (run.out.closed) break;
       code = Math.max(code, await run.input(input));
     }
-    return Math.max(code, await run.settle(0));
+    await run.settle(0);
+    return Math.max(code, run.settledCode);
   } finally {
     run.close();
   }
@@ -74,6 +75,8 @@ class ReadRun {
    */
   private readonly queued: Promise<() => Promise<number>>[] = [];
   private readonly pools = new Map<ReadableAgent, UsageCounting | undefined>();
+  /** The worst exit code of the queued transcripts printed so far. */
+  settledCode = 0;
 
   constructor(private readonly options: ReadCommandOptions, private readonly io: ReadIO) {
     this.report = (message: string) => {
@@ -104,7 +107,7 @@ class ReadRun {
     }
     const what = sniffFile(path, this.options.maxRecordBytes);
     if (what.kind === 'bad') {
-      this.report(what.message);
+      await this.say(what.message);
       return 1;
     }
     if (what.kind === 'adapted') return this.after(() => this.adapted(createReadStream(path), what.format, path));
@@ -116,11 +119,9 @@ class ReadRun {
     return this.after(() => this.transcript(reader.reader.open(path, this.readOptions), path));
   }
 
-  /** Print what is queued, oldest first, until `keep` are left: the worst exit code of those printed. */
-  async settle(keep: number): Promise<number> {
-    let code = 0;
-    while (this.queued.length > keep) code = Math.max(code, await (await this.queued.shift()!)());
-    return code;
+  /** Print what is queued, oldest first, until `keep` are left (their exit codes go to `settledCode`). */
+  async settle(keep: number): Promise<void> {
+    while (this.queued.length > keep) this.settledCode = Math.max(this.settledCode, await (await this.queued.shift()!)());
   }
 
   /** Stop the worker threads. */
@@ -130,8 +131,14 @@ class ReadRun {
 
   /** Print with `print` once what is queued before it is printed. */
   private async after(print: () => Promise<number>): Promise<number> {
-    const earlier = await this.settle(0);
-    return Math.max(earlier, await print());
+    await this.settle(0);
+    return print();
+  }
+
+  /** Report `message` once what is queued before it is printed (stderr in the order one thread gives). */
+  private async say(message: string): Promise<void> {
+    await this.settle(0);
+    this.report(message);
   }
 
   /** The worker threads that count `agent`'s transcripts for `--usage` of several, when it has them. */
@@ -143,7 +150,7 @@ class ReadRun {
   }
 
   /** Queue transcript `path` to be counted on `pool`; keeps a few in flight, printing the oldest beyond them. */
-  private queue(pool: UsageCounting, agent: ReadableAgent, path: string): Promise<number> {
+  private async queue(pool: UsageCounting, agent: ReadableAgent, path: string): Promise<number> {
     const { options } = this;
     const task = { path, subagents: options.subagents, ...(options.maxRecordBytes !== undefined ? { maxRecordBytes: options.maxRecordBytes } : {}) };
     this.queued.push(pool.count(task).then((reply) => async () => {
@@ -159,7 +166,8 @@ class ReadRun {
       return 0;
     }));
     // A few in flight: enough to keep every worker busy, few enough to hold little.
-    return this.settle(2 * pool.size);
+    await this.settle(2 * pool.size);
+    return 0;
   }
 
   /** The transcript of session `id`: the first agent (in registry order) that has one under its root. */
@@ -172,10 +180,10 @@ class ReadRun {
       searched ??= agent.reader.sessionsDir(root);
       const found = await agent.reader.find(root, id);
       if (found.length === 0) continue;
-      if (found.length > 1) this.report(`${id}: ${found.length} transcripts of this session; reading ${found[0]}`);
+      if (found.length > 1) await this.say(`${id}: ${found.length} transcripts of this session; reading ${found[0]}`);
       return { path: found[0]!, agent };
     }
-    this.report(`${id}: no transcript of this session under ${searched}`);
+    await this.say(`${id}: no transcript of this session under ${searched}`);
     return undefined;
   }
 
