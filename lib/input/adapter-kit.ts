@@ -10,12 +10,4 @@ export function text(obj: Record<string, unknown>, key: string): string | undefi
   return typeof value === 'string' ? value : undefined;
 }
 
-/** Reports a message once per key. */
-export class WarnOnce {
-  private readonly seen = new Set<string>();
-  warn(key: string, message: string, warn: (message: string) => void): void {
-    if (this.seen.has(key)) return;
-    this.seen.add(key);
-    warn(message);
-  }
-}
+export { WarnOnce } from '../util/warn-once.js';

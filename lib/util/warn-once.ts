@@ -1,5 +1,6 @@
-// Warnings a session gives once however many mappers give them: with worker threads each thread's mapper
-// says such a warning once, and the run says it once in all. A warning is known by its id, never its text.
+// Warnings given once: a session's, however many mappers give them (with worker threads each thread's mapper
+// says such a warning once, and the run says it once in all), and an input adapter's, once per kind of thing
+// it skips. A warning is known by its id, never its text.
 
 /** A warning given once per session: `id` names it (`<format>.<what>`), `text` is what is said. */
 export interface OnceWarning {
@@ -7,7 +8,7 @@ export interface OnceWarning {
   readonly text: string;
 }
 
-/** The once-only warnings a run has said, by id. */
+/** The once-only warnings said so far, by id. */
 export class WarnOnce {
   private readonly said = new Set<string>();
 
@@ -16,5 +17,10 @@ export class WarnOnce {
     if (this.said.has(id)) return false;
     this.said.add(id);
     return true;
+  }
+
+  /** Say `message` through `warn` the first time `id` comes, and nothing after. */
+  warn(id: string, message: string, warn: (message: string) => void): void {
+    if (this.first(id)) warn(message);
   }
 }
