@@ -63,6 +63,14 @@ export function makeDirsBelow(root: string, dir: string): void {
   }
 }
 
+/**
+ * The one line a writer says the first time another process appended to its session (a resume while it
+ * writes); `then` says what the writer does about it.
+ */
+export function foreignAppendWarning(path: string, then: string): string {
+  return `warn session.foreign_append: ${path} was appended to by another process (a concurrent resume?); ${then}`;
+}
+
 export class AppendFile {
   /** Size of the file after our last write, as far as we know. */
   private knownSize = 0;

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
 import type { GenericEvent } from '../../events.js';
 import type { JsonSource } from '../../json/raw-json.js';
-import { AppendFile, type FileMark } from '../../session/append-file.js';
+import { AppendFile, type FileMark, foreignAppendWarning } from '../../session/append-file.js';
 import type { JsonPieces } from '../../json/spliced-json.js';
 import { findInOwnTail, Replay } from '../../session/reopened.js';
 import { type HarnessFactory, type HarnessOptions, type SessionHarness } from '../types.js';
@@ -204,8 +204,7 @@ class ClaudeHarness implements SegmentTarget {
     if (!appended) return;
     if (!this.foreign) {
       this.foreign = true;
-      this.warn(`warn session.foreign_append: ${this.file.path} was appended to by another process (a concurrent resume?); `
-        + 'later records are chained onto its last record so the next resume sees them');
+      this.warn(foreignAppendWarning(this.file.path, 'later records are chained onto its last record so the next resume sees them'));
     }
     if (appended.needsNewline) this.pending.push('\n');
     // Only complete lines are read; a line still being written is read with the next append.

@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { join, sep } from 'node:path';
 import type { GenericEvent } from '../../events.js';
-import { AppendFile, type FileMark } from '../../session/append-file.js';
+import { AppendFile, type FileMark, foreignAppendWarning } from '../../session/append-file.js';
 import { findInOwnTail, Replay } from '../../session/reopened.js';
 import { EventRejected, type HarnessFactory, type HarnessOptions, type SessionHarness } from '../types.js';
 import { CodexRecordMapper, lastTotalIn, type RolloutLine } from './records.js';
@@ -109,8 +109,7 @@ class CodexHarness implements SessionHarness {
     if (!appended) return;
     if (!this.foreign) {
       this.foreign = true;
-      this.warn(`warn session.foreign_append: ${this.file.path} was appended to by another process (a concurrent resume?); `
-        + 'later lines follow what it wrote, so the next resume sees both');
+      this.warn(foreignAppendWarning(this.file.path, 'later lines follow what it wrote, so the next resume sees both'));
     }
     // Codex's token totals run on through its resumed turn: continue from its last total, not from ours.
     const total = lastTotalIn(appended.text);

@@ -8,7 +8,7 @@ import { closeSync, constants, openSync, readdirSync, readSync, realpathSync } f
 import { basename, dirname, join, sep } from 'node:path';
 import type { GenericEvent } from '../../events.js';
 import { EventRejected, type HarnessFactory, type HarnessOptions, type ReopenSession, type SessionHarness } from '../types.js';
-import { AppendFile, type FileMark } from '../../session/append-file.js';
+import { AppendFile, type FileMark, foreignAppendWarning } from '../../session/append-file.js';
 import { Replay } from '../../session/reopened.js';
 import { chatFileName, projectHash, resolveProjectSlug } from './paths.js';
 import { isObject } from '../../util/is-object.js';
@@ -139,8 +139,7 @@ class GeminiHarness implements SessionHarness {
   private noteForeign(): void {
     if (this.foreign) return;
     this.foreign = true;
-    this.warn(`warn session.foreign_append: ${this.file.path} was appended to by another process (a concurrent resume?); `
-      + 'later lines follow what it wrote, so the next resume sees both');
+    this.warn(foreignAppendWarning(this.file.path, 'later lines follow what it wrote, so the next resume sees both'));
   }
 }
 
