@@ -81,7 +81,11 @@ async function readInputs(
       const now = new Date().toISOString();
       let failure: Error | undefined;
       try {
-        for (const line of batch.lines) {
+        const batchLines = batch.lines;
+        for (let i = 0; i < batchLines.length; i += 1) {
+          const line = batchLines[i]!;
+          // Let go of the line as soon as it is handled: its text then dies young instead of outliving collections.
+          (batchLines as (typeof line | undefined)[])[i] = undefined;
           lines.handle(line, now, 0, batch.name);
           if (session.stop) break;
         }

@@ -22,8 +22,45 @@ export class JsonSource {
   /** Strings decoded piece by piece by parseLine, with their bytes: matched by identity, never hashed. */
   private decoded: { text: string; raw: Buffer }[] = [];
 
+  /**
+   * The top-level members, four numbers each: the key's opening and closing quote, and where the value starts
+   * and ends (-1, -1: a container whose raw text is not to be spliced, see `numbersRoundTrip`). Null when the
+   * value is not an object or a key is escaped (found on the first `rawMember`).
+   */
+  private members: number[] | null | undefined;
+
   /** `bytes` must be exactly the text `value` was parsed from (valid UTF-8, one JSON value). */
   constructor(private readonly bytes: Buffer, private readonly value: unknown) {}
+
+  /** The line is long enough to hold a string worth splicing wherever it is (see `rawOf`). */
+  get holdsLongStrings(): boolean {
+    return this.bytes.length >= MIN_SPLICE_CHARS;
+  }
+
+  /**
+   * The raw JSON text of the line's top-level member `key` (an ASCII name), when `candidate` is its value: a
+   * string equal to it, or the very object or array JSON.parse made (not changed since). Undefined otherwise,
+   * and when the key is there twice (JSON.parse keeps the last one). The members are found once, by one walk
+   * over the line's top level that jumps over strings with a native search.
+   */
+  rawMember(key: string, candidate: unknown): Buffer | undefined {
+    const members = this.members ??= topLevelMembers(this.bytes);
+    if (members === null) return undefined;
+    const bytes = this.bytes;
+    let found = -1;
+    for (let i = 0; i < members.length; i += 4) {
+      const open = members[i]!;
+      if (members[i + 1]! - open - 1 !== key.length) continue;
+      let same = true;
+      for (let k = 0; k < key.length && same; k += 1) same = bytes[open + 1 + k] === key.charCodeAt(k);
+      if (!same) continue;
+      if (found >= 0) return undefined;
+      found = i;
+    }
+    if (found < 0 || members[found + 2]! < 0) return undefined;
+    if (!isObject(this.value) || !Object.hasOwn(this.value, key) || this.value[key] !== candidate) return undefined;
+    return bytes.subarray(members[found + 2]!, members[found + 3]!);
+  }
 
   /**
    * The raw text between the quotes that `text` was parsed from, when `text` is one of the line's long
@@ -44,12 +81,11 @@ export class JsonSource {
 }
 
 /**
- * The source of a parsed line, when it can hold a string worth splicing: long enough, valid UTF-8 (the
- * replaced bytes of invalid UTF-8 are not what was parsed), and made by a LineSplitter.
+ * The source of a parsed line, when its raw text can be spliced: an object, valid UTF-8 (the replaced bytes of
+ * invalid UTF-8 are not what was parsed), and made by a LineSplitter.
  */
 export function jsonSourceOf(line: Line, value: unknown): JsonSource | undefined {
-  // A string's raw text is never shorter in bytes than the string is in UTF-16 units.
-  if (line.bytes < MIN_SPLICE_CHARS || line.invalidUtf8 || typeof value !== 'object' || value === null) return undefined;
+  if (line.invalidUtf8 || typeof value !== 'object' || value === null) return undefined;
   const parsed = hugeSources.get(line);
   if (parsed?.value === value) return parsed.source;
   const at = bytesOf(line);
@@ -235,6 +271,31 @@ class Scanner {
     return -1;
   }
 
+  /**
+   * Every number between `start` and `end` (a container) reads back as the number JSON.stringify writes for
+   * it: none overflows to Infinity (written null) or is -0 (written 0). Numbers with an exponent, a minus
+   * before a zero, or over 300 characters are taken to be such (a superset).
+   */
+  numbersRoundTrip(start: number, end: number): boolean {
+    const buf = this.buf;
+    for (let pos = start; pos < end;) {
+      const c = buf[pos]!;
+      if (c === QUOTE) {
+        pos = this.stringEnd(pos) + 1;
+      } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
+        if (c === 0x2d && buf[pos + 1] === 0x30) return false;
+        const from = pos;
+        for (let d = buf[pos]!; d === 0x2d || d === 0x2b || d === 0x2e || (d >= 0x30 && d <= 0x39) || d === 0x65 || d === 0x45; d = buf[++pos]!) {
+          if (d === 0x65 || d === 0x45) return false;
+        }
+        if (pos - from > 300) return false;
+      } else {
+        pos += 1;
+      }
+    }
+    return true;
+  }
+
   /** Skip a container without looking inside (too deep to scan by recursion). */
   skipContainer(pos: number): number {
     const buf = this.buf;
@@ -252,6 +313,42 @@ class Scanner {
       }
       pos += 1;
     }
+  }
+}
+
+/**
+ * The members of the object that `buf` holds (valid JSON: it was parsed), four numbers each (see
+ * `JsonSource.members`); null when `buf` is not an object or one of its keys holds an escape (it might spell
+ * another member's key).
+ */
+function topLevelMembers(buf: Buffer): number[] | null {
+  const scanner = new Scanner(buf);
+  let pos = scanner.ws(0);
+  if (buf[pos] !== 0x7b) return null;
+  const members: number[] = [];
+  pos = scanner.ws(pos + 1);
+  if (buf[pos] === 0x7d) return members;
+  for (;;) {
+    const keyEnd = scanner.stringEnd(pos);
+    for (let i = pos + 1; i < keyEnd; i += 1) if (buf[i] === BACKSLASH) return null;
+    const start = scanner.ws(scanner.ws(keyEnd + 1) + 1); // past the colon
+    const c = buf[start];
+    let end: number;
+    if (c === QUOTE) {
+      end = scanner.stringEnd(start) + 1;
+    } else if (c === 0x7b || c === 0x5b) {
+      end = scanner.skipContainer(start);
+      // Its raw text is not the value JSON.stringify writes when a number in it is not: mark it as not to splice.
+      if (!scanner.numbersRoundTrip(start, end)) members.push(pos, keyEnd, -1, -1);
+    } else {
+      end = start;
+      // A number, true, false or null.
+      for (let d = buf[end]; d !== 0x2c && d !== 0x7d && d !== 0x20 && d !== 0x0a && d !== 0x0d && d !== 0x09; d = buf[++end]);
+    }
+    if (members[members.length - 4] !== pos) members.push(pos, keyEnd, start, end);
+    pos = scanner.ws(end);
+    if (buf[pos] !== 0x2c) return members; // the closing brace
+    pos = scanner.ws(pos + 1);
   }
 }
 

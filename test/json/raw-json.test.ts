@@ -63,10 +63,92 @@ describe('JsonSource', () => {
     expect(source!.rawOf(value['t"'] as string)?.toString()).toBe(LONG);
   });
 
-  test('short lines and lines with invalid UTF-8 get no source', () => {
-    expect(only('{"text":"short"}\n').source).toBeUndefined();
+  test('lines with invalid UTF-8, and values that are not objects or arrays, get no source', () => {
     const bad = Buffer.concat([Buffer.from(`{"text":"${LONG}`), Buffer.from([0xff]), Buffer.from('"}\n')]);
     expect(only(bad).source).toBeUndefined();
+    expect(only('"text"\n').source).toBeUndefined();
+    // An array has no members to give.
+    expect(only('["text"]\n').source!.rawMember('0', 'text')).toBeUndefined();
+  });
+
+  test('a short line splices no long strings, but its top-level members', () => {
+    const { value, source } = only('{"text":"short"}\n');
+    expect(source!.holdsLongStrings).toBe(false);
+    expect(source!.rawOf('short')).toBeUndefined();
+    expect(source!.rawMember('text', value.text)?.toString()).toBe('"short"');
+  });
+});
+
+describe('JsonSource.rawMember', () => {
+  test('a member is its raw text: escapes, spacing, objects, arrays', () => {
+    const line = ` { "type" : "user" , "text" :\t"caf\\u00e9 \\"q\\" \\\\" , "n": -2.5e3, "arguments" : { "a" : [ 1 , "}" ] } , "list":[{"text":"x"}] }\r\n`;
+    const { value, source } = only(line);
+    expect(source!.rawMember('text', value.text)?.toString()).toBe('"caf\\u00e9 \\"q\\" \\\\"');
+    expect(source!.rawMember('arguments', value.arguments)?.toString()).toBe('{ "a" : [ 1 , "}" ] }');
+    expect(source!.rawMember('list', value.list)?.toString()).toBe('[{"text":"x"}]');
+  });
+
+  test('only the value the line holds at that key: not another value, not another object, not a nested key', () => {
+    const { value, source } = only('{"text":"a","arguments":{"k":1},"inner":{"name":"b"}}\n');
+    expect(source!.rawMember('text', 'b')).toBeUndefined();
+    expect(source!.rawMember('arguments', { k: 1 })).toBeUndefined();
+    expect(source!.rawMember('name', 'b')).toBeUndefined();
+    expect(source!.rawMember('arguments', value.arguments)?.toString()).toBe('{"k":1}');
+  });
+
+  test('an object holding a number JSON.stringify writes otherwise (Infinity, -0) is not spliced', () => {
+    for (const number of ['1e400', '-0', '-0.0', '1E2', `1${'0'.repeat(400)}`]) {
+      const { value, source } = only(`{"arguments":{"a":[${number}]},"list":["${number}"]}\n`);
+      expect(source!.rawMember('arguments', value.arguments)).toBeUndefined();
+      expect(source!.rawMember('list', value.list)?.toString()).toBe(`["${number}"]`);
+    }
+    const { value, source } = only('{"arguments":{"a":[-1.5,0,10,true,false,null,"1e400"]}}\n');
+    expect(source!.rawMember('arguments', value.arguments)?.toString()).toBe('{"a":[-1.5,0,10,true,false,null,"1e400"]}');
+  });
+
+  test('a key that is there twice, or any escaped key (it may spell another), gives nothing', () => {
+    const twice = only('{"text":"first","text":"last"}\n');
+    expect(twice.value.text).toBe('last');
+    expect(twice.source!.rawMember('text', 'last')).toBeUndefined();
+    const escaped = only('{"text":"first","te\\u0078t":"last"}\n');
+    expect(escaped.value.text).toBe('last');
+    expect(escaped.source!.rawMember('text', 'last')).toBeUndefined();
+    expect(escaped.source!.rawMember('text', 'first')).toBeUndefined();
+  });
+
+  test('generated lines: every member found parses to the value JSON.parse gave', () => {
+    const pieces = ['"', '\\"', '\\\\', 'é', '日本', '😀', '\\ud83d', ' ', '{', '}', '[', ']', ',', ':', 'text', '\\n'];
+    let seed = 7;
+    const next = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    const text = (): string => Array.from({ length: next(12) }, () => pieces[next(pieces.length)]!.replace(/^"$/, '\\"')).join('');
+    const member = (): string => {
+      switch (next(5)) {
+        case 0: return `"${text()}"`;
+        case 1: return `{"text":"${text()}","n":[1,{"x":"${text()}"}]}`;
+        case 2: return `[ "${text()}" , { } ]`;
+        case 3: return String(next(1000) - 500);
+        default: return 'null';
+      }
+    };
+    let found = 0;
+    for (let i = 0; i < 500; i += 1) {
+      const keys = ['text', 'arguments', 'content', 'type', 'text', 'id'].slice(next(3), 3 + next(4));
+      const line = `{${keys.map((key) => `${next(2) ? ' ' : ''}"${key}"${next(2) ? ' ' : ''}:${member()}`).join(',')}}\n`;
+      const { value, source } = only(line);
+      for (const key of new Set(keys)) {
+        const raw = source!.rawMember(key, value[key]);
+        if (keys.indexOf(key) !== keys.lastIndexOf(key)) {
+          expect(raw).toBeUndefined();
+          continue;
+        }
+        expect(JSON.parse(raw!.toString('utf8'))).toEqual(value[key]);
+        found += 1;
+      }
+    }
+    expect(found).toBeGreaterThan(500);
   });
 });
 

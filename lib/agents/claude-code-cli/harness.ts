@@ -65,7 +65,10 @@ export function lastUuidIn(text: string): string | undefined {
 
 class ClaudeHarness implements SegmentTarget {
   readonly format = FORMAT;
-  /** Serialised records waiting for the next flush (text, and raw bytes spliced from the input). */
+  /**
+   * The records of the event at hand (text, and raw bytes spliced from the input), staged in the file once all
+   * are serialised: encoded at once, written with the next flush.
+   */
   private pending: JsonPieces = [];
   private foreign = false;
   /** Our last chain records, to copy forward when a concurrent writer forks from before them (see fork.ts). */
@@ -110,8 +113,9 @@ class ClaudeHarness implements SegmentTarget {
   }
 
   addSegment(bytes: Uint8Array, segment: Segment, markLengths: readonly number[]): void {
-    if (this.pending.length === 0) this.checkForeign();
+    if (!this.holding) this.checkForeign();
     patchSegment(bytes, segment, markLengths, this.mapper.resumeSegment(), this.pending);
+    this.stagePending();
     this.mapper.endSegment(segment.state);
     this.recent.ownPacked(segment.uuids, UUID_LENGTH);
   }
@@ -136,7 +140,7 @@ class ClaudeHarness implements SegmentTarget {
       return;
     }
     if (step === 'first') this.chainOntoFile();
-    if (this.pending.length === 0) this.checkForeign();
+    if (!this.holding) this.checkForeign();
     const parent = this.mapper.parentUuid;
     const { records, warnings, once } = this.mapper.map(event);
     const start = this.pending.length;
@@ -147,12 +151,13 @@ class ClaudeHarness implements SegmentTarget {
       this.mapper.undo(parent); // the chain continues from the last record actually written
       throw error;
     }
+    this.stagePending();
     for (const record of records) if (typeof record.uuid === 'string') this.recent.own(record.uuid);
     for (const warning of warnings) this.warn(`${where}: ${warning}`, once);
   }
 
   flush(): void {
-    if (this.pending.length === 0) return;
+    if (!this.holding) return;
     if (this.foreign) {
       const checkpoint = this.mapper.lastPrompt();
       if (checkpoint) serializeRecord(checkpoint, this.pending);
@@ -196,6 +201,16 @@ class ClaudeHarness implements SegmentTarget {
     this.recent.own(last.uuid);
     const message = last.message as Record<string, unknown> | undefined;
     if (last.type === 'assistant' && typeof message?.id === 'string') this.mapper.continueMessage(message.id);
+  }
+
+  /** Records are serialised or staged and not yet written: a batch is under way. */
+  private get holding(): boolean {
+    return this.pending.length > 0 || this.file.holdsStaged;
+  }
+
+  private stagePending(): void {
+    this.file.stage(this.pending);
+    this.pending.length = 0;
   }
 
   /** Before the first record of a batch: did someone else append? Then continue their branch. */

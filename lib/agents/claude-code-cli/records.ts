@@ -17,6 +17,9 @@ export const CLAUDE_CODE_VERSION = '2.1.328';
 /** A model Claude Code knows, used when neither the event nor the options name one. */
 export const DEFAULT_MODEL = 'claude-sonnet-4-5-20250929';
 
+/** The prototype of a notification's queue operations, which marks them for serialisation by template. */
+const QUEUE_OPERATION = Object.create(Object.prototype, { queueOperation: { value: true, enumerable: false } }) as object;
+
 /** How many tool call ids are remembered for matching results (bounded so memory stays flat). */
 const MAX_TOOL_IDS = 100_000;
 /** How many monitor task ids are remembered (for ids per description, and which produced output). */
@@ -45,7 +48,11 @@ export class ClaudeRecordMapper {
   private warnedUnsigned = false;
   private readonly newUuid: () => string;
   private readonly common: ClaudeRecord;
-  /** The prototype of user and assistant records: `turnTail` is the JSON of `common`, to close their line. */
+  /**
+   * The prototype of user, assistant and notification attachment records: `turnTail` is the JSON of `common`, to
+   * close their line, and `turnTailBytes` the same with the newline, encoded (they are serialised by template:
+   * serialize.ts).
+   */
   private readonly turnPrototype: object;
 
   /** Set while a segment is mapped on a worker thread (see `startSegment`). */
@@ -69,6 +76,7 @@ export class ClaudeRecordMapper {
     };
     this.turnPrototype = Object.create(Object.prototype, {
       turnTail: { value: `,${JSON.stringify(this.common).slice(1)}`, enumerable: false },
+      turnTailBytes: { value: Buffer.from(`,${JSON.stringify(this.common).slice(1)}\n`), enumerable: false },
     }) as object;
   }
 
@@ -443,9 +451,12 @@ export class ClaudeRecordMapper {
     const sessionId = this.options.sessionId;
     const sourceUuid = this.newUuid();
     const deliveryId = this.newUuid();
-    const enqueue = { type: 'queue-operation', operation: 'enqueue', timestamp, sessionId, content: xml };
+    // Made from prototypes that mark them for serialisation by template (serialize.ts), fields in this order.
+    const enqueue = Object.assign(Object.create(QUEUE_OPERATION) as ClaudeRecord, {
+      type: 'queue-operation', operation: 'enqueue', timestamp, sessionId, content: xml,
+    });
     const uuid = this.newUuid();
-    const attachment: ClaudeRecord = {
+    const attachment = Object.assign(Object.create(this.turnPrototype) as ClaudeRecord, {
       parentUuid: this.parentUuid,
       isSidechain: false,
       attachment: {
@@ -463,13 +474,12 @@ export class ClaudeRecordMapper {
       rendered: [{ content: renderReminder(PRE, xml) }],
       renderedInHumanTurn: [{ content: renderReminder(PRE_HUMAN_TURN, xml) }],
       renderedRole: 'system',
-      ...this.common,
-    };
+    }, this.common);
     this.parentUuid = uuid;
-    const remove = {
+    const remove = Object.assign(Object.create(QUEUE_OPERATION) as ClaudeRecord, {
       type: 'queue-operation', operation: 'remove', timestamp, sessionId, content: xml,
       reason: 'absorbed_mid_turn', commandUuid: sourceUuid, deliveryId,
-    };
+    });
     return [enqueue, attachment, remove];
   }
 

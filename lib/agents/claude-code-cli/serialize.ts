@@ -2,8 +2,19 @@
 // input line for long strings (the same JSON value, without serialising them again).
 import type { JsonSource } from '../../json/raw-json.js';
 import { stringifySpliced, type JsonPieces } from '../../json/spliced-json.js';
+import { PRE, PRE_HUMAN_TURN, renderReminder } from '../../monitor/notification.js';
 import { EventRejected } from '../types.js';
 import type { ClaudeRecord } from './records.js';
+
+/** The hidden fields of records ClaudeRecordMapper makes from its prototypes (see serializeRecord). */
+interface Templated {
+  /** User, assistant and notification attachment records: the JSON of the common fields closing the line. */
+  turnTail?: string;
+  /** The same, with the newline, as bytes (the same for every record of a session: encoded once). */
+  turnTailBytes?: Buffer;
+  /** The two queue operations of a notification. */
+  queueOperation?: true;
+}
 
 /**
  * Append one record's JSON line to `out`. Records of long input lines splice the line's long strings in as
@@ -11,12 +22,17 @@ import type { ClaudeRecord } from './records.js';
  */
 export function serializeRecord(record: ClaudeRecord, out: JsonPieces, source?: JsonSource): void {
   try {
-    const tail = (record as { turnTail?: unknown }).turnTail;
-    if (typeof tail === 'string') {
-      serializeTurn(record, tail, out, source);
+    const { turnTail, turnTailBytes, queueOperation } = record as Templated;
+    if (typeof turnTail === 'string' && turnTailBytes !== undefined) {
+      if (record.type === 'attachment') serializeNotification(record, turnTail, out);
+      else serializeTurn(record, turnTailBytes, out, source);
       return;
     }
-    const json = source ? stringifySpliced(record, source) : JSON.stringify(record);
+    if (queueOperation === true) {
+      serializeQueueOperation(record, out);
+      return;
+    }
+    const json = source?.holdsLongStrings ? stringifySpliced(record, source) : JSON.stringify(record);
     if (typeof json === 'string') {
       out.push(`${json}\n`);
     } else {
@@ -39,22 +55,119 @@ function quote(value: unknown): string {
 }
 
 /**
+ * `stringify`, remembering its last answer: a record's parent is the uuid of the record before, and the records
+ * of one response repeat its id, model, usage and often its time; a notification's three records, its text.
+ * The values are strings, null, or objects that are not changed once made (usage).
+ */
+function rememberingLast(stringify: (value: unknown) => string): (value: unknown) => string {
+  let last: unknown = rememberingLast;
+  let json = '';
+  return (value) => {
+    if (value !== last) {
+      json = stringify(value);
+      last = value;
+    }
+    return json;
+  };
+}
+
+const quoteUuid = rememberingLast(quote);
+const quoteId = rememberingLast(quote);
+const quoteModel = rememberingLast(quote);
+const quoteTime = rememberingLast(quote);
+const usageJson = rememberingLast((usage) => JSON.stringify(usage));
+const quoteText = rememberingLast((text) => JSON.stringify(text));
+const quoteSession = rememberingLast(quote);
+
+/**
  * A user or assistant record made by ClaudeRecordMapper (its fields and their order are fixed there), by
  * template: the same text as JSON.stringify gives, without walking the envelope. `tail` is the JSON of its
- * common fields, from its prototype.
+ * common fields and the newline, encoded, from its prototype.
  */
-function serializeTurn(record: ClaudeRecord, tail: string, out: JsonPieces, source?: JsonSource): void {
+function serializeTurn(record: ClaudeRecord, tail: Buffer, out: JsonPieces, source?: JsonSource): void {
   const message = record.message as Record<string, unknown>;
   const head = record.type === 'user'
-    ? `{"parentUuid":${quote(record.parentUuid)},"isSidechain":false,"type":"user","message":{"role":"user","content":`
-    : `{"parentUuid":${quote(record.parentUuid)},"isSidechain":false,"type":"assistant","message":{"id":${quote(message.id)},"type":"message","role":"assistant","model":${quote(message.model)},"content":`;
-  const after = `${record.type === 'user' ? '}' : `,"stop_reason":${quote(message.stop_reason)},"stop_sequence":null,"usage":${JSON.stringify(message.usage)}}`},"uuid":${quote(record.uuid)},"timestamp":${quote(record.timestamp)}${tail}\n`;
-  const content = source ? stringifySpliced(message.content, source) : JSON.stringify(message.content);
+    ? `{"parentUuid":${quoteUuid(record.parentUuid)},"isSidechain":false,"type":"user","message":{"role":"user","content":`
+    : `{"parentUuid":${quoteUuid(record.parentUuid)},"isSidechain":false,"type":"assistant","message":{"id":${quoteId(message.id)},"type":"message","role":"assistant","model":${quoteModel(message.model)},"content":`;
+  const after = `${record.type === 'user' ? '}' : `,"stop_reason":${quote(message.stop_reason)},"stop_sequence":null,"usage":${usageJson(message.usage)}}`},"uuid":${quoteUuid(record.uuid)},"timestamp":${quoteTime(record.timestamp)}`;
+  const content = (source && splicedContent(message.content, source))
+    ?? (source?.holdsLongStrings ? stringifySpliced(message.content, source) : JSON.stringify(message.content));
   if (typeof content === 'string') {
-    out.push(head + content + after);
+    out.push(head + content + after, tail);
     return;
   }
   out.push(head + (content[0] as string));
   for (let i = 1; i < content.length - 1; i += 1) out.push(content[i]!);
-  out.push((content[content.length - 1] as string) + after);
+  out.push((content[content.length - 1] as string) + after, tail);
+}
+
+/**
+ * The content of a turn record as text around the raw JSON of the input line's own member it came from (the
+ * event's text, tool arguments or tool result), when it is one: that member is neither serialised nor encoded
+ * again. Undefined when the content is not one of these shapes (ClaudeRecordMapper's, fields in its order) or
+ * its value is not a member of the line.
+ */
+function splicedContent(content: unknown, source: JsonSource): JsonPieces | undefined {
+  if (typeof content === 'string') {
+    const raw = source.rawMember('text', content);
+    return raw && ['', raw, ''];
+  }
+  if (!Array.isArray(content) || content.length !== 1) return undefined;
+  const block = content[0] as Record<string, unknown>;
+  switch (block.type) {
+    case 'text': {
+      const raw = source.rawMember('text', block.text);
+      return raw && ['[{"type":"text","text":', raw, '}]'];
+    }
+    case 'thinking': {
+      const raw = source.rawMember('text', block.thinking);
+      return raw && ['[{"type":"thinking","thinking":', raw, `,"signature":${JSON.stringify(block.signature)}}]`];
+    }
+    case 'tool_use': {
+      const raw = source.rawMember('arguments', block.input);
+      return raw && [`[{"type":"tool_use","id":${JSON.stringify(block.id)},"name":${JSON.stringify(block.name)},"input":`, raw, '}]'];
+    }
+    case 'tool_result': {
+      const raw = typeof block.content === 'string' ? source.rawMember('content', block.content) : undefined;
+      return raw && [`[{"type":"tool_result","tool_use_id":${JSON.stringify(block.tool_use_id)},"content":`, raw, `,"is_error":${block.is_error === true}}]`];
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** `,"key":[{"content":` and the rendered text's JSON without its XML: what comes before it and after it. */
+function renderedAround(key: string, preamble: string): { before: Buffer; after: Buffer } {
+  const mark = '\u0000';
+  const [before, after] = JSON.stringify(renderReminder(preamble, mark)).split(JSON.stringify(mark).slice(1, -1));
+  // Long and the same for every notification: written from bytes encoded once.
+  return { before: Buffer.from(`,"${key}":[{"content":${before!}`), after: Buffer.from(`${after!}}]`) };
+}
+
+const RENDERED = renderedAround('rendered', PRE);
+const RENDERED_IN_HUMAN_TURN = renderedAround('renderedInHumanTurn', PRE_HUMAN_TURN);
+
+/**
+ * A notification's queued_command attachment (see ClaudeRecordMapper.notification), by template. Its text
+ * is quoted once for the three records; the rendered reminders around it are JSON that never changes (both
+ * sides of the text are a newline: quoting the pieces apart gives the same JSON as quoting the whole).
+ */
+function serializeNotification(record: ClaudeRecord, tail: string, out: JsonPieces): void {
+  const attachment = record.attachment as Record<string, unknown>;
+  const xml = quoteText(attachment.prompt);
+  const inner = xml.slice(1, -1);
+  out.push(
+    `{"parentUuid":${quoteUuid(record.parentUuid)},"isSidechain":false,"attachment":{"type":"queued_command","prompt":${xml},"source_uuid":${quote(attachment.source_uuid)},"delivery_id":${quote(attachment.delivery_id)},"commandMode":"task-notification","origin":{"kind":"task-notification","producer":"session-task"},"timestamp":${quoteTime(attachment.timestamp)}},"type":"attachment","uuid":${quoteUuid(record.uuid)},"timestamp":${quoteTime(record.timestamp)}`,
+    RENDERED.before, inner, RENDERED.after,
+    RENDERED_IN_HUMAN_TURN.before, inner, RENDERED_IN_HUMAN_TURN.after,
+    `,"renderedRole":"system"${tail}\n`,
+  );
+}
+
+/** A notification's enqueue or remove queue operation, by template (fields in ClaudeRecordMapper's order). */
+function serializeQueueOperation(record: ClaudeRecord, out: JsonPieces): void {
+  const head = `{"type":"queue-operation","operation":${quote(record.operation)},"timestamp":${quoteTime(record.timestamp)},"sessionId":${quoteSession(record.sessionId)},"content":${quoteText(record.content)}`;
+  out.push(record.operation === 'remove'
+    ? `${head},"reason":${quote(record.reason)},"commandUuid":${quote(record.commandUuid)},"deliveryId":${quote(record.deliveryId)}}\n`
+    : `${head}}\n`);
 }

@@ -1,4 +1,5 @@
-// User and assistant records are serialised by template (lib/agents/claude-code-cli/serialize.ts): the line
+// User, assistant and monitor notification records are serialised by template
+// (lib/agents/claude-code-cli/serialize.ts), in text and byte pieces: the line
 // must be exactly what JSON.stringify gives, for every event the generator makes (quotes, control characters,
 // lone surrogates, odd models and usage, usage summed over a response), and the same value when long strings
 // are spliced from the input.
@@ -13,6 +14,11 @@ import { withSeed } from '../../reliability/support.js';
 
 const T = '2026-11-29T10:00:00.000Z';
 
+/** The text of serialised pieces, as they are written back to back. */
+function lineOf(pieces: readonly (string | Uint8Array)[]): string {
+  return Buffer.concat(pieces.map((piece) => (typeof piece === 'string' ? Buffer.from(piece) : piece))).toString('utf8');
+}
+
 describe('records serialised by template', () => {
   test('every line is exactly JSON.stringify of its record, for generated hostile events', async () => {
     await withSeed('serialize-template', (rng) => {
@@ -21,6 +27,7 @@ describe('records serialised by template', () => {
       });
       const input = generateInput(rng, 3000, 0);
       let turns = 0;
+      let notifications = 0;
       let summed = 0;
       for (const line of input.data.toString('utf8').split(/\r?\n/)) {
         let value: unknown;
@@ -35,14 +42,49 @@ describe('records serialised by template', () => {
         for (const record of mapper.map(result.event).records) {
           const out: (string | Uint8Array)[] = [];
           serializeRecord(record, out);
-          expect(out).toEqual([`${JSON.stringify(record)}\n`]);
+          expect(lineOf(out)).toBe(`${JSON.stringify(record)}\n`);
           if (record.type === 'user' || record.type === 'assistant') turns += 1;
+          if (record.type === 'attachment' || record.type === 'queue-operation') notifications += 1;
           // Usage reported again in one response: the record carries a sum made here, not the event's object.
           if (usage !== undefined && (record.message as { usage?: unknown }).usage !== usage) summed += 1;
         }
       }
       expect(turns).toBeGreaterThan(1000);
+      expect(notifications).toBeGreaterThan(30);
       expect(summed).toBeGreaterThan(10);
+    });
+  });
+
+  test('with the input line\'s own members spliced in, every line holds the value of its record', async () => {
+    await withSeed('serialize-members', (rng) => {
+      const mapper = new ClaudeRecordMapper({ sessionId: 'S', cwd: '/p' });
+      const input = generateInput(rng, 3000, 0);
+      const splitter = new LineSplitter();
+      let spliced = 0;
+      let records = 0;
+      for (const line of [...splitter.push(input.data), ...splitter.end()]) {
+        let value: unknown;
+        try {
+          value = parseLine(line);
+        } catch {
+          continue;
+        }
+        const result = normalizeEvent(value, T);
+        if (!result.ok || !result.event) continue;
+        const source = jsonSourceOf(line, value);
+        for (const record of mapper.map(result.event).records) {
+          const out: (string | Uint8Array)[] = [];
+          serializeRecord(record, out, source);
+          const written = lineOf(out);
+          expect(written.endsWith('\n')).toBe(true);
+          expect(written.indexOf('\n')).toBe(written.length - 1);
+          expect(JSON.parse(written)).toEqual(JSON.parse(JSON.stringify(record)));
+          records += 1;
+          if (out.some((piece) => typeof piece !== 'string' && piece.length > 0 && piece !== out[out.length - 1])) spliced += 1;
+        }
+      }
+      expect(records).toBeGreaterThan(1000);
+      expect(spliced).toBeGreaterThan(300);
     });
   });
 
@@ -58,7 +100,7 @@ describe('records serialised by template', () => {
     const out: (string | Uint8Array)[] = [];
     serializeRecord(record!, out, jsonSourceOf(line!, value));
     expect(out.some((piece) => typeof piece !== 'string')).toBe(true);
-    const written = Buffer.concat(out.map((piece) => (typeof piece === 'string' ? Buffer.from(piece) : piece))).toString('utf8');
+    const written = lineOf(out);
     expect(written.endsWith('\n')).toBe(true);
     expect(JSON.parse(written)).toEqual(JSON.parse(JSON.stringify(record)));
   });
