@@ -13,6 +13,9 @@ export const MIN_SPLICE_CHARS = 2048;
 /** Containers nested deeper than this are skipped by the scan (their strings are serialised as usual). */
 const MAX_DEPTH = 64;
 
+/** A container nested deeper than this is serialised, not spliced (see `Scanner.splicesAsIs`). */
+const SPLICE_MAX_DEPTH = 256;
+
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 
@@ -24,7 +27,7 @@ export class JsonSource {
 
   /**
    * The top-level members, four numbers each: the key's opening and closing quote, and where the value starts
-   * and ends (-1, -1: a container whose raw text is not to be spliced, see `numbersRoundTrip`). Null when the
+   * and ends (-1, -1: a container whose raw text is not to be spliced, see `splicesAsIs`). Null when the
    * value is not an object or a key is escaped (found on the first `rawMember`).
    */
   private members: number[] | null | undefined;
@@ -272,12 +275,15 @@ class Scanner {
   }
 
   /**
-   * Every number between `start` and `end` (a container) reads back as the number JSON.stringify writes for
-   * it: none overflows to Infinity (written null) or is -0 (written 0). Numbers with an exponent, a minus
-   * before a zero, or over 300 characters are taken to be such (a superset).
+   * The container between `start` and `end` reads back as the value JSON.stringify writes for what JSON.parse
+   * made of it, and JSON.stringify could write that: no number overflows to Infinity (written null) or is -0
+   * (written 0), and it nests no deeper than SPLICE_MAX_DEPTH (deeper, JSON.stringify may run out of stack, and
+   * the record is rejected as before). Numbers with an exponent, a minus before a zero, or over 300 characters
+   * are taken to be such numbers (a superset).
    */
-  numbersRoundTrip(start: number, end: number): boolean {
+  splicesAsIs(start: number, end: number): boolean {
     const buf = this.buf;
+    let depth = 0;
     for (let pos = start; pos < end;) {
       const c = buf[pos]!;
       if (c === QUOTE) {
@@ -290,6 +296,12 @@ class Scanner {
         }
         if (pos - from > 300) return false;
       } else {
+        if (c === 0x7b || c === 0x5b) {
+          depth += 1;
+          if (depth > SPLICE_MAX_DEPTH) return false;
+        } else if (c === 0x7d || c === 0x5d) {
+          depth -= 1;
+        }
         pos += 1;
       }
     }
@@ -339,7 +351,7 @@ function topLevelMembers(buf: Buffer): number[] | null {
     } else if (c === 0x7b || c === 0x5b) {
       end = scanner.skipContainer(start);
       // Its raw text is not the value JSON.stringify writes when a number in it is not: mark it as not to splice.
-      if (!scanner.numbersRoundTrip(start, end)) members.push(pos, keyEnd, -1, -1);
+      if (!scanner.splicesAsIs(start, end)) members.push(pos, keyEnd, -1, -1);
     } else {
       end = start;
       // A number, true, false or null.

@@ -20,7 +20,8 @@ export function sessionLine(harnesses: readonly SessionHarness[], agentName: str
 }
 
 export class SessionLogger {
-  private readonly active: SessionHarness[];
+  /** Replaced, never changed in place: a loop over it goes on over the harnesses it began with. */
+  private active: readonly SessionHarness[];
   private writeFailed = false;
 
   /**
@@ -48,7 +49,7 @@ export class SessionLogger {
    */
   write(event: GenericEvent, where: string, source?: JsonSource): string | undefined {
     let rejected: string | undefined;
-    for (const harness of [...this.active]) {
+    for (const harness of this.active) {
       try {
         harness.add(event, where, source);
       } catch (error) {
@@ -61,7 +62,7 @@ export class SessionLogger {
 
   /** Write what the harnesses queued: called once per input chunk. */
   flush(): void {
-    for (const harness of [...this.active]) {
+    for (const harness of this.active) {
       try {
         harness.flush();
       } catch (error) {
@@ -76,7 +77,7 @@ export class SessionLogger {
    */
   finish(discardEmpty = false): SessionHarness[] {
     const removed: SessionHarness[] = [];
-    for (const harness of [...this.active]) {
+    for (const harness of this.active) {
       try {
         if (!discardEmpty || !harness.finishOrDiscard) harness.finish();
         else if (harness.finishOrDiscard()) removed.push(harness);
@@ -84,13 +85,12 @@ export class SessionLogger {
         this.drop(harness, error);
       }
     }
-    this.active.length = 0;
+    this.active = [];
     return removed;
   }
 
   private drop(harness: SessionHarness, error: unknown): void {
-    const index = this.active.indexOf(harness);
-    if (index !== -1) this.active.splice(index, 1);
+    this.active = this.active.filter((active) => active !== harness);
     this.writeFailed = true;
     const err = error as NodeJS.ErrnoException;
     this.report(`${harness.format}: cannot write ${harness.sessionFile}: ${err.message}; no further records are written to it`);

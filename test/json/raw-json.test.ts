@@ -96,12 +96,17 @@ describe('JsonSource.rawMember', () => {
     expect(source!.rawMember('arguments', value.arguments)?.toString()).toBe('{"k":1}');
   });
 
-  test('an object holding a number JSON.stringify writes otherwise (Infinity, -0) is not spliced', () => {
+  test('an object holding a number JSON.stringify writes otherwise (Infinity, -0), or nested too deep for it, is not spliced', () => {
     for (const number of ['1e400', '-0', '-0.0', '1E2', `1${'0'.repeat(400)}`]) {
       const { value, source } = only(`{"arguments":{"a":[${number}]},"list":["${number}"]}\n`);
       expect(source!.rawMember('arguments', value.arguments)).toBeUndefined();
       expect(source!.rawMember('list', value.list)?.toString()).toBe(`["${number}"]`);
     }
+    const deep = (levels: number) => `{"arguments":${'['.repeat(levels)}${']'.repeat(levels)}}\n`;
+    const tooDeep = only(deep(10_000));
+    expect(tooDeep.source!.rawMember('arguments', tooDeep.value.arguments)).toBeUndefined();
+    const shallow = only(deep(100));
+    expect(shallow.source!.rawMember('arguments', shallow.value.arguments)?.length).toBe(200);
     const { value, source } = only('{"arguments":{"a":[-1.5,0,10,true,false,null,"1e400"]}}\n');
     expect(source!.rawMember('arguments', value.arguments)?.toString()).toBe('{"a":[-1.5,0,10,true,false,null,"1e400"]}');
   });
