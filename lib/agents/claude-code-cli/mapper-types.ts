@@ -26,7 +26,7 @@ export interface MapperOptions {
   model?: string;
   gitBranch?: string;
   provenance?: Record<string, unknown>;
-  /** Injected for tests; defaults to crypto.randomUUID. */
+  /** Injected for tests; defaults to randomUuid (lib/util/random-id.ts). */
   newUuid?: () => string;
   /**
    * How many tool call ids are remembered for matching results (default 100,000). A worker thread remembers

@@ -1,7 +1,6 @@
 // Pure mapping from generic events to Claude Code 2.1.328 transcript records. State is only what the
 // format needs to link records: the chain's last uuid, the current turn's message.id, the tool calls seen,
 // and task ids per monitor. No I/O: the harness serialises and writes what this returns.
-import { randomUUID } from 'node:crypto';
 import type {
   AssistantEvent, CompactionEvent, GenericEvent, ImageInput, MonitorEndEvent, MonitorEvent, ThinkingEvent,
   ToolCallEvent, ToolResultEvent, Usage, UserEvent,
@@ -11,11 +10,29 @@ import { endNotification, eventNotification, PRE, PRE_HUMAN_TURN, renderReminder
 import { RecentMap, RecentSet } from './recent.js';
 import { laterTime, NO_USAGE } from './response.js';
 import { sumUsage } from '../../usage.js';
+import { randomUuid } from '../../util/random-id.js';
 
 /** The Claude Code version the records imitate (and were verified against). */
 export const CLAUDE_CODE_VERSION = '2.1.328';
 /** A model Claude Code knows, used when neither the event nor the options name one. */
 export const DEFAULT_MODEL = 'claude-sonnet-4-5-20250929';
+
+type TurnClass = new (parentUuid: string | null, type: string, message: ClaudeRecord, uuid: string, timestamp: string) => object;
+
+/** The class of a mapper's turn records: their fields in `chain`'s order, the common ones last, `prototype` theirs. */
+function turnClass(prototype: object, common: ClaudeRecord): TurnClass {
+  function Turn(this: ClaudeRecord, parentUuid: string | null, type: string, message: ClaudeRecord, uuid: string, timestamp: string): void {
+    this.parentUuid = parentUuid;
+    this.isSidechain = false;
+    this.type = type;
+    this.message = message;
+    this.uuid = uuid;
+    this.timestamp = timestamp;
+    Object.assign(this, common);
+  }
+  Turn.prototype = prototype;
+  return Turn as unknown as TurnClass;
+}
 
 /** The prototype of a notification's queue operations, which marks them for serialisation by template. */
 const QUEUE_OPERATION = Object.create(Object.prototype, { queueOperation: { value: true, enumerable: false } }) as object;
@@ -55,6 +72,9 @@ export class ClaudeRecordMapper {
    */
   private readonly turnPrototype: object;
 
+  /** Makes user and assistant records (a class: its objects are allocated at their size, fields in place). */
+  private readonly Turn: TurnClass;
+
   /** Set while a segment is mapped on a worker thread (see `startSegment`). */
   private marks: SegmentMarks | undefined;
   private segmentToolIds: string[] = [];
@@ -64,7 +84,7 @@ export class ClaudeRecordMapper {
 
   constructor(private readonly options: MapperOptions) {
     this.toolIds = new RecentSet<string>(options.toolIdsRemembered ?? MAX_TOOL_IDS);
-    this.newUuid = options.newUuid ?? randomUUID;
+    this.newUuid = options.newUuid ?? randomUuid;
     this.common = {
       userType: 'external',
       entrypoint: 'cli',
@@ -78,6 +98,7 @@ export class ClaudeRecordMapper {
       turnTail: { value: `,${JSON.stringify(this.common).slice(1)}`, enumerable: false },
       turnTailBytes: { value: Buffer.from(`,${JSON.stringify(this.common).slice(1)}\n`), enumerable: false },
     }) as object;
+    this.Turn = turnClass(this.turnPrototype, this.common);
   }
 
   /** The uuid of the last chain record, for a `last-prompt` checkpoint. */
@@ -303,14 +324,7 @@ export class ClaudeRecordMapper {
    */
   private turn(type: 'user' | 'assistant', message: ClaudeRecord, timestamp: string): ClaudeRecord {
     const uuid = this.newUuid();
-    const record = Object.create(this.turnPrototype) as ClaudeRecord;
-    record.parentUuid = this.parentUuid;
-    record.isSidechain = false;
-    record.type = type;
-    record.message = message;
-    record.uuid = uuid;
-    record.timestamp = timestamp;
-    Object.assign(record, this.common);
+    const record = new this.Turn(this.parentUuid, type, message, uuid, timestamp) as unknown as ClaudeRecord;
     this.parentUuid = uuid;
     return record;
   }

@@ -34,7 +34,7 @@ export interface Segment {
 /** What mapping one event said: its warnings, and the id when they are a once-only warning (see `Mapped`). */
 export type Warnings = Pick<Mapped, 'warnings' | 'once'>;
 
-/** The length of every uuid a mapper draws (crypto.randomUUID). */
+/** The length of every uuid a mapper draws (randomUuid, lib/util/random-id.ts). */
 export const UUID_LENGTH = 36;
 
 /** A harness that takes segments serialised elsewhere (the Claude harness). */
