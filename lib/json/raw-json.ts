@@ -25,13 +25,6 @@ export class JsonSource {
   /** Strings decoded piece by piece by parseLine, with their bytes: matched by identity, never hashed. */
   private decoded: { text: string; raw: Buffer }[] = [];
 
-  /**
-   * The top-level members, four numbers each: the key's opening and closing quote, and where the value starts
-   * and ends (-1, -1: a container whose raw text is not to be spliced, see `splicesAsIs`). Null when the
-   * value is not an object or a key is escaped (found on the first `rawMember`).
-   */
-  private members: number[] | null | undefined;
-
   /** `bytes` must be exactly the text `value` was parsed from (valid UTF-8, one JSON value). */
   constructor(private readonly bytes: Buffer, private readonly value: unknown) {}
 
@@ -42,27 +35,15 @@ export class JsonSource {
 
   /**
    * The raw JSON text of the line's top-level member `key` (an ASCII name), when `candidate` is its value: a
-   * string equal to it, or the very object or array JSON.parse made (not changed since). Undefined otherwise,
-   * and when the key is there twice (JSON.parse keeps the last one). The members are found once, by one walk
-   * over the line's top level that jumps over strings with a native search.
+   * string equal to it, or the very object or array JSON.parse made (not changed since). Undefined otherwise:
+   * when the key is there twice (JSON.parse keeps the last one) or any key is escaped (it may spell `key`), and
+   * when the member's raw text is not what JSON.stringify writes of its value (see `splicesAsIs`). One walk over
+   * the line's top level, jumping over strings with a native search; nothing is kept.
    */
   rawMember(key: string, candidate: unknown): Buffer | undefined {
-    const members = this.members ??= topLevelMembers(this.bytes);
-    if (members === null) return undefined;
-    const bytes = this.bytes;
-    let found = -1;
-    for (let i = 0; i < members.length; i += 4) {
-      const open = members[i]!;
-      if (members[i + 1]! - open - 1 !== key.length) continue;
-      let same = true;
-      for (let k = 0; k < key.length && same; k += 1) same = bytes[open + 1 + k] === key.charCodeAt(k);
-      if (!same) continue;
-      if (found >= 0) return undefined;
-      found = i;
-    }
-    if (found < 0 || members[found + 2]! < 0) return undefined;
     if (!isObject(this.value) || !Object.hasOwn(this.value, key) || this.value[key] !== candidate) return undefined;
-    return bytes.subarray(members[found + 2]!, members[found + 3]!);
+    const span = memberSpan(this.bytes, key);
+    return span === undefined ? undefined : this.bytes.subarray(span % 0x100000000, Math.floor(span / 0x100000000));
   }
 
   /**
@@ -76,6 +57,7 @@ export class JsonSource {
     this.strings ??= longStrings(this.bytes, this.value, this.decoded.length > 0);
     return this.strings.get(text);
   }
+
 
   /** Record a string parseLine decoded from `raw` (it is left out of the scan's map). */
   addDecoded(text: string, raw: Buffer): void {
@@ -329,20 +311,25 @@ class Scanner {
 }
 
 /**
- * The members of the object that `buf` holds (valid JSON: it was parsed), four numbers each (see
- * `JsonSource.members`); null when `buf` is not an object or one of its keys holds an escape (it might spell
- * another member's key).
+ * Where the value of member `key` of the object `buf` holds (valid JSON: it was parsed) starts and ends, as
+ * `start + end * 2^32`; undefined when `buf` is not an object, holds `key` twice or not at all, has a key
+ * with an escape, or the value is a container whose raw text is not to be spliced (see `splicesAsIs`).
  */
-function topLevelMembers(buf: Buffer): number[] | null {
+function memberSpan(buf: Buffer, key: string): number | undefined {
   const scanner = new Scanner(buf);
   let pos = scanner.ws(0);
-  if (buf[pos] !== 0x7b) return null;
-  const members: number[] = [];
+  if (buf[pos] !== 0x7b) return undefined;
   pos = scanner.ws(pos + 1);
-  if (buf[pos] === 0x7d) return members;
+  if (buf[pos] === 0x7d) return undefined;
+  let found: number | undefined;
   for (;;) {
     const keyEnd = scanner.stringEnd(pos);
-    for (let i = pos + 1; i < keyEnd; i += 1) if (buf[i] === BACKSLASH) return null;
+    let same = keyEnd - pos - 1 === key.length;
+    for (let i = pos + 1; i < keyEnd; i += 1) {
+      const c = buf[i]!;
+      if (c === BACKSLASH) return undefined;
+      same &&= c === key.charCodeAt(i - pos - 1);
+    }
     const start = scanner.ws(scanner.ws(keyEnd + 1) + 1); // past the colon
     const c = buf[start];
     let end: number;
@@ -350,16 +337,18 @@ function topLevelMembers(buf: Buffer): number[] | null {
       end = scanner.stringEnd(start) + 1;
     } else if (c === 0x7b || c === 0x5b) {
       end = scanner.skipContainer(start);
-      // Its raw text is not the value JSON.stringify writes when a number in it is not: mark it as not to splice.
-      if (!scanner.splicesAsIs(start, end)) members.push(pos, keyEnd, -1, -1);
+      if (same && !scanner.splicesAsIs(start, end)) return undefined;
     } else {
       end = start;
       // A number, true, false or null.
       for (let d = buf[end]; d !== 0x2c && d !== 0x7d && d !== 0x20 && d !== 0x0a && d !== 0x0d && d !== 0x09; d = buf[++end]);
     }
-    if (members[members.length - 4] !== pos) members.push(pos, keyEnd, start, end);
+    if (same) {
+      if (found !== undefined) return undefined;
+      found = start + end * 0x100000000;
+    }
     pos = scanner.ws(end);
-    if (buf[pos] !== 0x2c) return members; // the closing brace
+    if (buf[pos] !== 0x2c) return found; // the closing brace
     pos = scanner.ws(pos + 1);
   }
 }
