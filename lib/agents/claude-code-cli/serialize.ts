@@ -71,13 +71,33 @@ function rememberingLast(stringify: (value: unknown) => string): (value: unknown
   };
 }
 
+/** `stringify` of two values, remembering its last answer (as rememberingLast). */
+function rememberingLastTwo(stringify: (a: unknown, b: unknown) => string): (a: unknown, b: unknown) => string {
+  let lastA: unknown = rememberingLastTwo;
+  let lastB: unknown = rememberingLastTwo;
+  let json = '';
+  return (a, b) => {
+    if (a !== lastA || b !== lastB) {
+      json = stringify(a, b);
+      lastA = a;
+      lastB = b;
+    }
+    return json;
+  };
+}
+
 const quoteUuid = rememberingLast(quote);
-const quoteId = rememberingLast(quote);
-const quoteModel = rememberingLast(quote);
 const quoteTime = rememberingLast(quote);
 const usageJson = rememberingLast((usage) => JSON.stringify(usage));
 const quoteText = rememberingLast((text) => JSON.stringify(text));
 const quoteSession = rememberingLast(quote);
+
+/** What follows the parent uuid up to the content: the same for every record of a response. */
+const USER_HEAD = ',"isSidechain":false,"type":"user","message":{"role":"user","content":';
+const assistantHead = rememberingLastTwo((id, model) => `,"isSidechain":false,"type":"assistant","message":{"id":${quote(id)},"type":"message","role":"assistant","model":${quote(model)},"content":`);
+/** What follows the content up to the record's uuid. */
+const USER_END = '}';
+const assistantEnd = rememberingLastTwo((stopReason, usage) => `,"stop_reason":${quote(stopReason)},"stop_sequence":null,"usage":${usageJson(usage)}}`);
 
 /**
  * A user or assistant record made by ClaudeRecordMapper (its fields and their order are fixed there), by
@@ -86,10 +106,9 @@ const quoteSession = rememberingLast(quote);
  */
 function serializeTurn(record: ClaudeRecord, tail: Buffer, out: JsonPieces, source?: JsonSource): void {
   const message = record.message as Record<string, unknown>;
-  const head = record.type === 'user'
-    ? `{"parentUuid":${quoteUuid(record.parentUuid)},"isSidechain":false,"type":"user","message":{"role":"user","content":`
-    : `{"parentUuid":${quoteUuid(record.parentUuid)},"isSidechain":false,"type":"assistant","message":{"id":${quoteId(message.id)},"type":"message","role":"assistant","model":${quoteModel(message.model)},"content":`;
-  const after = `${record.type === 'user' ? '}' : `,"stop_reason":${quote(message.stop_reason)},"stop_sequence":null,"usage":${usageJson(message.usage)}}`},"uuid":${quoteUuid(record.uuid)},"timestamp":${quoteTime(record.timestamp)}`;
+  const user = record.type === 'user';
+  const head = `{"parentUuid":${quoteUuid(record.parentUuid)}${user ? USER_HEAD : assistantHead(message.id, message.model)}`;
+  const after = `${user ? USER_END : assistantEnd(message.stop_reason, message.usage)},"uuid":${quoteUuid(record.uuid)},"timestamp":${quoteTime(record.timestamp)}`;
   const content = (source && splicedContent(message.content, source))
     ?? (source?.holdsLongStrings ? stringifySpliced(message.content, source) : JSON.stringify(message.content));
   if (typeof content === 'string') {
