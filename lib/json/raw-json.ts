@@ -42,8 +42,7 @@ export class JsonSource {
    */
   rawMember(key: string, candidate: unknown): Buffer | undefined {
     if (!isObject(this.value) || !Object.hasOwn(this.value, key) || this.value[key] !== candidate) return undefined;
-    const span = memberSpan(this.bytes, key);
-    return span === undefined ? undefined : this.bytes.subarray(span % 0x100000000, Math.floor(span / 0x100000000));
+    return memberRaw(this.bytes, key);
   }
 
   /**
@@ -311,17 +310,17 @@ class Scanner {
 }
 
 /**
- * Where the value of member `key` of the object `buf` holds (valid JSON: it was parsed) starts and ends, as
- * `start + end * 2^32`; undefined when `buf` is not an object, holds `key` twice or not at all, has a key
- * with an escape, or the value is a container whose raw text is not to be spliced (see `splicesAsIs`).
+ * The raw text of the value of member `key` of the object `buf` holds (valid JSON: it was parsed); undefined
+ * when `buf` is not an object, holds `key` twice or not at all, has a key with an escape, or the value is a
+ * container whose raw text is not to be spliced (see `splicesAsIs`).
  */
-function memberSpan(buf: Buffer, key: string): number | undefined {
+function memberRaw(buf: Buffer, key: string): Buffer | undefined {
   const scanner = new Scanner(buf);
   let pos = scanner.ws(0);
   if (buf[pos] !== 0x7b) return undefined;
   pos = scanner.ws(pos + 1);
   if (buf[pos] === 0x7d) return undefined;
-  let found: number | undefined;
+  let found: Buffer | undefined;
   for (;;) {
     const keyEnd = scanner.stringEnd(pos);
     let same = keyEnd - pos - 1 === key.length;
@@ -345,7 +344,7 @@ function memberSpan(buf: Buffer, key: string): number | undefined {
     }
     if (same) {
       if (found !== undefined) return undefined;
-      found = start + end * 0x100000000;
+      found = buf.subarray(start, end);
     }
     pos = scanner.ws(end);
     if (buf[pos] !== 0x2c) return found; // the closing brace

@@ -88,6 +88,14 @@ describe('JsonSource.rawMember', () => {
     expect(source!.rawMember('list', value.list)?.toString()).toBe('[{"text":"x"}]');
   });
 
+  test('a member megabytes into a long line is found whole', () => {
+    const big = 'é'.repeat(3 * 1024 * 1024);
+    const { value, source } = only(`{"type":"tool_result","id":"t","pad":"${'x'.repeat(5 * 1024 * 1024)}","content":"${big}","is_error":false}\n`);
+    const raw = source!.rawMember('content', value.content);
+    expect(raw?.length).toBe(Buffer.byteLength(big) + 2);
+    expect(raw?.toString('utf8')).toBe(`"${big}"`);
+  });
+
   test('only the value the line holds at that key: not another value, not another object, not a nested key', () => {
     const { value, source } = only('{"text":"a","arguments":{"k":1},"inner":{"name":"b"}}\n');
     expect(source!.rawMember('text', 'b')).toBeUndefined();
