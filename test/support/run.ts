@@ -22,9 +22,14 @@ export function tempDir(prefix = 'asyncai-log-test-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
 
-/** A minimal, fixed environment: nothing of the developer's (HOME, CLAUDE_CONFIG_DIR) leaks in. */
+/**
+ * A minimal, fixed environment: nothing of the developer's (HOME, CLAUDE_CONFIG_DIR) leaks in. TMPDIR is the
+ * test run's own (test/support/global-setup.ts), so what a spawned CLI leaves there is removed with it.
+ */
 export function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {
-  return { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: tempDir('asyncai-log-home-'), LANG: 'C.UTF-8', ...extra };
+  return {
+    PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: tempDir('asyncai-log-home-'), LANG: 'C.UTF-8', TMPDIR: tmpdir(), ...extra,
+  };
 }
 
 export function run(command: string, args: string[], options: SpawnOptions & { input?: string | Buffer } = {}): Promise<RunResult> {
