@@ -258,7 +258,8 @@ export function neutralPaths(capture: Capture): [string, string][] {
     [capture.configDir, '/home/user/.claude'],
     [capture.cwd, '/home/user/project'],
     [encode(capture.cwd), '-home-user-project'],
-    [join(tmpdir(), `claude-${uid}`), '/home/user/.cache/claude-tmp'],
+    // The CLI runs without TMPDIR (see captureScenario): its temporary files are under /tmp, whatever ours are.
+    [join('/tmp', `claude-${uid}`), '/home/user/.cache/claude-tmp'],
     [base, '/home/user'],
     [release(), '6.0.0-generic'],
   ];
