@@ -97,6 +97,8 @@ export class ClaudeRecordMapper {
     this.turnPrototype = Object.create(Object.prototype, {
       turnTail: { value: `,${JSON.stringify(this.common).slice(1)}`, enumerable: false },
       turnTailBytes: { value: Buffer.from(`,${JSON.stringify(this.common).slice(1)}\n`), enumerable: false },
+      // Uuids drawn by randomUuid need no quoting check (an injected newUuid's might).
+      plainUuids: { value: options.newUuid === undefined, enumerable: false },
     }) as object;
     this.Turn = turnClass(this.turnPrototype, this.common);
   }
@@ -418,8 +420,8 @@ export class ClaudeRecordMapper {
     if (!this.toolIds.has(event.id)) {
       this.addedToolId = event.id;
       if (this.marks) this.segmentToolIds.push(event.id);
+      this.toolIds.add(event.id);
     }
-    this.toolIds.add(event.id);
     const block = { type: 'tool_use', id: event.id, name: event.name, input: event.arguments };
     return { records: [this.assistantSide(block, event.model, event.usage, 'tool_use', event.timestamp)], warnings: [] };
   }

@@ -15,7 +15,13 @@ const MAX_TIME = 8.64e15;
  */
 export function laterTime(previous: string, time: string): string {
   // The canonical form (YYYY-MM-DDTHH:MM:SS.mmmZ) sorts as text; other forms (years past 9999) are parsed.
-  if (time.length === 24 && previous.length === 24 ? time > previous : Date.parse(time) > Date.parse(previous)) return time;
+  const canonical = time.length === 24 && previous.length === 24;
+  if (canonical ? time > previous : Date.parse(time) > Date.parse(previous)) return time;
+  // Within the same second, one millisecond more is three digits more (the Date round trip cost a microsecond).
+  if (canonical && previous.charCodeAt(23) === 90 && previous.charCodeAt(19) === 46) {
+    const ms = Number(previous.slice(20, 23)) + 1;
+    if (ms <= 999) return `${previous.slice(0, 20)}${ms < 10 ? '00' : ms < 100 ? '0' : ''}${ms}Z`;
+  }
   const next = Date.parse(previous) + 1;
   return next <= MAX_TIME ? new Date(next).toISOString() : time;
 }

@@ -12,6 +12,8 @@ interface Templated {
   turnTail?: string;
   /** The same, with the newline, as bytes (the same for every record of a session: encoded once). */
   turnTailBytes?: Buffer;
+  /** The record's uuid was drawn by randomUuid: nothing in it to escape. */
+  plainUuids?: boolean;
   /** The two queue operations of a notification. */
   queueOperation?: true;
 }
@@ -55,8 +57,8 @@ function quote(value: unknown): string {
 }
 
 /**
- * `stringify`, remembering its last answer: a record's parent is the uuid of the record before, and the records
- * of one response repeat its id, model, usage and often its time; a notification's three records, its text.
+ * `stringify`, remembering its last answer: the records of one response repeat its id, model, usage and often
+ * its time; a notification's three records, its text.
  * The values are strings, null, or objects that are not changed once made (usage).
  */
 function rememberingLast(stringify: (value: unknown) => string): (value: unknown) => string {
@@ -86,7 +88,22 @@ function rememberingLastTwo(stringify: (a: unknown, b: unknown) => string): (a: 
   };
 }
 
-const quoteUuid = rememberingLast(quote);
+/** The last record's uuid, quoted: the next record's parent, usually. */
+let lastUuid: unknown = null;
+let lastUuidJson = 'null';
+
+/** A record's parent uuid, quoted (the uuid of the record before is known already). */
+function quoteParent(parent: unknown): string {
+  return parent === lastUuid ? lastUuidJson : quote(parent);
+}
+
+/** A record's own uuid, quoted (`plain`: drawn by randomUuid, nothing to escape), remembered for the next. */
+function quoteOwn(uuid: unknown, plain: boolean | undefined): string {
+  lastUuid = uuid;
+  lastUuidJson = plain === true && typeof uuid === 'string' ? `"${uuid}"` : quote(uuid);
+  return lastUuidJson;
+}
+
 const quoteTime = rememberingLast(quote);
 const usageJson = rememberingLast((usage) => JSON.stringify(usage));
 const quoteText = rememberingLast((text) => JSON.stringify(text));
@@ -107,8 +124,8 @@ const assistantEnd = rememberingLastTwo((stopReason, usage) => `,"stop_reason":$
 function serializeTurn(record: ClaudeRecord, tail: Buffer, out: JsonPieces, source?: JsonSource): void {
   const message = record.message as Record<string, unknown>;
   const user = record.type === 'user';
-  const head = `{"parentUuid":${quoteUuid(record.parentUuid)}${user ? USER_HEAD : assistantHead(message.id, message.model)}`;
-  const after = `${user ? USER_END : assistantEnd(message.stop_reason, message.usage)},"uuid":${quoteUuid(record.uuid)},"timestamp":${quoteTime(record.timestamp)}`;
+  const head = `{"parentUuid":${quoteParent(record.parentUuid)}${user ? USER_HEAD : assistantHead(message.id, message.model)}`;
+  const after = `${user ? USER_END : assistantEnd(message.stop_reason, message.usage)},"uuid":${quoteOwn(record.uuid, (record as Templated).plainUuids)},"timestamp":${quoteTime(record.timestamp)}`;
   const content = (source && splicedContent(message.content, source))
     ?? (source?.holdsLongStrings ? stringifySpliced(message.content, source) : JSON.stringify(message.content));
   if (typeof content === 'string') {
@@ -176,7 +193,7 @@ function serializeNotification(record: ClaudeRecord, tail: string, out: JsonPiec
   const xml = quoteText(attachment.prompt);
   const inner = xml.slice(1, -1);
   out.push(
-    `{"parentUuid":${quoteUuid(record.parentUuid)},"isSidechain":false,"attachment":{"type":"queued_command","prompt":${xml},"source_uuid":${quote(attachment.source_uuid)},"delivery_id":${quote(attachment.delivery_id)},"commandMode":"task-notification","origin":{"kind":"task-notification","producer":"session-task"},"timestamp":${quoteTime(attachment.timestamp)}},"type":"attachment","uuid":${quoteUuid(record.uuid)},"timestamp":${quoteTime(record.timestamp)}`,
+    `{"parentUuid":${quoteParent(record.parentUuid)},"isSidechain":false,"attachment":{"type":"queued_command","prompt":${xml},"source_uuid":${quote(attachment.source_uuid)},"delivery_id":${quote(attachment.delivery_id)},"commandMode":"task-notification","origin":{"kind":"task-notification","producer":"session-task"},"timestamp":${quoteTime(attachment.timestamp)}},"type":"attachment","uuid":${quoteOwn(record.uuid, (record as Templated).plainUuids)},"timestamp":${quoteTime(record.timestamp)}`,
     RENDERED.before, inner, RENDERED.after,
     RENDERED_IN_HUMAN_TURN.before, inner, RENDERED_IN_HUMAN_TURN.after,
     `,"renderedRole":"system"${tail}\n`,
