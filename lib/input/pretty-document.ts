@@ -75,7 +75,7 @@ export class LineValues {
       }
     }
     const document = this.document;
-    if (!document) return { no: line.no, ...readLineValue(line, this.maxLineBytes) };
+    if (!document) return readLineValue(line, this.maxLineBytes, line.no);
     let whole: ReturnType<PrettyDocument['push']>;
     try {
       whole = document.push(line);

@@ -91,12 +91,16 @@ const MARK = `asyncai-log-piecewise-${randomBytes(16).toString('hex')}-`;
  * The value of an input line, or the one diagnostic it gets instead: over the `maxLineBytes` limit (its bytes
  * were dropped), or invalid JSON.
  */
-export function readLineValue(line: Line, maxLineBytes: number | undefined): { value: unknown } | { bad: string } {
-  if (isOverLong(line)) return { bad: overLongMessage(line.bytes, maxLineBytes) };
+export function readLineValue(line: Line, maxLineBytes: number | undefined): { value: unknown } | { bad: string };
+/** The same, located: `no` is the line's number. */
+export function readLineValue(line: Line, maxLineBytes: number | undefined, no: number): ({ value: unknown } | { bad: string }) & { no: number };
+export function readLineValue(line: Line, maxLineBytes: number | undefined, no?: number): ({ value: unknown } | { bad: string }) & { no?: number } {
+  if (isOverLong(line)) return { no, bad: overLongMessage(line.bytes, maxLineBytes) };
   try {
-    return { value: parseLine(line) };
+    const value = parseLine(line);
+    return no === undefined ? { value } : { no, value };
   } catch (error) {
-    return { bad: invalidJsonMessage(error, line.text ?? '') };
+    return { no, bad: invalidJsonMessage(error, line.text ?? '') };
   }
 }
 
