@@ -50,6 +50,8 @@ export class FileLines {
   private lineNo = 0;
   private first = true;
   private done = false;
+  /** The caller keeps this chunk's buffer (see keepBuffer): the next chunk is read into a new one. */
+  private kept = false;
   private readonly line: FileLine = {
     no: 0, buf: EMPTY, start: 0, end: 0, bytes: 0, overLong: false, invalidUtf8: false, last: false,
   };
@@ -114,11 +116,14 @@ export class FileLines {
     }
     onChunkEnd?.();
     this.have = end - start;
-    if (this.buf.length > this.chunkBytes && this.have <= this.chunkBytes / 2) {
-      // The long line that grew the buffer is done: back to chunks of the usual size.
-      const usual = Buffer.allocUnsafeSlow(this.chunkBytes);
+    const small = this.have <= this.chunkBytes / 2;
+    if (this.kept || (this.buf.length > this.chunkBytes && small)) {
+      // The long line that grew the buffer is done: back to chunks of the usual size. A kept buffer is left
+      // as it is to whoever kept it.
+      const usual = Buffer.allocUnsafeSlow(small ? this.chunkBytes : this.buf.length);
       this.buf.copy(usual, 0, start, end);
       this.buf = usual;
+      this.kept = false;
     } else if (this.have > 0 && start > 0) {
       this.buf.copyWithin(0, start, end);
     }
@@ -128,6 +133,14 @@ export class FileLines {
       this.have = 0;
     }
     return true;
+  }
+
+  /**
+   * Keep the bytes of the lines handed over in this chunk valid after it: the buffer they lie in is never
+   * written again (the next chunk goes to a new one). For a huge line, whose bytes are worth more than a copy.
+   */
+  keepBuffer(): void {
+    this.kept = true;
   }
 
   private finish(onLine: (line: FileLine) => void): void {

@@ -5,7 +5,8 @@
 // their response has not given yet, the once-only warnings given, the mapper's state carried on.
 import type { GenericEvent } from '../../../events.js';
 import { ByteSink } from './byte-sink.js';
-import { mapTaskRecords, pipeline } from './chunks.js';
+import { eventSource, mapRecord, mapTaskRecords, pipeline } from './chunks.js';
+import { stringifySpliced, type JsonPieces } from '../../../json/spliced-json.js';
 import type { FileLine } from './file-lines.js';
 import type { TranscriptEventMapper } from './map-record.js';
 import type { TranscriptScan } from './scan.js';
@@ -67,7 +68,7 @@ function* mapHere<T>(file: TranscriptFile, scan: TranscriptScan, plan: SecondPas
   const { mapper, selected, onBranch } = plan;
   let batch: GenericEvent[] = [];
   const map = (record: Record<string, unknown>, no: number) => {
-    for (const event of mapper.map(record, (message) => file.warn(no, message))) batch.push(event);
+    for (const event of mapRecord(mapper, record, (message) => file.warn(no, message))) batch.push(event);
   };
   const onLine = (line: FileLine) => {
     if (selected !== undefined) {
@@ -138,19 +139,44 @@ function fillHoles(source: Buffer, holes: Int32Array, given: readonly string[]):
   return out.subarray(0, written);
 }
 
-/** Events as NDJSON lines; one JSON.stringify cannot write (nested too deeply) goes to `onUnwritable`. */
-export function eventText(events: readonly GenericEvent[], onUnwritable: (event: GenericEvent, error: Error) => void): Buffer {
-  const sink = new ByteSink();
+/** Raw pieces shorter than this are copied into the text around them; longer ones are passed on as they are. */
+const COPY_PIECE_BYTES = 64 * 1024;
+
+/**
+ * Events as NDJSON lines, the bytes of JSON.stringify of each; one JSON.stringify cannot write (nested too
+ * deeply) goes to `onUnwritable`. An event of a huge record gets its long strings' raw bytes from the record's
+ * line where they are what JSON.stringify would write (see eventSource): long ones are handed on as they lie
+ * there, between the buffers of the text around them, so a huge string is never serialised again.
+ */
+export function eventText(events: readonly GenericEvent[], onUnwritable: (event: GenericEvent, error: Error) => void): Buffer[] {
+  const out: Buffer[] = [];
+  let sink = new ByteSink();
   for (const event of events) {
-    let json: string;
+    const source = eventSource(event);
+    let json: string | JsonPieces;
     try {
-      json = JSON.stringify(event);
+      json = source !== undefined ? stringifySpliced(event, source, true) : JSON.stringify(event);
     } catch (error) {
       onUnwritable(event, error as Error);
       continue;
     }
-    sink.put(json);
+    if (typeof json === 'string') {
+      sink.put(json);
+    } else {
+      for (const piece of json) {
+        if (typeof piece === 'string') {
+          sink.put(piece);
+        } else if (piece.length < COPY_PIECE_BYTES) {
+          sink.putBytes(piece);
+        } else {
+          if (sink.length > 0) out.push(sink.bytes());
+          sink = new ByteSink();
+          out.push(Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength));
+        }
+      }
+    }
     sink.put('\n');
   }
-  return sink.bytes();
+  if (sink.length > 0) out.push(sink.bytes());
+  return out;
 }

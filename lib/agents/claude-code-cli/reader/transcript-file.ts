@@ -2,7 +2,7 @@
 // spans the passes is here (the warnings, given once each, and which record types were reported).
 import { describeError } from '../../../util/fs-errors.js';
 import { ReaderError, type ReaderWarning } from '../../types.js';
-import type { FileLine } from './file-lines.js';
+import { CHUNK_BYTES, type FileLine } from './file-lines.js';
 import { classifyRecordType } from './record-types.js';
 import { TranscriptScan, type ScanSummary } from './scan.js';
 import { AssistantLines, scanUsageRecord } from './usage-scan.js';
@@ -31,6 +31,11 @@ export class TranscriptFile {
 
   get name(): string {
     return this.options.name;
+  }
+
+  /** Bytes a pass reads at a time. */
+  get chunkBytes(): number {
+    return this.options.chunkBytes ?? CHUNK_BYTES;
   }
 
   /** Report a problem once (the second pass meets the first pass's problems again). */

@@ -96,9 +96,23 @@ export class WorkerPool {
   /** Set once a worker failed or the pool was closed: no task goes to a worker any more. */
   broken = false;
 
-  /** @param onFailure called once, with what happened, when a worker fails (not when the pool is closed) */
-  constructor(url: URL, readonly size: number, settings: WorkerSettings, private readonly onFailure: (message: string) => void) {
-    for (let i = 0; i < size; i += 1) {
+  /**
+   * The workers start with the first task (a transcript of a few huge records never needs them).
+   * @param onFailure called once, with what happened, when a worker fails (not when the pool is closed)
+   */
+  constructor(
+    private readonly url: URL, readonly size: number, private readonly settings: WorkerSettings,
+    private readonly onFailure: (message: string) => void,
+  ) {}
+
+  /** Whether the workers were started (by a first task). */
+  get started(): boolean {
+    return this.workers.length > 0;
+  }
+
+  private start(): void {
+    const { url, settings } = this;
+    for (let i = 0; i < this.size; i += 1) {
       // Small heaps: a worker holds one chunk at a time (records over a megabyte stay on the main thread), and
       // two workers with the default heap sizes more than doubled the peak RSS of a read.
       const worker = new Worker(url, { workerData: settings, resourceLimits: WORKER_HEAP });
@@ -130,6 +144,7 @@ export class WorkerPool {
     const task: ChunkTask = { kind, seq: this.seq, bytes, lines };
     this.seq += 1;
     if (this.broken) return Promise.resolve(unhandled(task));
+    if (!this.started) this.start();
     return new Promise((resolve) => {
       this.waiting.set(task.seq, { task, done: resolve });
       const slot = this.workers[this.next % this.workers.length]!;
