@@ -3,7 +3,7 @@
 // runs a crash leaves behind are recovered; an over-long line is skipped; a truncated last line marks the
 // session partial. Every problem is reported through `warn` with its line number.
 import { closeSync, constants, fstatSync, openSync } from 'node:fs';
-import { FileLines, lineText, type FileLine } from './file-lines.js';
+import { FileLines, lineText, type FileLine, type SpareBuffer } from './file-lines.js';
 import { isObject } from './record-types.js';
 import { parseBytes, type JsonSource } from '../../../json/raw-json.js';
 
@@ -22,6 +22,8 @@ export interface ScanOptions {
   chunkBytes?: number;
   /** Read only the first `bytes` bytes (the second pass reads exactly what the first one saw). */
   bytes?: number;
+  /** Where a big line buffer is left for the next pass, and taken from (see SpareBuffer). */
+  spare?: SpareBuffer;
   warn: (line: number | undefined, message: string) => void;
 }
 
@@ -187,7 +189,7 @@ export class TranscriptScan {
     this.max = options.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES;
     // The second pass reads exactly the bytes the first one saw, even when the file was appended to since.
     const limit = options.bytes ?? Number.MAX_SAFE_INTEGER;
-    this.lines = new FileLines(fd, Math.max(0, limit), this.max, options.chunkBytes);
+    this.lines = new FileLines(fd, Math.max(0, limit), this.max, options.chunkBytes, options.spare);
   }
 
   /** Open `path` (a regular file only, never blocking on a FIFO or device) for one pass. */
