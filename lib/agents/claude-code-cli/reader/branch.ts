@@ -3,6 +3,7 @@
 // per record (not the records), picks the leaf `claude --resume` would continue, and selects the records on
 // the branch ending there, through compaction boundaries (a boundary's logicalParentUuid).
 import type { RecordHead } from './record-head.js';
+import { ReservedArray } from './reserved-array.js';
 import { UuidIds } from './uuid-ids.js';
 import { isObject, isToolResultsOnly } from './record-types.js';
 
@@ -22,32 +23,27 @@ const LOGICAL_STRING = 4;
  * written holds zero and reads `empty`: the column is never filled, and pages past the last id are not touched.
  */
 class Column {
-  private data: Int32Array | Uint8Array;
+  private readonly array: ReservedArray<Int32Array | Uint8Array>;
 
   /** @param small values fit a byte (less `empty`) */
-  constructor(private readonly empty: number, private readonly small = false) {
-    this.data = this.make(1024);
+  constructor(private readonly empty: number, small = false) {
+    this.array = small ? new ReservedArray(Uint8Array, 1024) : new ReservedArray(Int32Array, 1024);
   }
 
   get(id: number): number {
-    return this.data[id]! + this.empty;
+    return this.array.data[id]! + this.empty;
   }
 
   set(id: number, value: number): void {
-    this.data[id] = value - this.empty;
+    this.array.data[id] = value - this.empty;
   }
 
   ensure(size: number): void {
-    if (size <= this.data.length) return;
-    let length = this.data.length;
-    while (length < size) length *= 2;
-    const grown = this.make(length);
-    grown.set(this.data);
-    this.data = grown;
+    this.array.ensure(size);
   }
 
-  private make(length: number): Int32Array | Uint8Array {
-    return this.small ? new Uint8Array(length) : new Int32Array(length);
+  release(): void {
+    this.array.release();
   }
 }
 
@@ -62,6 +58,9 @@ class SparseColumn {
     this.values.set(id, value);
   }
   ensure(): void {}
+  release(): void {
+    this.values.clear();
+  }
 }
 
 /** One branch of the conversation, named by its last user or assistant record. */
@@ -152,7 +151,7 @@ export class BranchIndex {
   /** Timestamps and prompt previews, kept only when a tree is asked for. */
   private readonly extras = new Map<number, { timestamp?: string; preview?: string }>();
   /** ids of user/assistant records in file order. */
-  private turns = new Int32Array(1024);
+  private readonly turns = new ReservedArray(Int32Array, 1024);
   private turnCount = 0;
   private present = 0;
   private lastPromptLeaf: { uuid: string; line: number } | undefined;
@@ -162,6 +161,16 @@ export class BranchIndex {
   private warnedDuplicate = false;
 
   constructor(private readonly options: { previews?: boolean } = {}) {}
+
+  /**
+   * Give the index's memory back now (not at the next full collection): for a pass that no longer needs it.
+   * Nothing may be asked of the index afterwards.
+   */
+  release(): void {
+    for (const column of [this.parent, this.logical, this.kind, this.line, this.flags, this.turns]) column.release();
+    this.turnCount = 0;
+    this.ids.release();
+  }
 
   /** Records indexed. */
   get size(): number {
@@ -224,12 +233,8 @@ export class BranchIndex {
     this.present += 1;
     this.lastUuid = uuid;
     if (isTurn(kind)) {
-      if (this.turnCount === this.turns.length) {
-        const grown = new Int32Array(this.turns.length * 2);
-        grown.set(this.turns);
-        this.turns = grown;
-      }
-      this.turns[this.turnCount] = id;
+      this.turns.ensure(this.turnCount + 1);
+      this.turns.data[this.turnCount] = id;
       this.turnCount += 1;
     }
     if (kind === 'boundary') this.boundaries += 1;
@@ -268,9 +273,15 @@ export class BranchIndex {
 
   /** Turn candidates for a leaf: the main chain's; a subagent file (all sidechain) uses its own. */
   private candidates(): Int32Array {
-    const all = this.turns.subarray(0, this.turnCount);
-    const main = all.filter((id) => (this.flags.get(id) & SIDECHAIN) === 0);
-    return main.length > 0 ? main : all;
+    const all = this.turns.data.subarray(0, this.turnCount);
+    // Counted, then copied: TypedArray filter gathers into a JavaScript array first (tens of MB for a million).
+    let count = 0;
+    for (const id of all) if ((this.flags.get(id) & SIDECHAIN) === 0) count += 1;
+    if (count === 0 || count === all.length) return all;
+    const main = new Int32Array(count);
+    let at = 0;
+    for (const id of all) if ((this.flags.get(id) & SIDECHAIN) === 0) main[at++] = id;
+    return main;
   }
 
   /**
