@@ -3,7 +3,7 @@
 // per record (not the records), picks the leaf `claude --resume` would continue, and selects the records on
 // the branch ending there, through compaction boundaries (a boundary's logicalParentUuid).
 import type { RecordHead } from './record-head.js';
-import { ReservedArray } from './reserved-array.js';
+import { GrowingArray } from './growing-array.js';
 import { UuidIds } from './uuid-ids.js';
 import { isObject, isToolResultsOnly } from './record-types.js';
 
@@ -23,11 +23,11 @@ const LOGICAL_STRING = 4;
  * written holds zero and reads `empty`: the column is never filled, and pages past the last id are not touched.
  */
 class Column {
-  private readonly array: ReservedArray<Int32Array | Uint8Array>;
+  private readonly array: GrowingArray<Int32Array | Uint8Array>;
 
   /** @param small values fit a byte (less `empty`) */
   constructor(private readonly empty: number, small = false) {
-    this.array = small ? new ReservedArray(Uint8Array, 1024) : new ReservedArray(Int32Array, 1024);
+    this.array = small ? new GrowingArray(Uint8Array, 1024) : new GrowingArray(Int32Array, 1024);
   }
 
   get(id: number): number {
@@ -40,10 +40,6 @@ class Column {
 
   ensure(size: number): void {
     this.array.ensure(size);
-  }
-
-  release(): void {
-    this.array.release();
   }
 }
 
@@ -58,9 +54,6 @@ class SparseColumn {
     this.values.set(id, value);
   }
   ensure(): void {}
-  release(): void {
-    this.values.clear();
-  }
 }
 
 /** One branch of the conversation, named by its last user or assistant record. */
@@ -151,7 +144,7 @@ export class BranchIndex {
   /** Timestamps and prompt previews, kept only when a tree is asked for. */
   private readonly extras = new Map<number, { timestamp?: string; preview?: string }>();
   /** ids of user/assistant records in file order. */
-  private readonly turns = new ReservedArray(Int32Array, 1024);
+  private readonly turns = new GrowingArray(Int32Array, 1024);
   private turnCount = 0;
   private present = 0;
   private lastPromptLeaf: { uuid: string; line: number } | undefined;
@@ -161,16 +154,6 @@ export class BranchIndex {
   private warnedDuplicate = false;
 
   constructor(private readonly options: { previews?: boolean } = {}) {}
-
-  /**
-   * Give the index's memory back now (not at the next full collection): for a pass that no longer needs it.
-   * Nothing may be asked of the index afterwards.
-   */
-  release(): void {
-    for (const column of [this.parent, this.logical, this.kind, this.line, this.flags, this.turns]) column.release();
-    this.turnCount = 0;
-    this.ids.release();
-  }
 
   /** Records indexed. */
   get size(): number {

@@ -180,10 +180,7 @@ export class ClaudeTranscriptReader implements AsyncIterable<GenericEvent>, Tran
       ...(first !== undefined ? { now: first } : {}),
     });
     if (!pass.regular) return { header, plan: { mapper, bytes: pass.bytes, onBranch: branchFilter(index, selection) } };
-    const selected = index.selectedLines(selection, pass.lines);
-    // Its memory goes back now, not at a full collection after the second pass has begun to allocate.
-    index.release();
-    return { header, plan: { mapper, bytes: pass.bytes, selected } };
+    return { header, plan: { mapper, bytes: pass.bytes, selected: index.selectedLines(selection, pass.lines) } };
   }
 
   /** Worker threads for `ndjson()`, when it is asked for, the file is big enough and the worker module is there. */

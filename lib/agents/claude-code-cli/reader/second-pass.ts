@@ -126,17 +126,16 @@ function fillHoles(source: Buffer, holes: Int32Array, given: readonly string[]):
   let extra = 0;
   for (const fill of given) extra += Buffer.byteLength(fill);
   if (extra === 0) return source;
-  const out = Buffer.allocUnsafe(source.length + extra);
-  let written = 0;
+  const out = new ByteSink(source.length + extra);
   let from = 0;
   for (let i = 0; i < holes.length; i += 1) {
     const hole = holes[i]!;
-    written += source.copy(out, written, from, hole);
-    written += out.write(given[i]!, written);
+    out.putBytes(source.subarray(from, hole));
+    out.put(given[i]!);
     from = hole;
   }
-  written += source.copy(out, written, from);
-  return out.subarray(0, written);
+  out.putBytes(source.subarray(from));
+  return out.bytes();
 }
 
 /** Raw pieces shorter than this are copied into the text around them; longer ones are passed on as they are. */

@@ -3,7 +3,7 @@
 // bytes in an open-addressing table of typed arrays (about 25 bytes an id, where a string in a Map took
 // over 100); any other string is kept as it is, in a Map.
 
-import { ReservedArray } from './reserved-array.js';
+import { GrowingArray } from './growing-array.js';
 
 const NONE = -1;
 
@@ -50,9 +50,9 @@ function hash(w0: number, w1: number, w2: number, w3: number): number {
 /** uuid strings and the ids given to them, in the order they were added (0, 1, 2, ...). */
 export class UuidIds {
   /** Four words per id (its packed uuid; unused for an id kept as a string). */
-  private readonly words = new ReservedArray(Uint32Array, 4 * 1024);
+  private readonly words = new GrowingArray(Uint32Array, 4 * 1024);
   /** Open addressing over packed ids: the id + 1, or 0 for none (so the table needs no filling). Never more than half full. */
-  private slots = new ReservedArray(Int32Array, 2048);
+  private slots = new GrowingArray(Int32Array, 2048);
   /** Ids whose uuid is not a canonical lowercase UUID, both ways. */
   private readonly others = new Map<string, number>();
   private readonly otherNames = new Map<number, string>();
@@ -150,21 +150,12 @@ export class UuidIds {
 
   private rehash(): void {
     const old = this.slots;
-    this.slots = new ReservedArray(Int32Array, old.data.length * 2);
+    this.slots = new GrowingArray(Int32Array, old.data.length * 2);
     const words = this.words.data;
     for (const slot of old.data) {
       if (slot === 0) continue;
       const base = 4 * (slot - 1);
       this.slots.data[this.probe(words[base]!, words[base + 1]!, words[base + 2]!, words[base + 3]!)] = slot;
     }
-    old.release();
-  }
-
-  /** Give the memory back now; nothing may be asked afterwards. */
-  release(): void {
-    this.words.release();
-    this.slots.release();
-    this.others.clear();
-    this.otherNames.clear();
   }
 }
