@@ -129,7 +129,7 @@ function isTurn(kind: NodeKind): boolean {
 /**
  * The branch structure of one transcript, fed record by record in file order (the first pass). Records are
  * kept as integer ids in typed columns (parent, logical parent, kind, line, flags) and their uuids as 16 bytes
- * (uuid-ids.ts): about 50 bytes per record, so a transcript of a million records indexes in about 50 MB.
+ * (uuid-ids.ts): about 40 bytes per record, so a transcript of a million records indexes in about 40 MB.
  */
 export class BranchIndex {
   /** uuid <-> id; ids are also given to uuids only named as a parent (not present until their record comes). */
