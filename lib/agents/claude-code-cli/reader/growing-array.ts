@@ -1,19 +1,6 @@
-// Typed arrays for the reader's big, growing state: the branch index's columns (a plain typed array that
-// doubles, its fresh pages untouched until written) and the byte sinks' resizable ArrayBuffers (memory from
-// the system, grown in place, given back when collected; their elements are slower to reach from JavaScript
-// on Node 20, which the sinks never do: they are written and read by native code).
-
-/** The resizable ArrayBuffer of ES2024 (Node 20 has it; the ES2023 lib this project compiles with does not). */
-export interface ResizableBuffer extends ArrayBuffer {
-  readonly maxByteLength: number;
-  resize(byteLength: number): void;
-}
-
-/** A resizable ArrayBuffer of `byteLength` bytes that may grow in place up to `maxByteLength`. */
-export function resizableBuffer(byteLength: number, maxByteLength: number): ResizableBuffer {
-  const Resizable = ArrayBuffer as unknown as new (length: number, options: { maxByteLength: number }) => ResizableBuffer;
-  return new Resizable(byteLength, { maxByteLength });
-}
+// A typed array for the reader's big, growing state (the branch index's columns): it doubles, and its fresh
+// pages are not touched until written. (A resizable ArrayBuffer would grow in place and could be given back at
+// once, but reaching its elements from JavaScript is 1.5-2x slower on Node 20.)
 
 interface TypedArrayOf<T> {
   new (length: number): T;

@@ -48,7 +48,7 @@ export async function* secondPass<T>(
   try {
     if (workers !== undefined && selected !== undefined && out.bytes !== undefined) {
       for await (const result of pipeline(file, scan, workers.pool, 'map', (line) => selected[line.no] === 1)) {
-        const settled = settle(file, result as MapResult, mapper, workers.threading);
+        const settled = settle(file, result as MapResult, mapper, workers);
         const given = Buffer.isBuffer(settled) ? out.bytes(settled) : out.events(settled);
         if (given !== undefined) yield given;
       }
@@ -94,7 +94,8 @@ function* mapHere<T>(file: TranscriptFile, scan: TranscriptScan, plan: SecondPas
  * without a usable time took the time from before it, a value was too deep for the worker, the worker failed)
  * is mapped here instead: its events are returned.
  */
-function settle(file: TranscriptFile, result: MapResult, mapper: TranscriptEventMapper, threading: PassWorkers['threading']): Buffer | GenericEvent[] {
+function settle(file: TranscriptFile, result: MapResult, mapper: TranscriptEventMapper, workers: PassWorkers): Buffer | GenericEvent[] {
+  const { threading } = workers;
   threading.chunks += 1;
   if (!result.ok || mapper.boundaryPending || result.leaned) {
     threading.remapped += 1;
@@ -118,7 +119,11 @@ function settle(file: TranscriptFile, result: MapResult, mapper: TranscriptEvent
     given.push((give.model ? model : '') + give.usage);
   }
   mapper.adopt(result.carry);
-  return fillHoles(Buffer.from(result.bytes.buffer, result.bytes.byteOffset, result.bytes.byteLength), result.holes, given);
+  const reply = Buffer.from(result.bytes.buffer, result.bytes.byteOffset, result.bytes.byteLength);
+  const filled = fillHoles(reply, result.holes, given);
+  // Copied out with its holes filled: the reply's buffer can take the next reply.
+  if (filled !== reply) workers.pool.giveBack(result.bytes.buffer as ArrayBuffer);
+  return filled;
 }
 
 /** `source` with `given[i]` written at byte offset `holes[i]` (the source itself when nothing is given). */
@@ -126,16 +131,17 @@ function fillHoles(source: Buffer, holes: Int32Array, given: readonly string[]):
   let extra = 0;
   for (const fill of given) extra += Buffer.byteLength(fill);
   if (extra === 0) return source;
-  const out = new ByteSink(source.length + extra);
+  const out = Buffer.allocUnsafe(source.length + extra);
+  let written = 0;
   let from = 0;
   for (let i = 0; i < holes.length; i += 1) {
     const hole = holes[i]!;
-    out.putBytes(source.subarray(from, hole));
-    out.put(given[i]!);
+    written += source.copy(out, written, from, hole);
+    written += out.write(given[i]!, written);
     from = hole;
   }
-  out.putBytes(source.subarray(from));
-  return out.bytes();
+  written += source.copy(out, written, from);
+  return out.subarray(0, written);
 }
 
 /** Raw pieces shorter than this are copied into the text around them; longer ones are passed on as they are. */
