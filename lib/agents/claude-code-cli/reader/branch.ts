@@ -18,22 +18,17 @@ const SIDECHAIN = 1;
 const PARENT_STRING = 2;
 const LOGICAL_STRING = 4;
 
-/** Doubled until it holds `size` elements (at least 1024). */
-function grownLength(length: number, size: number): number {
-  let next = Math.max(length, 1024);
-  while (next < size) next *= 2;
-  return next;
-}
-
 /**
  * A growing column of integers, one slot per record id. A value is stored less `empty`, so a slot never
  * written holds zero and reads `empty`: the column is never filled, and pages past the last id are not touched.
- * (One class per element type: a column site that met both would be polymorphic, and the first pass slower.)
  */
 class Column {
-  private data = new Int32Array(1024);
+  private data: Int32Array | Uint8Array;
 
-  constructor(private readonly empty: number) {}
+  /** @param small values fit a byte (less `empty`) */
+  constructor(private readonly empty: number, private readonly small = false) {
+    this.data = small ? new Uint8Array(1024) : new Int32Array(1024);
+  }
 
   get(id: number): number {
     return this.data[id]! + this.empty;
@@ -45,29 +40,9 @@ class Column {
 
   ensure(size: number): void {
     if (size <= this.data.length) return;
-    const grown = new Int32Array(grownLength(this.data.length, size));
-    grown.set(this.data);
-    this.data = grown;
-  }
-}
-
-/** A Column of values that fit a byte (less `empty`). */
-class ByteColumn {
-  private data = new Uint8Array(1024);
-
-  constructor(private readonly empty: number) {}
-
-  get(id: number): number {
-    return this.data[id]! + this.empty;
-  }
-
-  set(id: number, value: number): void {
-    this.data[id] = value - this.empty;
-  }
-
-  ensure(size: number): void {
-    if (size <= this.data.length) return;
-    const grown = new Uint8Array(grownLength(this.data.length, size));
+    let length = this.data.length;
+    while (length < size) length *= 2;
+    const grown = this.small ? new Uint8Array(length) : new Int32Array(length);
     grown.set(this.data);
     this.data = grown;
   }
@@ -166,10 +141,10 @@ export class BranchIndex {
   private readonly parent = new Column(NONE);
   private readonly logical = new SparseColumn(NONE);
   /** Kind index into KINDS, or NONE while the record itself has not been seen. */
-  private readonly kind = new ByteColumn(NONE);
+  private readonly kind = new Column(NONE, true);
   private readonly line = new Column(0);
   /** Bits: SIDECHAIN, and whether parentUuid / logicalParentUuid were strings (an empty one has no id). */
-  private readonly flags = new ByteColumn(0);
+  private readonly flags = new Column(0, true);
   /** Timestamps and prompt previews, kept only when a tree is asked for. */
   private readonly extras = new Map<number, { timestamp?: string; preview?: string }>();
   /** ids of user/assistant records in file order. */
