@@ -52,11 +52,46 @@ export class JsonSource {
    */
   rawOf(text: string): Buffer | undefined {
     if (text.length < MIN_SPLICE_CHARS) return undefined;
-    for (const { text: known, raw } of this.decoded) if (known === text) return raw;
+    const decoded = this.decodedRaw(text);
+    if (decoded !== undefined) return decoded;
     this.strings ??= longStrings(this.bytes, this.value, this.decoded.length > 0);
     return this.strings.get(text);
   }
 
+  /**
+   * The start of a string parseLine decoded piecewise, decoded again from its raw bytes: at least `chars`
+   * UTF-16 units (all of it when shorter). Looking at a rope's start (startsWith, a regular expression, trim)
+   * would flatten it into a second copy. Undefined for a string this source did not decode.
+   */
+  head(text: string, chars: number): string | undefined {
+    const raw = this.decodedRaw(text);
+    if (raw === undefined) return undefined;
+    // An escape is at most 6 bytes a unit; a cut moved back off an escape or a UTF-8 sequence loses one unit.
+    const want = (chars + 1) * 6;
+    const cut = want >= raw.length ? raw.length : safeCut(raw, 0, want);
+    return JSON.parse(`"${raw.toString('utf8', 0, cut)}"`) as string;
+  }
+
+  /**
+   * Whether a string parseLine decoded piecewise may hold `phrase` (printable ASCII other than quote, backslash
+   * and slash), from its raw bytes: false only when it certainly does not (no such raw text, and no \u00XX
+   * escape that could spell a printable character). Undefined for a string this source did not decode.
+   */
+  mayHold(text: string, phrase: string): boolean | undefined {
+    const raw = this.decodedRaw(text);
+    if (raw === undefined) return undefined;
+    if (raw.includes(phrase)) return true;
+    for (let at = raw.indexOf(ESCAPED_ASCII); at !== -1; at = raw.indexOf(ESCAPED_ASCII, at + 1)) {
+      const digit = raw[at + 4];
+      if (digit !== undefined && digit >= 0x32 && digit <= 0x37) return true;
+    }
+    return false;
+  }
+
+  private decodedRaw(text: string): Buffer | undefined {
+    for (const { text: known, raw } of this.decoded) if (known === text) return raw;
+    return undefined;
+  }
 
   /** Record a string parseLine decoded from `raw` (it is left out of the scan's map). */
   addDecoded(text: string, raw: Buffer): void {
@@ -84,6 +119,8 @@ const hugeSources = new WeakMap<Line, { value: unknown; source: JsonSource }>();
 const PIECEWISE_MIN_BYTES = 64 * 1024;
 /** Raw bytes decoded at a time: the pieces stay small, young garbage. */
 const PIECE_BYTES = 32 * 1024;
+/** How an escaped character of U+0000-U+00FF starts (an escaped printable ASCII one has 2-7 after it). */
+const ESCAPED_ASCII = Buffer.from('\\u00');
 /** Stands in for a piecewise string in the parsed skeleton (random per process: no input can hold it). */
 const MARK = `asyncai-log-piecewise-${randomBytes(16).toString('hex')}-`;
 
@@ -116,7 +153,7 @@ export function parseLine(line: Line): unknown {
     const at = bytesOf(line);
     if (at) {
       const bytes = at.source.subarray(at.start, at.start + line.bytes);
-      const parsed = parsePiecewise(bytes);
+      const parsed = parseBytes(bytes);
       if (parsed) {
         hugeSources.set(line, parsed);
         return parsed.value;
@@ -126,8 +163,12 @@ export function parseLine(line: Line): unknown {
   return JSON.parse(line.text!);
 }
 
-/** The piecewise parse of valid UTF-8 `bytes`, or undefined when it does not apply (or the JSON is bad). */
-function parsePiecewise(bytes: Buffer): { value: unknown; source: JsonSource } | undefined {
+/**
+ * The value of valid UTF-8 JSON `bytes` parsed piecewise (see parseLine), with the source that knows its long
+ * strings' raw bytes; undefined when it does not apply (no string of PIECEWISE_MIN_BYTES) or the JSON is bad.
+ * `bytes` must stay as they are while the value and source are used.
+ */
+export function parseBytes(bytes: Buffer): { value: unknown; source: JsonSource } | undefined {
   const spans = longValueStrings(bytes);
   if (!spans) return undefined;
   try {

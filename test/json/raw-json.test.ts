@@ -7,7 +7,7 @@ import { PassThrough, Readable } from 'node:stream';
 import { AppendFile } from '../../lib/session/append-file.js';
 import { LineSplitter, type Line } from '../../lib/input/lines.js';
 import { jsonSourceOf, MIN_SPLICE_CHARS } from '../../lib/json/raw-json.js';
-import { stringifySpliced } from '../../lib/json/spliced-json.js';
+import { isStringifyForm, stringifySpliced } from '../../lib/json/spliced-json.js';
 import { runFilter, type FilterOptions } from '../../lib/filter/index.js';
 import { tempDir } from '../support/run.js';
 
@@ -178,6 +178,26 @@ describe('stringifySpliced', () => {
     const { source } = only(`{"text":"${LONG}"}\n`);
     const record = { a: 'b', c: [1, 2] };
     expect(stringifySpliced(record, source!)).toBe(JSON.stringify(record));
+  });
+});
+
+describe('isStringifyForm', () => {
+  const raw = (text: string) => Buffer.from(text);
+
+  test('says yes to what JSON.stringify writes, lone surrogates and every control character included', () => {
+    const controls = Array.from({ length: 32 }, (_, c) => String.fromCharCode(c)).join('');
+    const values = ['', 'plain', 'é 日本 😀 \u007f \u2028', `"quoted" \\ ${controls}`, '\ud800 lone', 'end \udfff', '\udc00\ud800', 'x\ud83d'];
+    for (const value of values) expect(isStringifyForm(raw(JSON.stringify(value).slice(1, -1))), value).toBe(true);
+  });
+
+  test('says no to escapes JSON.stringify never writes', () => {
+    // Raw JSON string text: an escaped slash, escaped non-ASCII and printable ASCII, uppercase hex, an escaped
+    // surrogate pair, \u0008 for \b.
+    const texts = ['a\\/b', '\\u00e9', '\\u001B', '\\u0041', '\\ud83d\\ude00', '\\uD800', 'x \\u0008'];
+    for (const text of texts) {
+      expect(() => JSON.parse(`"${text}"`) as unknown).not.toThrow();
+      expect(isStringifyForm(raw(text)), text).toBe(false);
+    }
   });
 });
 

@@ -3,6 +3,7 @@
 // per record (not the records), picks the leaf `claude --resume` would continue, and selects the records on
 // the branch ending there, through compaction boundaries (a boundary's logicalParentUuid).
 import type { RecordHead } from './record-head.js';
+import { GrowingArray } from './growing-array.js';
 import { UuidIds } from './uuid-ids.js';
 import { isObject, isToolResultsOnly } from './record-types.js';
 
@@ -17,21 +18,45 @@ const SIDECHAIN = 1;
 const PARENT_STRING = 2;
 const LOGICAL_STRING = 4;
 
-/** An Int32Array that grows: one slot per record id. */
+/**
+ * A growing column of integers, one slot per record id. A value is stored less `empty`, so a slot never
+ * written holds zero and reads `empty`: the column is never filled, and pages past the last id are not touched.
+ */
 class Column {
-  data: Int32Array;
-  constructor(fill: number) {
-    this.data = new Int32Array(1024).fill(fill);
-    this.fill = fill;
+  private data: Int32Array | Uint8Array;
+
+  /** @param small values fit a byte (less `empty`) */
+  constructor(private readonly empty: number, private readonly small = false) {
+    this.data = small ? new Uint8Array(1024) : new Int32Array(1024);
   }
-  private readonly fill: number;
+
+  get(id: number): number {
+    return this.data[id]! + this.empty;
+  }
+
+  set(id: number, value: number): void {
+    this.data[id] = value - this.empty;
+  }
+
   ensure(size: number): void {
     if (size <= this.data.length) return;
     let length = this.data.length;
     while (length < size) length *= 2;
-    const grown = new Int32Array(length).fill(this.fill);
+    const grown = this.small ? new Uint8Array(length) : new Int32Array(length);
     grown.set(this.data);
     this.data = grown;
+  }
+}
+
+/** A column whose slots are nearly all `empty` (logical parents: compaction boundaries only), kept in a Map. */
+class SparseColumn {
+  private readonly values = new Map<number, number>();
+  constructor(private readonly empty: number) {}
+  get(id: number): number {
+    return this.values.get(id) ?? this.empty;
+  }
+  set(id: number, value: number): void {
+    this.values.set(id, value);
   }
 }
 
@@ -108,22 +133,22 @@ function isTurn(kind: NodeKind): boolean {
 /**
  * The branch structure of one transcript, fed record by record in file order (the first pass). Records are
  * kept as integer ids in typed columns (parent, logical parent, kind, line, flags) and their uuids as 16 bytes
- * (uuid-ids.ts): about 50 bytes per record, so a transcript of a million records indexes in about 50 MB.
+ * (uuid-ids.ts): about 40 bytes per record, so a transcript of a million records indexes in about 40 MB.
  */
 export class BranchIndex {
   /** uuid <-> id; ids are also given to uuids only named as a parent (not present until their record comes). */
   private readonly ids = new UuidIds();
   private readonly parent = new Column(NONE);
-  private readonly logical = new Column(NONE);
+  private readonly logical = new SparseColumn(NONE);
   /** Kind index into KINDS, or NONE while the record itself has not been seen. */
-  private readonly kind = new Column(NONE);
+  private readonly kind = new Column(NONE, true);
   private readonly line = new Column(0);
   /** Bits: SIDECHAIN, and whether parentUuid / logicalParentUuid were strings (an empty one has no id). */
-  private readonly flags = new Column(0);
+  private readonly flags = new Column(0, true);
   /** Timestamps and prompt previews, kept only when a tree is asked for. */
   private readonly extras = new Map<number, { timestamp?: string; preview?: string }>();
   /** ids of user/assistant records in file order. */
-  private turns = new Int32Array(1024);
+  private readonly turns = new GrowingArray(Int32Array, 1024);
   private turnCount = 0;
   private present = 0;
   private lastPromptLeaf: { uuid: string; line: number } | undefined;
@@ -146,7 +171,7 @@ export class BranchIndex {
   /** The line of the (first) record with this uuid. */
   lineOf(uuid: string): number | undefined {
     const id = this.find(uuid);
-    return id === undefined ? undefined : this.line.data[id];
+    return id === undefined ? undefined : this.line.get(id);
   }
 
   /** Feed one record in file order (records without a uuid only matter when they are `last-prompt`). */
@@ -184,23 +209,19 @@ export class BranchIndex {
     }
     const id = this.idOf(uuid);
     const kind = head.kind;
-    this.kind.data[id] = KINDS.indexOf(kind);
-    this.line.data[id] = line;
-    if (typeof head.parentUuid === 'string' && head.parentUuid !== '') this.parent.data[id] = this.idOf(head.parentUuid);
+    this.kind.set(id, KINDS.indexOf(kind));
+    this.line.set(id, line);
+    if (typeof head.parentUuid === 'string' && head.parentUuid !== '') this.parent.set(id, this.idOf(head.parentUuid));
     if (typeof head.logicalParentUuid === 'string' && head.logicalParentUuid !== '') {
-      this.logical.data[id] = this.idOf(head.logicalParentUuid);
+      this.logical.set(id, this.idOf(head.logicalParentUuid));
     }
-    this.flags.data[id] = (head.isSidechain === true ? SIDECHAIN : 0) | (typeof head.parentUuid === 'string' ? PARENT_STRING : 0)
-      | (typeof head.logicalParentUuid === 'string' ? LOGICAL_STRING : 0);
+    this.flags.set(id, (head.isSidechain === true ? SIDECHAIN : 0) | (typeof head.parentUuid === 'string' ? PARENT_STRING : 0)
+      | (typeof head.logicalParentUuid === 'string' ? LOGICAL_STRING : 0));
     this.present += 1;
     this.lastUuid = uuid;
     if (isTurn(kind)) {
-      if (this.turnCount === this.turns.length) {
-        const grown = new Int32Array(this.turns.length * 2);
-        grown.set(this.turns);
-        this.turns = grown;
-      }
-      this.turns[this.turnCount] = id;
+      this.turns.ensure(this.turnCount + 1);
+      this.turns.data[this.turnCount] = id;
       this.turnCount += 1;
     }
     if (kind === 'boundary') this.boundaries += 1;
@@ -212,7 +233,10 @@ export class BranchIndex {
     let id = this.ids.get(uuid);
     if (id === undefined) {
       id = this.ids.add(uuid);
-      for (const column of [this.parent, this.logical, this.kind, this.line, this.flags]) column.ensure(id + 1);
+      this.parent.ensure(id + 1);
+      this.kind.ensure(id + 1);
+      this.line.ensure(id + 1);
+      this.flags.ensure(id + 1);
     }
     return id;
   }
@@ -220,28 +244,34 @@ export class BranchIndex {
   /** The id of a record that is in the file, or undefined. */
   private find(uuid: string): number | undefined {
     const id = this.ids.get(uuid);
-    return id !== undefined && this.kind.data[id]! !== NONE ? id : undefined;
+    return id !== undefined && this.kind.get(id) !== NONE ? id : undefined;
   }
 
   private isPresent(id: number): boolean {
-    return this.kind.data[id]! !== NONE;
+    return this.kind.get(id) !== NONE;
   }
 
   private kindOf(id: number): NodeKind {
-    return KINDS[this.kind.data[id]!]!;
+    return KINDS[this.kind.get(id)]!;
   }
 
   /** The record before `id` on its branch: its parent, or across a compaction boundary its logical parent. */
   private up(id: number): number {
-    const parent = this.parent.data[id]!;
-    return parent !== NONE ? parent : this.logical.data[id]!;
+    const parent = this.parent.get(id);
+    return parent !== NONE ? parent : this.logical.get(id);
   }
 
   /** Turn candidates for a leaf: the main chain's; a subagent file (all sidechain) uses its own. */
   private candidates(): Int32Array {
-    const all = this.turns.subarray(0, this.turnCount);
-    const main = all.filter((id) => (this.flags.data[id]! & SIDECHAIN) === 0);
-    return main.length > 0 ? main : all;
+    const all = this.turns.data.subarray(0, this.turnCount);
+    // Counted, then copied: TypedArray filter gathers into a JavaScript array first (tens of MB for a million).
+    let count = 0;
+    for (const id of all) if ((this.flags.get(id) & SIDECHAIN) === 0) count += 1;
+    if (count === 0 || count === all.length) return all;
+    const main = new Int32Array(count);
+    let at = 0;
+    for (const id of all) if ((this.flags.get(id) & SIDECHAIN) === 0) main[at++] = id;
+    return main;
   }
 
   /**
@@ -322,7 +352,7 @@ export class BranchIndex {
     const path = this.path(startId, warn);
     const answered = new Uint8Array(this.ids.size);
     for (let id = 0; id < path.length; id += 1) {
-      if (path[id] === 1 && this.kindOf(id) === 'tool-results' && this.parent.data[id]! !== NONE) answered[this.parent.data[id]!] = 1;
+      if (path[id] === 1 && this.kindOf(id) === 'tool-results' && this.parent.get(id) !== NONE) answered[this.parent.get(id)] = 1;
     }
     const onPath = (uuid: string | null): { on: boolean; id: number | undefined } => {
       if (uuid === null) return { on: false, id: undefined };
@@ -375,7 +405,7 @@ export class BranchIndex {
     const resumedPath = resumedId !== undefined ? this.path(resumedId, () => {}) : new Uint8Array(count);
     const branches: BranchInfo[] = [];
     const info = (id: number, isResumed: boolean, forks: string | null): BranchInfo => {
-      const branch: BranchInfo = { leaf: this.ids.name(id), resumed: isResumed, records: depth[id] || 1, forks_from: forks, line: this.line.data[id]! };
+      const branch: BranchInfo = { leaf: this.ids.name(id), resumed: isResumed, records: depth[id] || 1, forks_from: forks, line: this.line.get(id) };
       const timestamp = this.extras.get(id)?.timestamp;
       if (timestamp !== undefined) branch.timestamp = timestamp;
       const prompt = this.lastPrompt(id);
@@ -406,16 +436,16 @@ export class BranchIndex {
     if (selection.leaf === undefined) return selected;
     const idAt = new Int32Array(lines + 1).fill(NONE);
     for (let id = 0; id < this.ids.size; id += 1) {
-      const line = this.line.data[id]!;
+      const line = this.line.get(id);
       if (this.isPresent(id) && line <= lines) idAt[line] = id;
     }
     const onBranch = this.linkFilter(selection);
     for (let line = 1; line <= lines; line += 1) {
       const id = idAt[line]!;
       if (id === NONE) continue;
-      const flags = this.flags.data[id]!;
-      const parent = (flags & PARENT_STRING) !== 0 ? this.parent.data[id]! : NOT_A_STRING;
-      const logical = (flags & LOGICAL_STRING) !== 0 ? this.logical.data[id]! : NOT_A_STRING;
+      const flags = this.flags.get(id);
+      const parent = (flags & PARENT_STRING) !== 0 ? this.parent.get(id) : NOT_A_STRING;
+      const logical = (flags & LOGICAL_STRING) !== 0 ? this.logical.get(id) : NOT_A_STRING;
       if (onBranch(id, parent, logical, this.kindOf(id))) selected[line] = 1;
     }
     return selected;
@@ -435,7 +465,7 @@ export class BranchIndex {
       const uuid = record.uuid;
       if (selection.leaf === undefined || typeof uuid !== 'string' || uuid === '') return false;
       const id = this.find(uuid);
-      if (id === undefined || this.line.data[id] !== line) return false;
+      if (id === undefined || this.line.get(id) !== line) return false;
       return onBranch(id, link(record.parentUuid), link(record.logicalParentUuid), nodeKind(record));
     };
   }

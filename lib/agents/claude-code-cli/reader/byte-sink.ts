@@ -11,19 +11,33 @@ export class ByteSink {
   buf: Buffer;
   length = 0;
 
-  /** @param size bytes to start with (it grows as needed) */
-  constructor(size = 64 * 1024) {
-    this.buf = Buffer.allocUnsafeSlow(Math.max(size, 4096));
+  /**
+   * @param size bytes to start with (it grows as needed)
+   * @param spare a buffer of its own to write into first, if it holds `size` bytes
+   */
+  constructor(size = 64 * 1024, spare?: ArrayBuffer) {
+    const bytes = Math.max(size, 4096);
+    this.buf = spare !== undefined && spare.byteLength >= bytes ? Buffer.from(spare) : Buffer.allocUnsafeSlow(bytes);
   }
 
   put(text: string): void {
-    const most = text.length * 3;
-    if (this.length + most > this.buf.length) {
-      const bigger = Buffer.allocUnsafeSlow(Math.max(this.buf.length * 2, this.length + most));
-      this.buf.copy(bigger, 0, 0, this.length);
-      this.buf = bigger;
-    }
+    // Three bytes per UTF-16 unit at most; a long text is measured instead (a huge string would reserve 3x).
+    this.reserve(text.length > 65536 ? Buffer.byteLength(text) : text.length * 3);
     this.length += this.buf.write(text, this.length);
+  }
+
+  /** Append bytes as they are. */
+  putBytes(bytes: Uint8Array): void {
+    this.reserve(bytes.length);
+    this.buf.set(bytes, this.length);
+    this.length += bytes.length;
+  }
+
+  private reserve(most: number): void {
+    if (this.length + most <= this.buf.length) return;
+    const bigger = Buffer.allocUnsafeSlow(Math.max(this.buf.length * 2, this.length + most));
+    this.buf.copy(bigger, 0, 0, this.length);
+    this.buf = bigger;
   }
 
   /** What was written (a view of the buffer). */

@@ -6,7 +6,8 @@ import type { GenericEvent } from '../../../events.js';
 import { CHUNK_BYTES, lineText, type FileLine } from './file-lines.js';
 import type { TranscriptEventMapper } from './map-record.js';
 import type { TranscriptFile } from './transcript-file.js';
-import type { TranscriptScan } from './scan.js';
+import { parseHugeRecord, recordSource, type TranscriptScan } from './scan.js';
+import type { JsonSource } from '../../../json/raw-json.js';
 import {
   LINE_INTS, LINE_INVALID_UTF8, LINE_LAST, LINE_OVER_LONG, type ChunkResult, type ChunkTask, type WorkerPool,
 } from './worker-pool.js';
@@ -29,16 +30,24 @@ export async function* pipeline(
   };
   let local = false;
   const onChunkEnd = () => {
-    // A record too big for a worker's small heap is mapped on this thread, in order, with its chunk.
-    local = kind === 'map' && chunk.longest > WORKER_MAX_LINE_BYTES;
-    task = chunk.take();
+    // A record too big for a worker's small heap is handled on this thread, in order, with its chunk; its
+    // bytes are not copied: the buffer they were read into is kept for it.
+    local = chunk.longest > WORKER_MAX_LINE_BYTES;
+    // Nor is a small chunk worth starting the workers for (before they are needed, they cost memory only).
+    const small = !pool.started && chunk.bytes < file.chunkBytes / 4;
+    task = chunk.take(!local && !small);
+    local ||= small;
+    if (local && task !== undefined) scan.keepBuffer();
   };
   let more = true;
   while (more) {
     more = file.readChunk(scan, onLine, onChunkEnd);
     if (task !== undefined) {
-      if (local) inFlight.push(Promise.resolve({ kind: 'map', seq: -1, task: { kind: 'map', seq: -1, ...task }, ok: false }));
-      else inFlight.push(kind === 'heads' ? pool.run('heads', task.bytes, task.lines) : pool.run('map', task.bytes, task.lines));
+      if (local) {
+        inFlight.push(Promise.resolve(kind === 'map'
+          ? { kind, seq: -1, task: { kind, seq: -1, ...task }, ok: false }
+          : { kind, seq: -1, task: { kind, seq: -1, ...task }, heads: new Int32Array(0) }));
+      } else inFlight.push(kind === 'heads' ? pool.run('heads', task.bytes, task.lines) : pool.run('map', task.bytes, task.lines));
       task = undefined;
     }
     while (inFlight.length > (more ? pool.size + 1 : 0)) {
@@ -58,6 +67,8 @@ export async function* pipeline(
 class ChunkBuilder {
   /** The longest line added since the last take. */
   longest = 0;
+  /** Bytes of the lines added since the last take. */
+  bytes = 0;
   /** Buffers of settled chunks, for the next ones. */
   private free: SharedArrayBuffer[] = [];
   private lines: number[] = [];
@@ -77,22 +88,28 @@ class ChunkBuilder {
     }
     this.lines.push(line.no, line.start, line.end, flags);
     this.to = line.end;
+    this.bytes += line.end - line.start;
     if (line.end - line.start > this.longest) this.longest = line.end - line.start;
   }
 
-  /** The chunk's bytes and line table (undefined when no line was wanted); the builder starts over. */
-  take(): { bytes: Uint8Array; lines: Int32Array } | undefined {
+  /**
+   * The chunk's bytes and line table (undefined when no line was wanted); the builder starts over. `share`:
+   * copied into shared memory for a worker; else a view of the buffer they were read into (to be kept).
+   */
+  take(share: boolean): { bytes: Uint8Array; lines: Int32Array } | undefined {
     if (this.lines.length === 0) return undefined;
     const size = this.to - this.from;
-    const reused = this.free.pop();
+    const reused = share ? this.free.pop() : undefined;
     let bytes: Uint8Array;
-    if (reused !== undefined && reused.byteLength >= size) {
+    if (!share) {
+      bytes = this.source !== undefined ? this.source.subarray(this.from, this.to) : new Uint8Array(0);
+    } else if (reused !== undefined && reused.byteLength >= size) {
       bytes = new Uint8Array(reused, 0, size);
     } else {
       if (reused !== undefined) this.free.push(reused);
       bytes = new Uint8Array(new SharedArrayBuffer(Math.max(size, CHUNK_BYTES)), 0, size);
     }
-    if (this.source !== undefined) bytes.set(this.source.subarray(this.from, this.to));
+    if (share && this.source !== undefined) bytes.set(this.source.subarray(this.from, this.to));
     const lines = Int32Array.from(this.lines);
     for (let i = 0; i < lines.length; i += LINE_INTS) {
       if (lines[i + 1]! < 0) continue;
@@ -104,12 +121,14 @@ class ChunkBuilder {
     this.from = 0;
     this.to = 0;
     this.longest = 0;
+    this.bytes = 0;
     return { bytes, lines };
   }
 
   /** Take back the buffer of a chunk that is done with. */
   recycle(bytes: Uint8Array): void {
-    if (bytes.buffer.byteLength >= CHUNK_BYTES && this.free.length < 8) this.free.push(bytes.buffer as SharedArrayBuffer);
+    const { buffer } = bytes;
+    if (buffer instanceof SharedArrayBuffer && buffer.byteLength >= CHUNK_BYTES && this.free.length < 8) this.free.push(buffer);
   }
 }
 
@@ -151,8 +170,23 @@ export function mapTaskRecords(
   onEvent: (event: GenericEvent) => void,
 ): void {
   forEachTaskLine(task, (line) => {
-    const record = JSON.parse(lineText(line)) as Record<string, unknown>;
+    const record = parseHugeRecord(line) ?? JSON.parse(lineText(line)) as Record<string, unknown>;
     const no = line.no;
-    for (const event of mapper.map(record, (message, key) => warn(no, message, key))) onEvent(event);
+    for (const event of mapRecord(mapper, record, (message, key) => warn(no, message, key))) onEvent(event);
   });
+}
+
+const eventSources = new WeakMap<GenericEvent, JsonSource>();
+
+/** mapper.map, each event of a huge record (see parseHugeRecord) marked with the record's source. */
+export function mapRecord(mapper: TranscriptEventMapper, record: Record<string, unknown>, warn: Parameters<TranscriptEventMapper['map']>[1]): GenericEvent[] {
+  const source = recordSource(record);
+  const events = mapper.map(record, warn, source);
+  if (source !== undefined) for (const event of events) eventSources.set(event, source);
+  return events;
+}
+
+/** The source of the huge record an event was mapped from: its long strings' raw bytes (see mapRecord). */
+export function eventSource(event: GenericEvent): JsonSource | undefined {
+  return eventSources.get(event);
 }

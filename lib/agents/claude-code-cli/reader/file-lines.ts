@@ -34,6 +34,27 @@ export function lineText(line: FileLine): string {
 }
 
 /**
+ * A big line buffer one pass is done with, for the next pass's long line: two passes over a file of huge
+ * lines would otherwise hold a buffer each until a collection frees the first.
+ */
+export class SpareBuffer {
+  private buf: Buffer | undefined;
+
+  /** The spare buffer, if it holds `min` bytes (it is no longer spare). */
+  take(min: number): Buffer | undefined {
+    const { buf } = this;
+    if (buf === undefined || buf.length < min) return undefined;
+    this.buf = undefined;
+    return buf;
+  }
+
+  /** A buffer nobody reads any more (the larger of it and the one kept). */
+  give(buf: Buffer): void {
+    if (this.buf === undefined || buf.length > this.buf.length) this.buf = buf;
+  }
+}
+
+/**
  * The lines of the first `limit` bytes of an open file, a chunk at a time: `readChunk` reads one chunk
  * and hands each line it completes to the callback; the file's last line (without a newline) comes with
  * the final chunk. A line longer than a chunk grows the buffer, up to `maxLineBytes`.
@@ -50,6 +71,8 @@ export class FileLines {
   private lineNo = 0;
   private first = true;
   private done = false;
+  /** The caller keeps this chunk's buffer (see keepBuffer): the next chunk is read into a new one. */
+  private kept = false;
   private readonly line: FileLine = {
     no: 0, buf: EMPTY, start: 0, end: 0, bytes: 0, overLong: false, invalidUtf8: false, last: false,
   };
@@ -62,7 +85,7 @@ export class FileLines {
    */
   constructor(
     private readonly fd: number, private readonly limit: number, private readonly maxLineBytes: number,
-    private readonly chunkBytes = CHUNK_BYTES,
+    private readonly chunkBytes = CHUNK_BYTES, private readonly spare?: SpareBuffer,
   ) {
     this.buf = Buffer.allocUnsafeSlow(chunkBytes);
   }
@@ -114,11 +137,15 @@ export class FileLines {
     }
     onChunkEnd?.();
     this.have = end - start;
-    if (this.buf.length > this.chunkBytes && this.have <= this.chunkBytes / 2) {
-      // The long line that grew the buffer is done: back to chunks of the usual size.
-      const usual = Buffer.allocUnsafeSlow(this.chunkBytes);
+    const small = this.have <= this.chunkBytes / 2;
+    if (this.kept || (this.buf.length > this.chunkBytes && small)) {
+      // The long line that grew the buffer is done: back to chunks of the usual size. A kept buffer is left
+      // as it is to whoever kept it.
+      const usual = Buffer.allocUnsafeSlow(small ? this.chunkBytes : this.buf.length);
       this.buf.copy(usual, 0, start, end);
+      if (!this.kept) this.spare?.give(this.buf);
       this.buf = usual;
+      this.kept = false;
     } else if (this.have > 0 && start > 0) {
       this.buf.copyWithin(0, start, end);
     }
@@ -128,6 +155,14 @@ export class FileLines {
       this.have = 0;
     }
     return true;
+  }
+
+  /**
+   * Keep the bytes of the lines handed over in this chunk valid after it: the buffer they lie in is never
+   * written again (the next chunk goes to a new one). For a huge line, whose bytes are worth more than a copy.
+   */
+  keepBuffer(): void {
+    this.kept = true;
   }
 
   private finish(onLine: (line: FileLine) => void): void {
@@ -143,7 +178,7 @@ export class FileLines {
 
   /** A line that does not fit: a bigger buffer (the pending bytes are at its start). */
   private grow(): void {
-    const bigger = Buffer.allocUnsafeSlow(this.buf.length * 2);
+    const bigger = this.spare?.take(this.buf.length * 2) ?? Buffer.allocUnsafeSlow(this.buf.length * 2);
     this.buf.copy(bigger, 0, 0, this.have);
     this.buf = bigger;
   }

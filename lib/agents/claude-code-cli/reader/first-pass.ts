@@ -66,6 +66,8 @@ export async function firstPass(file: TranscriptFile, previews: boolean, pool?: 
           onLine(line);
         }
       });
+      // The buffer a huge line was read into (kept for its chunk, not shared) serves the second pass's.
+      if (!(task.bytes.buffer instanceof SharedArrayBuffer)) file.spare.give(Buffer.from(task.bytes.buffer));
     }
   }
   return { index, bytes: scan.summary.bytes, first, regular, lines };

@@ -8,7 +8,8 @@ import {
 import { RecentMap, RecentSet } from '../recent.js';
 import { usageGrowth } from '../../../usage.js';
 import { isObject, isPlaceholderUsage, SYNTHETIC_MODEL } from './record-types.js';
-import { SPILL, type SpillRead } from './spill.js';
+import { SPILL, SPILL_PHRASE, type SpillRead } from './spill.js';
+import type { JsonSource } from '../../../json/raw-json.js';
 import { parseMonitorNotification } from '../../../monitor/task-notification.js';
 
 export interface TranscriptEventMapperOptions {
@@ -93,11 +94,25 @@ export class TranscriptEventMapper {
   private anonymous = 0;
   /** A record's time fell back on the time before this mapper's first record (deferred mapping). */
   leanedOnStart = false;
+  /** The source of the huge record being mapped, if it is one. */
+  private source: JsonSource | undefined;
 
   constructor(private readonly options: TranscriptEventMapperOptions = {}) {}
 
-  /** The events of one record on the branch being read. */
-  map(record: Record<string, unknown>, warn: Warn): GenericEvent[] {
+  /**
+   * The events of one record on the branch being read. `source`: the record was parsed piecewise from a huge
+   * line (see parseHugeRecord): its long strings are looked at through their raw bytes, not flattened.
+   */
+  map(record: Record<string, unknown>, warn: Warn, source?: JsonSource): GenericEvent[] {
+    this.source = source;
+    try {
+      return this.mapRecord(record, warn);
+    } finally {
+      this.source = undefined;
+    }
+  }
+
+  private mapRecord(record: Record<string, unknown>, warn: Warn): GenericEvent[] {
     const timestamp = this.timestamp(record);
     const out: GenericEvent[] = [];
     if (record.type === 'system' && record.subtype === 'compact_boundary') {
@@ -268,7 +283,7 @@ export class TranscriptEventMapper {
       return;
     }
     if (typeof content === 'string') {
-      if (content.startsWith('<task-notification>') && this.monitor(content, timestamp, out)) return;
+      if (this.startsWith(content, '<task-notification>') && this.monitor(content, timestamp, out)) return;
       out.push({ type: 'user', text: content, timestamp });
       return;
     }
@@ -334,7 +349,7 @@ export class TranscriptEventMapper {
   /** The spilled output a pointer names, or the pointer itself (with a warning) when it cannot be read. */
   private unspill(text: string, warn: Warn): string {
     const resolve = this.options.resolveSpill;
-    if (!resolve) return text;
+    if (!resolve || this.source?.mayHold(text, SPILL_PHRASE) === false) return text;
     const match = SPILL.exec(text);
     if (!match) return text;
     const path = match[1]!;
@@ -342,6 +357,19 @@ export class TranscriptEventMapper {
     if (read.ok) return read.text;
     warn(`spilled output ${path} is ${read.reason}; the pointer is kept`);
     return text;
+  }
+
+  // Tests on strings that may be a huge record's ropes: a look at the whole string would flatten it.
+
+  private startsWith(text: string, prefix: string): boolean {
+    return (this.source?.head(text, prefix.length) ?? text).startsWith(prefix);
+  }
+
+  /** All white space (what `trim` removes), or empty. */
+  private blank(text: string): boolean {
+    const head = this.source?.head(text, 1);
+    if (head !== undefined && /^\S/.test(head)) return false;
+    return text.trim() === '';
   }
 
   private assistant(record: Record<string, unknown>, timestamp: string, out: GenericEvent[], warn: Warn): void {
@@ -363,7 +391,7 @@ export class TranscriptEventMapper {
       switch (block.type) {
         case 'text': {
           // Claude Code drops empty assistant text on load; model and usage go to the next block instead.
-          if (typeof block.text !== 'string' || block.text.trim() === '') break;
+          if (typeof block.text !== 'string' || this.blank(block.text)) break;
           out.push(this.withResponse({ type: 'assistant', text: block.text, timestamp }, id, model, message.usage));
           break;
         }

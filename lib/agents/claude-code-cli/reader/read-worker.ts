@@ -42,7 +42,7 @@ function mapChunk(task: ChunkTask): MapReply {
     ...(resolveSpill !== undefined ? { resolveSpill } : {}),
     deferred: { anonymousPrefix: `${task.seq}:` },
   });
-  const sink = new ByteSink(Math.ceil(task.bytes.byteLength * 0.6));
+  const sink = new ByteSink(Math.ceil(task.bytes.byteLength * 0.6), task.spare);
   const holes: number[] = [];
   const ids: string[] = [];
   let fills = '';

@@ -137,13 +137,14 @@ export class ClaudeTranscriptReader implements AsyncIterable<GenericEvent>, Tran
     // Started before the first pass, so the threads are up (and it scans on them) by the time they are needed.
     const pool = this.workerPool();
     try {
-      yield* this.read<Buffer>({
+      const parts = this.read<Buffer[]>({
         events: (events) => {
           const text = eventText(events, onUnwritable);
           return text.length > 0 ? text : undefined;
         },
-        bytes: (text) => text,
+        bytes: (text) => [text],
       }, pool);
+      for await (const part of parts) yield* part;
     } finally {
       pool?.close();
     }

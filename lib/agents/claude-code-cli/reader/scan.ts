@@ -3,8 +3,9 @@
 // runs a crash leaves behind are recovered; an over-long line is skipped; a truncated last line marks the
 // session partial. Every problem is reported through `warn` with its line number.
 import { closeSync, constants, fstatSync, openSync } from 'node:fs';
-import { FileLines, lineText, type FileLine } from './file-lines.js';
+import { FileLines, lineText, type FileLine, type SpareBuffer } from './file-lines.js';
 import { isObject } from './record-types.js';
+import { parseBytes, type JsonSource } from '../../../json/raw-json.js';
 
 /** Longest record accepted (Claude Code itself loads 30 MB tool results). */
 export const DEFAULT_MAX_RECORD_BYTES = 64 * 1024 * 1024;
@@ -21,6 +22,8 @@ export interface ScanOptions {
   chunkBytes?: number;
   /** Read only the first `bytes` bytes (the second pass reads exactly what the first one saw). */
   bytes?: number;
+  /** Where a big line buffer is left for the next pass, and taken from (see SpareBuffer). */
+  spare?: SpareBuffer;
   warn: (line: number | undefined, message: string) => void;
 }
 
@@ -50,6 +53,30 @@ export interface Recovered {
 function looksLikeRecord(value: unknown): boolean {
   return isObject(value) && typeof value.type === 'string'
     && ['sessionId', 'uuid', 'parentUuid', 'leafUuid', 'messageId'].some((key) => key in value);
+}
+
+/** Lines longer than this are parsed from their bytes, piecewise (see parseHugeRecord). */
+export const HUGE_LINE_BYTES = 1024 * 1024;
+
+const hugeSources = new WeakMap<Record<string, unknown>, JsonSource>();
+
+/**
+ * The record of a line over HUGE_LINE_BYTES parsed without its text: its long strings decoded piece by piece
+ * (lib/json/raw-json.ts), their raw bytes known to the source `recordSource` gives. Undefined for a shorter
+ * line, one with invalid UTF-8, one without long strings, or one that is not a JSON object (parsed the
+ * plain way, which reports it). The line's bytes must stay valid while the record is used.
+ */
+export function parseHugeRecord(line: FileLine): Record<string, unknown> | undefined {
+  if (line.overLong || line.invalidUtf8 || line.end - line.start <= HUGE_LINE_BYTES) return undefined;
+  const parsed = parseBytes(line.buf.subarray(line.start, line.end));
+  if (parsed === undefined || !isObject(parsed.value)) return undefined;
+  hugeSources.set(parsed.value, parsed.source);
+  return parsed.value;
+}
+
+/** The source of a record parseHugeRecord made (its long strings' raw bytes). */
+export function recordSource(record: Record<string, unknown>): JsonSource | undefined {
+  return hugeSources.get(record);
 }
 
 /** How many times one damaged piece is re-synchronised on a later `{"` before giving up (bounds the work). */
@@ -162,7 +189,7 @@ export class TranscriptScan {
     this.max = options.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES;
     // The second pass reads exactly the bytes the first one saw, even when the file was appended to since.
     const limit = options.bytes ?? Number.MAX_SAFE_INTEGER;
-    this.lines = new FileLines(fd, Math.max(0, limit), this.max, options.chunkBytes);
+    this.lines = new FileLines(fd, Math.max(0, limit), this.max, options.chunkBytes, options.spare);
   }
 
   /** Open `path` (a regular file only, never blocking on a FIFO or device) for one pass. */
@@ -190,6 +217,11 @@ export class TranscriptScan {
     return more;
   }
 
+  /** Keep the bytes of this chunk's lines valid after it (see FileLines.keepBuffer). */
+  keepBuffer(): void {
+    this.lines.keepBuffer();
+  }
+
   close(): void {
     if (this.closed) return;
     this.closed = true;
@@ -207,6 +239,14 @@ export class TranscriptScan {
       this.warnings += 1;
       this.options.warn(lineNo, `record of ${line.bytes} bytes is over the limit of ${this.max} bytes; skipped`);
       return [];
+    }
+    if (text === undefined) {
+      const huge = parseHugeRecord(line);
+      if (huge !== undefined) {
+        // Its long strings are ropes of its bytes, spliced back from them when written: they must stay.
+        this.lines.keepBuffer();
+        return [huge];
+      }
     }
     text ??= lineText(line);
     // One diagnostic per line: everything wrong with it, together.

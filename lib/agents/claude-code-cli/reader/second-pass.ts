@@ -5,7 +5,8 @@
 // their response has not given yet, the once-only warnings given, the mapper's state carried on.
 import type { GenericEvent } from '../../../events.js';
 import { ByteSink } from './byte-sink.js';
-import { mapTaskRecords, pipeline } from './chunks.js';
+import { eventSource, mapRecord, mapTaskRecords, pipeline } from './chunks.js';
+import { stringifySpliced, type JsonPieces } from '../../../json/spliced-json.js';
 import type { FileLine } from './file-lines.js';
 import type { TranscriptEventMapper } from './map-record.js';
 import type { TranscriptScan } from './scan.js';
@@ -47,7 +48,7 @@ export async function* secondPass<T>(
   try {
     if (workers !== undefined && selected !== undefined && out.bytes !== undefined) {
       for await (const result of pipeline(file, scan, workers.pool, 'map', (line) => selected[line.no] === 1)) {
-        const settled = settle(file, result as MapResult, mapper, workers.threading);
+        const settled = settle(file, result as MapResult, mapper, workers);
         const given = Buffer.isBuffer(settled) ? out.bytes(settled) : out.events(settled);
         if (given !== undefined) yield given;
       }
@@ -67,7 +68,7 @@ function* mapHere<T>(file: TranscriptFile, scan: TranscriptScan, plan: SecondPas
   const { mapper, selected, onBranch } = plan;
   let batch: GenericEvent[] = [];
   const map = (record: Record<string, unknown>, no: number) => {
-    for (const event of mapper.map(record, (message) => file.warn(no, message))) batch.push(event);
+    for (const event of mapRecord(mapper, record, (message) => file.warn(no, message))) batch.push(event);
   };
   const onLine = (line: FileLine) => {
     if (selected !== undefined) {
@@ -93,7 +94,8 @@ function* mapHere<T>(file: TranscriptFile, scan: TranscriptScan, plan: SecondPas
  * without a usable time took the time from before it, a value was too deep for the worker, the worker failed)
  * is mapped here instead: its events are returned.
  */
-function settle(file: TranscriptFile, result: MapResult, mapper: TranscriptEventMapper, threading: PassWorkers['threading']): Buffer | GenericEvent[] {
+function settle(file: TranscriptFile, result: MapResult, mapper: TranscriptEventMapper, workers: PassWorkers): Buffer | GenericEvent[] {
+  const { threading } = workers;
   threading.chunks += 1;
   if (!result.ok || mapper.boundaryPending || result.leaned) {
     threading.remapped += 1;
@@ -117,7 +119,11 @@ function settle(file: TranscriptFile, result: MapResult, mapper: TranscriptEvent
     given.push((give.model ? model : '') + give.usage);
   }
   mapper.adopt(result.carry);
-  return fillHoles(Buffer.from(result.bytes.buffer, result.bytes.byteOffset, result.bytes.byteLength), result.holes, given);
+  const reply = Buffer.from(result.bytes.buffer, result.bytes.byteOffset, result.bytes.byteLength);
+  const filled = fillHoles(reply, result.holes, given);
+  // Copied out with its holes filled: the reply's buffer can take the next reply.
+  if (filled !== reply) workers.pool.giveBack(result.bytes.buffer as ArrayBuffer);
+  return filled;
 }
 
 /** `source` with `given[i]` written at byte offset `holes[i]` (the source itself when nothing is given). */
@@ -138,19 +144,44 @@ function fillHoles(source: Buffer, holes: Int32Array, given: readonly string[]):
   return out.subarray(0, written);
 }
 
-/** Events as NDJSON lines; one JSON.stringify cannot write (nested too deeply) goes to `onUnwritable`. */
-export function eventText(events: readonly GenericEvent[], onUnwritable: (event: GenericEvent, error: Error) => void): Buffer {
-  const sink = new ByteSink();
+/** Raw pieces shorter than this are copied into the text around them; longer ones are passed on as they are. */
+const COPY_PIECE_BYTES = 64 * 1024;
+
+/**
+ * Events as NDJSON lines, the bytes of JSON.stringify of each; one JSON.stringify cannot write (nested too
+ * deeply) goes to `onUnwritable`. An event of a huge record gets its long strings' raw bytes from the record's
+ * line where they are what JSON.stringify would write (see eventSource): long ones are handed on as they lie
+ * there, between the buffers of the text around them, so a huge string is never serialised again.
+ */
+export function eventText(events: readonly GenericEvent[], onUnwritable: (event: GenericEvent, error: Error) => void): Buffer[] {
+  const out: Buffer[] = [];
+  let sink = new ByteSink();
   for (const event of events) {
-    let json: string;
+    const source = eventSource(event);
+    let json: string | JsonPieces;
     try {
-      json = JSON.stringify(event);
+      json = source !== undefined ? stringifySpliced(event, source, true) : JSON.stringify(event);
     } catch (error) {
       onUnwritable(event, error as Error);
       continue;
     }
-    sink.put(json);
+    if (typeof json === 'string') {
+      sink.put(json);
+    } else {
+      for (const piece of json) {
+        if (typeof piece === 'string') {
+          sink.put(piece);
+        } else if (piece.length < COPY_PIECE_BYTES) {
+          sink.putBytes(piece);
+        } else {
+          if (sink.length > 0) out.push(sink.bytes());
+          sink = new ByteSink();
+          out.push(Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength));
+        }
+      }
+    }
     sink.put('\n');
   }
-  return sink.bytes();
+  if (sink.length > 0) out.push(sink.bytes());
+  return out;
 }

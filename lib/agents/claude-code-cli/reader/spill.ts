@@ -8,6 +8,8 @@ import { basename, isAbsolute, join } from 'node:path';
 
 /** How Claude Code points at spilled output: prose, not a field, so the path is matched out of the text. */
 export const SPILL = /Full output saved to:\s*(\S+)/;
+/** The words SPILL starts with: text without them holds no pointer. */
+export const SPILL_PHRASE = 'Full output saved to:';
 
 /** A spilled file is read whole; the pointer says nothing about its size, so it is capped. */
 export const MAX_SPILL_BYTES = 4_000_000;

@@ -2,7 +2,7 @@
 // spans the passes is here (the warnings, given once each, and which record types were reported).
 import { describeError } from '../../../util/fs-errors.js';
 import { ReaderError, type ReaderWarning } from '../../types.js';
-import type { FileLine } from './file-lines.js';
+import { CHUNK_BYTES, SpareBuffer, type FileLine } from './file-lines.js';
 import { classifyRecordType } from './record-types.js';
 import { TranscriptScan, type ScanSummary } from './scan.js';
 import { AssistantLines, scanUsageRecord } from './usage-scan.js';
@@ -24,6 +24,8 @@ export class TranscriptFile {
   readonly warnings: ReaderWarning[] = [];
   /** The file ends in a cut-off record: the session was being written, or the write was interrupted. */
   partial = false;
+  /** A big line buffer one pass left for the next (see SpareBuffer). */
+  readonly spare = new SpareBuffer();
   private readonly reported = new Set<string>();
   private readonly unknownTypes = new Set<string>();
 
@@ -31,6 +33,11 @@ export class TranscriptFile {
 
   get name(): string {
     return this.options.name;
+  }
+
+  /** Bytes a pass reads at a time. */
+  get chunkBytes(): number {
+    return this.options.chunkBytes ?? CHUNK_BYTES;
   }
 
   /** Report a problem once (the second pass meets the first pass's problems again). */
@@ -48,6 +55,7 @@ export class TranscriptFile {
     try {
       return TranscriptScan.open(this.path, {
         warn: this.warn,
+        spare: this.spare,
         ...(this.options.maxRecordBytes !== undefined ? { maxRecordBytes: this.options.maxRecordBytes } : {}),
         ...(this.options.chunkBytes !== undefined ? { chunkBytes: this.options.chunkBytes } : {}),
         ...(bytes !== undefined ? { bytes } : {}),

@@ -3,6 +3,8 @@
 // bytes in an open-addressing table of typed arrays (about 25 bytes an id, where a string in a Map took
 // over 100); any other string is kept as it is, in a Map.
 
+import { GrowingArray } from './growing-array.js';
+
 const NONE = -1;
 
 /** Hex digit values by char code; 255 for anything else (uppercase included: "A" and "a" are other uuids). */
@@ -48,9 +50,9 @@ function hash(w0: number, w1: number, w2: number, w3: number): number {
 /** uuid strings and the ids given to them, in the order they were added (0, 1, 2, ...). */
 export class UuidIds {
   /** Four words per id (its packed uuid; unused for an id kept as a string). */
-  private words = new Uint32Array(4 * 1024);
-  /** Open addressing over packed ids: the id, or NONE. Never more than half full. */
-  private slots = new Int32Array(2048).fill(NONE);
+  private readonly words = new GrowingArray(Uint32Array, 4 * 1024);
+  /** Open addressing over packed ids: the id + 1, or 0 for none (so the table needs no filling). Never more than half full. */
+  private slots = new GrowingArray(Int32Array, 2048);
   /** Ids whose uuid is not a canonical lowercase UUID, both ways. */
   private readonly others = new Map<string, number>();
   private readonly otherNames = new Map<number, string>();
@@ -77,7 +79,7 @@ export class UuidIds {
     for (let i = 0; i < 4; i += 1) if (this.recent[i] === uuid) return this.recentIds[i];
     if (!this.pack(uuid)) return this.others.get(uuid);
     const { scratch } = this;
-    const id = this.slots[this.probe(scratch[0]!, scratch[1]!, scratch[2]!, scratch[3]!)]!;
+    const id = this.slots.data[this.probe(scratch[0]!, scratch[1]!, scratch[2]!, scratch[3]!)]! - 1;
     if (id === NONE) return undefined;
     this.remember(uuid, id);
     return id;
@@ -93,11 +95,7 @@ export class UuidIds {
   add(uuid: string): number {
     const id = this.count;
     this.count += 1;
-    if (this.words.length < 4 * this.count) {
-      const grown = new Uint32Array(this.words.length * 2);
-      grown.set(this.words);
-      this.words = grown;
-    }
+    this.words.ensure(4 * this.count);
     this.remember(uuid, id);
     if (!this.pack(uuid)) {
       this.others.set(uuid, id);
@@ -105,9 +103,9 @@ export class UuidIds {
       return id;
     }
     const { scratch } = this;
-    this.words.set(scratch, 4 * id);
-    if (2 * (this.packedCount + 1) > this.slots.length) this.rehash();
-    this.slots[this.probe(scratch[0]!, scratch[1]!, scratch[2]!, scratch[3]!)] = id;
+    this.words.data.set(scratch, 4 * id);
+    if (2 * (this.packedCount + 1) > this.slots.data.length) this.rehash();
+    this.slots.data[this.probe(scratch[0]!, scratch[1]!, scratch[2]!, scratch[3]!)] = id + 1;
     this.packedCount += 1;
     return id;
   }
@@ -126,7 +124,7 @@ export class UuidIds {
     if (other !== undefined) return other;
     let text = '';
     for (let w = 0; w < 4; w += 1) {
-      const word = this.words[4 * id + w]!;
+      const word = this.words.data[4 * id + w]!;
       for (let shift = 24; shift >= 0; shift -= 8) {
         if (DASHES.includes(text.length)) text += '-';
         text += HEX_PAIRS[(word >>> shift) & 0xff]!;
@@ -137,11 +135,12 @@ export class UuidIds {
 
   /** The slot of the packed uuid (w0..w3): where it is, or the empty slot where it would go. */
   private probe(w0: number, w1: number, w2: number, w3: number): number {
-    const mask = this.slots.length - 1;
-    const { slots, words } = this;
+    const slots = this.slots.data;
+    const words = this.words.data;
+    const mask = slots.length - 1;
     let at = hash(w0, w1, w2, w3) & mask;
     for (;;) {
-      const id = slots[at]!;
+      const id = slots[at]! - 1;
       if (id === NONE) return at;
       const base = 4 * id;
       if (words[base] === w0 && words[base + 1] === w1 && words[base + 2] === w2 && words[base + 3] === w3) return at;
@@ -151,12 +150,12 @@ export class UuidIds {
 
   private rehash(): void {
     const old = this.slots;
-    this.slots = new Int32Array(old.length * 2).fill(NONE);
-    for (const id of old) {
-      if (id === NONE) continue;
-      const base = 4 * id;
-      const { words } = this;
-      this.slots[this.probe(words[base]!, words[base + 1]!, words[base + 2]!, words[base + 3]!)] = id;
+    this.slots = new GrowingArray(Int32Array, old.data.length * 2);
+    const words = this.words.data;
+    for (const slot of old.data) {
+      if (slot === 0) continue;
+      const base = 4 * (slot - 1);
+      this.slots.data[this.probe(words[base]!, words[base + 1]!, words[base + 2]!, words[base + 3]!)] = slot;
     }
   }
 }
