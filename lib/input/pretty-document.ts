@@ -3,8 +3,26 @@
 // the whole parsed as one value, as if it had come on one line; a program that loads such a document holds
 // it whole too. LineValues gives the values of an input, line by line or such a document whole, to the
 // filter, `read` and `convert` alike.
-import { DEFAULT_MAX_LINE_BYTES, type Line } from './lines.js';
+import { bytesOf, DEFAULT_MAX_LINE_BYTES, isLazyLine, type Line } from './lines.js';
 import { readLineValue } from '../json/raw-json.js';
+
+/** JSON's whitespace, as bytes. */
+const isSpace = (byte: number | undefined): boolean => byte === 0x20 || byte === 0x09 || byte === 0x0a || byte === 0x0d;
+
+/**
+ * The line is a lone `{` (with whitespace around). A huge line not yet decoded is looked at in its bytes: it
+ * is held as bytes so that it is never one string (lib/input/lines.ts), and it is almost never a lone brace.
+ */
+function isLoneBrace(line: Line): boolean {
+  const at = isLazyLine(line) ? bytesOf(line) : undefined;
+  if (!at) return line.text !== undefined && line.text.trim() === '{';
+  const end = at.start + line.bytes;
+  let pos = at.start;
+  while (pos < end && isSpace(at.source[pos])) pos += 1;
+  if (at.source[pos] !== 0x7b) return false;
+  for (pos += 1; pos < end; pos += 1) if (!isSpace(at.source[pos])) return false;
+  return true;
+}
 
 export class PrettyDocument {
   private lines: string[] = [];
@@ -21,7 +39,7 @@ export class PrettyDocument {
 
   /** A document starting at `line`, when it is a lone `{` (no JSON value on its own). */
   static start(line: Line, maxBytes = DEFAULT_MAX_LINE_BYTES): PrettyDocument | undefined {
-    return line.text !== undefined && line.text.trim() === '{' ? new PrettyDocument(line, maxBytes) : undefined;
+    return isLoneBrace(line) ? new PrettyDocument(line, maxBytes) : undefined;
   }
 
   /**
@@ -67,7 +85,8 @@ export class LineValues {
   /** The value `line` completes, or undefined while it belongs to a document still open. */
   next(line: Line): LineValue | undefined {
     if (this.first) {
-      this.first = line.text === undefined ? false : line.text.trim() === '';
+      // A huge line not yet decoded starts with a visible character (lib/input/lines.ts): it is not blank.
+      this.first = isLazyLine(line) || line.text === undefined ? false : line.text.trim() === '';
       this.document = PrettyDocument.start(line, this.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES);
       if (this.document) {
         this.opened = true;

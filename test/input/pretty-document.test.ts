@@ -1,7 +1,7 @@
 // LineValues: the values of an input line by line, a pretty-printed document opening it gathered whole and
 // located at its first line; a document that is not JSON, over the limit or never closed gets one diagnostic.
 import { describe, expect, test } from 'vitest';
-import { LineSplitter } from '../../lib/input/lines.js';
+import { isLazyLine, LAZY_TEXT_BYTES, LineSplitter } from '../../lib/input/lines.js';
 import { LineValues, type LineValue } from '../../lib/input/pretty-document.js';
 
 function values(text: string, max?: number): (LineValue | 'end')[] {
@@ -28,6 +28,21 @@ describe('LineValues', () => {
       { no: 2, value: { info: { id: 'ses_1', nested: { x: [1, 2] } }, messages: [] } },
       { no: 2 + doc.split('\n').length, value: { c: 3 } },
     ]);
+  });
+
+  test('a huge first line is read from its bytes, never decoded whole to see whether it opens a document', () => {
+    const big = `{"type":"user","text":"${'é'.repeat(LAZY_TEXT_BYTES)}"}`;
+    const [line] = new LineSplitter().push(Buffer.from(`${big}\n`));
+    expect(isLazyLine(line!)).toBe(true);
+    const read = new LineValues().next(line!);
+    expect(isLazyLine(line!)).toBe(true);
+    expect((read as { value: { text: string } }).value.text).toHaveLength(LAZY_TEXT_BYTES);
+    // A lone { with a megabyte of spaces after it still opens a document.
+    const [brace] = new LineSplitter().push(Buffer.from(`{${' '.repeat(LAZY_TEXT_BYTES)}\n`));
+    expect(isLazyLine(brace!)).toBe(true);
+    const document = new LineValues();
+    expect(document.next(brace!)).toBeUndefined();
+    expect(document.opened).toBe(true);
   });
 
   test('only the first value may be a document: a lone { later is a bad line', () => {
