@@ -2,6 +2,7 @@
 // (HOME and the four XDG directories) with a config naming a loopback mock provider and the plugin-install stub
 // that keeps it offline, and one run with a fixed environment (reference: opencode.md).
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { clientFile } from '../clients/clients.mjs';
 import { run, tempDir, type RunResult } from './run.js';
@@ -49,7 +50,8 @@ export function opencodeHome(baseUrl: string): OpencodeHome {
   writeFileSync(join(config, 'package-lock.json'), JSON.stringify({ name: 'opencode', lockfileVersion: 3, requires: true,
     packages: { '': { dependencies: { '@opencode-ai/plugin': VERSION } } } }));
   const env: Record<string, string> = {
-    PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, LANG: 'C.UTF-8', ...xdg,
+    // TMPDIR: the test run's own (test/support/global-setup.ts): opencode unpacks a 5 MB library there each start.
+    PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, LANG: 'C.UTF-8', TMPDIR: tmpdir(), ...xdg,
     OPENCODE_DISABLE_AUTOUPDATE: '1', OPENCODE_DISABLE_MODELS_FETCH: '1', OPENCODE_DISABLE_SHARE: '1',
     OPENCODE_DISABLE_DEFAULT_PLUGINS: '1', OPENCODE_DISABLE_LSP_DOWNLOAD: '1', OPENCODE_DISABLE_CLAUDE_CODE: '1',
     OPENCODE_DISABLE_EXTERNAL_SKILLS: '1',
