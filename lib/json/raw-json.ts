@@ -334,6 +334,17 @@ class Scanner {
     return true;
   }
 
+  /** The end of the number, true, false or null starting at `pos`. */
+  scalarEnd(pos: number): number {
+    const buf = this.buf;
+    while (pos < buf.length) {
+      const d = buf[pos];
+      if (d === 0x2c || d === 0x7d || d === 0x5d || d === 0x20 || d === 0x0a || d === 0x0d || d === 0x09) break;
+      pos += 1;
+    }
+    return pos;
+  }
+
   /** Skip a container without looking inside (too deep to scan by recursion). */
   skipContainer(pos: number): number {
     const buf = this.buf;
@@ -383,9 +394,7 @@ function memberRaw(buf: Buffer, key: string): Buffer | undefined {
       end = scanner.skipContainer(start);
       if (same && !scanner.splicesAsIs(start, end)) return undefined;
     } else {
-      end = start;
-      // A number, true, false or null.
-      for (let d = buf[end]; d !== 0x2c && d !== 0x7d && d !== 0x20 && d !== 0x0a && d !== 0x0d && d !== 0x09; d = buf[++end]);
+      end = scanner.scalarEnd(start);
     }
     if (same) {
       if (found !== undefined) return undefined;
@@ -452,13 +461,7 @@ function longStrings(buf: Buffer, value: unknown, skipPiecewise: boolean): Map<s
         pos = ws(pos + 1);
       }
     }
-    // A number, true, false or null.
-    while (pos < buf.length) {
-      const d = buf[pos];
-      if (d === 0x2c || d === 0x7d || d === 0x5d || d === 0x20 || d === 0x0a || d === 0x0d || d === 0x09) break;
-      pos += 1;
-    }
-    return pos;
+    return scanner.scalarEnd(pos);
   };
 
   scan(ws(0), value, 0);
