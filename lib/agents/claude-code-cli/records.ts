@@ -66,9 +66,8 @@ export class ClaudeRecordMapper {
   private readonly newUuid: () => string;
   private readonly common: ClaudeRecord;
   /**
-   * The prototype of user, assistant and notification attachment records: `turnTail` is the JSON of `common`, to
-   * close their line, and `turnTailBytes` the same with the newline, encoded (they are serialised by template:
-   * serialize.ts).
+   * The prototype of user, assistant and notification attachment records: `turnTailBytes` is the JSON of `common`
+   * and the newline that close their line, encoded (they are serialised by template: serialize.ts).
    */
   private readonly turnPrototype: object;
 
@@ -95,7 +94,6 @@ export class ClaudeRecordMapper {
       ...(options.provenance ?? {}),
     };
     this.turnPrototype = Object.create(Object.prototype, {
-      turnTail: { value: `,${JSON.stringify(this.common).slice(1)}`, enumerable: false },
       turnTailBytes: { value: Buffer.from(`,${JSON.stringify(this.common).slice(1)}\n`), enumerable: false },
       // Uuids drawn by randomUuid need no quoting check (an injected newUuid's might).
       plainUuids: { value: options.newUuid === undefined, enumerable: false },

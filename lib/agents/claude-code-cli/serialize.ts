@@ -8,9 +8,10 @@ import type { ClaudeRecord } from './records.js';
 
 /** The hidden fields of records ClaudeRecordMapper makes from its prototypes (see serializeRecord). */
 interface Templated {
-  /** User, assistant and notification attachment records: the JSON of the common fields closing the line. */
-  turnTail?: string;
-  /** The same, with the newline, as bytes (the same for every record of a session: encoded once). */
+  /**
+   * User, assistant and notification attachment records: the JSON of the common fields and the newline that
+   * close the line, as bytes (the same for every record of a session: encoded once).
+   */
   turnTailBytes?: Buffer;
   /** The record's uuid was drawn by randomUuid: nothing in it to escape. */
   plainUuids?: boolean;
@@ -24,9 +25,9 @@ interface Templated {
  */
 export function serializeRecord(record: ClaudeRecord, out: JsonPieces, source?: JsonSource): void {
   try {
-    const { turnTail, turnTailBytes, queueOperation } = record as Templated;
-    if (typeof turnTail === 'string' && turnTailBytes !== undefined) {
-      if (record.type === 'attachment') serializeNotification(record, turnTail, out);
+    const { turnTailBytes, queueOperation } = record as Templated;
+    if (turnTailBytes !== undefined) {
+      if (record.type === 'attachment') serializeNotification(record, turnTailBytes, out);
       else serializeTurn(record, turnTailBytes, out, source);
       return;
     }
@@ -188,7 +189,7 @@ const RENDERED_IN_HUMAN_TURN = renderedAround('renderedInHumanTurn', PRE_HUMAN_T
  * is quoted once for the three records; the rendered reminders around it are JSON that never changes (both
  * sides of the text are a newline: quoting the pieces apart gives the same JSON as quoting the whole).
  */
-function serializeNotification(record: ClaudeRecord, tail: string, out: JsonPieces): void {
+function serializeNotification(record: ClaudeRecord, tail: Buffer, out: JsonPieces): void {
   const attachment = record.attachment as Record<string, unknown>;
   const xml = quoteText(attachment.prompt);
   const inner = xml.slice(1, -1);
@@ -196,7 +197,8 @@ function serializeNotification(record: ClaudeRecord, tail: string, out: JsonPiec
     `{"parentUuid":${quoteParent(record.parentUuid)},"isSidechain":false,"attachment":{"type":"queued_command","prompt":${xml},"source_uuid":${quote(attachment.source_uuid)},"delivery_id":${quote(attachment.delivery_id)},"commandMode":"task-notification","origin":{"kind":"task-notification","producer":"session-task"},"timestamp":${quoteTime(attachment.timestamp)}},"type":"attachment","uuid":${quoteOwn(record.uuid, (record as Templated).plainUuids)},"timestamp":${quoteTime(record.timestamp)}`,
     RENDERED.before, inner, RENDERED.after,
     RENDERED_IN_HUMAN_TURN.before, inner, RENDERED_IN_HUMAN_TURN.after,
-    `,"renderedRole":"system"${tail}\n`,
+    ',"renderedRole":"system"',
+    tail,
   );
 }
 
