@@ -81,11 +81,7 @@ async function readInputs(
       const now = new Date().toISOString();
       let failure: Error | undefined;
       try {
-        const batchLines = batch.lines;
-        for (let i = 0; i < batchLines.length; i += 1) {
-          const line = batchLines[i]!;
-          // Let go of the line as soon as it is handled: its text then dies young instead of outliving collections.
-          (batchLines as (typeof line | undefined)[])[i] = undefined;
+        for (const line of batch.lines) {
           lines.handle(line, now, 0, batch.name);
           if (session.stop) break;
         }
