@@ -365,12 +365,19 @@ function prepareTool(tool, corpus, context) {
       row.command = 'node bench/parse-floor.mjs (read stdin, split lines, JSON.parse each)';
       break;
     case 'jq':
+    case 'jq-pipe':
       if (!context.machine.jq) {
         return { ...row, status: 'not available', note: 'jq is not installed (apt-get install -y jq)' };
       }
       command = 'jq';
       args = ['-c', '.'];
-      row.command = 'jq -c . > /dev/null';
+      if (tool === 'jq') {
+        row.command = 'jq -c . > /dev/null';
+        break;
+      }
+      row.command = 'cat <corpus> | jq -c . > /dev/null';
+      pipeFrom = corpus.file;
+      input = undefined;
       break;
     case 'filter': {
       command = context.node;
@@ -452,16 +459,6 @@ function prepareTool(tool, corpus, context) {
       };
       break;
     }
-    case 'jq-pipe':
-      if (!context.machine.jq) {
-        return { ...row, status: 'not available', note: 'jq is not installed (apt-get install -y jq)' };
-      }
-      command = 'jq';
-      args = ['-c', '.'];
-      row.command = 'cat <corpus> | jq -c . > /dev/null';
-      pipeFrom = corpus.file;
-      input = undefined;
-      break;
     case 'filter-pipe': {
       // The filter on a pipe, as `agent --json | asyncai-log` runs it: one thread (a pipe keeps latency first).
       command = context.node;
