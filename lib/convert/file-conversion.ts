@@ -173,6 +173,15 @@ export class FileConversion {
     // pretty-printed document opening the file (an OpenCode export, a legacy Gemini chat) is one record.
     const read = this.reader.value(line);
     if (!read) return;
+    if (read.before) {
+      this.outcome.records += 1;
+      if (!this.inputFormat) {
+        // A lone `{` that opened no document: the first line is not JSON.
+        this.stop = { status: 'skipped', reason: 'unrecognised' };
+        return;
+      }
+      this.warn(`${this.task.path}:${read.before.no}: ${read.before.bad}`);
+    }
     this.outcome.records += 1;
     const where = `${this.task.path}:${read.no ?? line.no}`;
     if ('bad' in read && !isOverLong(line)) {

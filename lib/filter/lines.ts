@@ -75,6 +75,10 @@ export class FilterLines {
       return;
     }
     this.documentAt = undefined;
+    if (read.before) {
+      this.session.bad(`${name}:${lineBase + read.before.no}`, read.before.bad);
+      if (this.session.stop) return;
+    }
     this.gathered = read.no !== undefined && read.no !== line.no;
     this.reader.events(line, this.gathered ? `${name}:${lineBase + read.no!}` : where, read, now, this.sink);
   }

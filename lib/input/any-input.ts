@@ -1,5 +1,5 @@
-// `asyncai-log read` of anything the filter reads: a file or stream is recognised from its first non-blank
-// line as the filter recognises it (lib/input/index.ts). A transcript with a reader of its own (a Claude Code
+// `asyncai-log read` of anything the filter reads: a file or stream is recognised from its first line that is
+// JSON as the filter recognises it (lib/input/index.ts); a damaged first line does not hide what follows it. A transcript with a reader of its own (a Claude Code
 // transcript: see `Agent.transcripts`) goes to that reader (which reads a file twice: a stream is first kept
 // in a private temporary file); any other format (Codex rollouts,
 // `codex exec --json`, Claude stream-json, generic events) goes through the filter's input adapter and comes
@@ -17,6 +17,9 @@ import { InputError, type InputFormat } from './types.js';
 /** Bytes read at a time while looking for the first line. */
 const HEAD_CHUNK_BYTES = 64 * 1024;
 
+/** How far past a first line that is not JSON the first value is looked for (a damaged head, not a file of noise). */
+const PAST_BAD_HEAD_BYTES = 1024 * 1024;
+
 /**
  * The format to read with an input adapter when the first non-blank line parsed to `value`; undefined for a
  * transcript with a reader of its own and for what matches no format (the transcript reader reads it and says
@@ -31,22 +34,30 @@ export function adaptedFormat(value: unknown): InputFormat | undefined {
 }
 
 /**
- * Feeds lines to `values` until the first value is complete: the first non-blank line's, or a pretty-printed
- * document's that opens the input.
+ * Feeds lines to `values` until the first value is complete: the first line's that is JSON (a damaged line
+ * before it is the reader's to report, the filter's way), or a pretty-printed document's that opens the input.
  */
 class FirstValue {
   private readonly values: LineValues;
   result: LineValue | undefined;
+  /** Bytes of the lines read after a first line that is not JSON. */
+  private pastBad: number | undefined;
 
   constructor(maxLineBytes: number) {
     this.values = new LineValues(maxLineBytes);
   }
 
-  /** Lines read; true once the first value (or its diagnostic) is known. */
+  /** Lines read; true once the first value is known, or that there is none to know. */
   push(lines: readonly Line[]): boolean {
     for (const line of lines) {
-      this.result ??= this.values.next(line);
-      if (this.result) return true;
+      if (this.pastBad !== undefined && (this.pastBad += line.bytes) > PAST_BAD_HEAD_BYTES) return true;
+      const read = this.values.next(line);
+      if (!read) continue;
+      if ('value' in read || this.values.opened) {
+        this.result = read;
+        return true;
+      }
+      this.pastBad ??= 0;
     }
     return false;
   }
@@ -212,6 +223,7 @@ export async function readAdapted(chunks: AsyncIterable<Buffer>, format: InputFo
       // undefined: the input ended (a document left open is reported).
       const read = line ? values.next(line) : values.end();
       if (!read) continue;
+      if ('before' in read && read.before) options.report(`${options.name}:${read.before.no}: ${read.before.bad}`);
       const where = `${options.name}:${read.no}`;
       if ('bad' in read) {
         options.report(`${where}: ${read.bad}`);

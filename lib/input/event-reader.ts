@@ -13,7 +13,11 @@ import { InputError, type InputAdapter } from './types.js';
  * A line's value, or the one diagnostic the line gets instead (over the line limit, or invalid JSON). `no`: the
  * line the value starts on, when it is not the line at hand (a pretty-printed document gathered whole).
  */
-export type LineValue = ({ value: unknown } | { bad: string }) & { no?: number };
+export type LineValue = ({ value: unknown } | { bad: string }) & {
+  no?: number;
+  /** The diagnostic, located, of the lines before it that opened no document after all (lib/input/pretty-document.ts). */
+  before?: { no: number; bad: string };
+};
 
 /** What a reader's caller does with a line's diagnostics and events. `W` locates a line (`stdin:12`, or a number). */
 export interface LineSink<W> {

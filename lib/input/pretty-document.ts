@@ -1,8 +1,10 @@
 // A pretty-printed JSON document (`opencode export <id>` prints one; Gemini CLI's legacy `.json` chats are
-// one): its first line is a lone `{`, its last a `}` in the first column. The lines between are gathered and
-// the whole parsed as one value, as if it had come on one line; a program that loads such a document holds
-// it whole too. LineValues gives the values of an input, line by line or such a document whole, to the
-// filter, `read` and `convert` alike.
+// one): its first line is a lone `{`, its last a `}` in the first column, and every line between is indented.
+// The lines between are gathered and the whole parsed as one value, as if it had come on one line; a program
+// that loads such a document holds it whole too. LineValues gives the values of an input, line by line or such
+// a document whole, to the filter, `read` and `convert` alike. A lone `{` followed by a line that is neither
+// indented nor the closing `}` (a JSON Lines file whose first line was cut short) opened no document: from that
+// line on the input is read line by line, so nothing after the damage is lost.
 import { bytesOf, DEFAULT_MAX_LINE_BYTES, isLazyLine, type Line } from './lines.js';
 import { readLineValue } from '../json/raw-json.js';
 
@@ -24,15 +26,32 @@ function isLoneBrace(line: Line): boolean {
   return true;
 }
 
+/** The line can be one of a pretty-printed document's after its `{`: indented, or the closing `}`. */
+function continuesDocument(line: Line): boolean {
+  // A huge line not yet decoded starts with a visible character (lib/input/lines.ts): not indented, not `}`.
+  if (isLazyLine(line)) return false;
+  const text = line.text;
+  // Over the line limit, its text is not kept: the document's own limit is what applies to it.
+  if (text === undefined) return true;
+  const head = text.charCodeAt(0);
+  return head === 0x20 || head === 0x09 || text.trimEnd() === '}';
+}
+
 export class PrettyDocument {
   private lines: string[] = [];
+  /** Lines gathered, the `{` included. */
+  count = 1;
   private bytes = 0;
   private overLong = false;
   /** Number of the document's first line. */
   readonly first: number;
 
+  /** The `{` line, as read (not the chunk it was cut from). */
+  readonly opening: Line;
+
   private constructor(line: Line, private readonly max: number) {
     this.first = line.no;
+    this.opening = { no: line.no, text: line.text, bytes: line.bytes };
     this.lines.push(line.text ?? '');
     this.bytes = line.bytes;
   }
@@ -48,6 +67,7 @@ export class PrettyDocument {
    */
   push(line: Line): { value: unknown } | { over: number } | undefined {
     const text = line.text ?? '';
+    this.count += 1;
     this.bytes += line.bytes + 1;
     if (!this.overLong && this.bytes > this.max) {
       this.overLong = true;
@@ -63,7 +83,13 @@ export class PrettyDocument {
 }
 
 /** One value of an input, located at the line it starts on, or the one diagnostic it gets instead. */
-export type LineValue = { no: number; value: unknown } | { no: number; bad: string };
+export type LineValue = ({ no: number; value: unknown } | { no: number; bad: string }) & {
+  /**
+   * The diagnostic of the lines before this one that opened no document after all (a lone `{` and the indented
+   * lines after it, if any), given with the value of the first line that is not one of a document's.
+   */
+  before?: { no: number; bad: string };
+};
 
 /**
  * The values of an input: each line one JSON value, except a pretty-printed document that opens the input,
@@ -95,6 +121,16 @@ export class LineValues {
     }
     const document = this.document;
     if (!document) return readLineValue(line, this.maxLineBytes, line.no);
+    if (!continuesDocument(line)) {
+      this.document = undefined;
+      this.opened = false;
+      const value: LineValue = readLineValue(line, this.maxLineBytes, line.no);
+      // The `{` alone gets the diagnostic any line that is not JSON gets.
+      value.before = document.count === 1
+        ? readLineValue(document.opening, this.maxLineBytes, document.first) as { no: number; bad: string }
+        : { no: document.first, bad: `not a JSON document: line ${line.no} is neither indented nor its closing "}"; read line by line from there` };
+      return value;
+    }
     let whole: ReturnType<PrettyDocument['push']>;
     try {
       whole = document.push(line);

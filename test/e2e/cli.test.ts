@@ -74,6 +74,27 @@ describe('filter command line', () => {
     expect(records(sessionOf(r).session_file).map((x) => x.message.content)).toEqual(['first', 'last']);
   });
 
+  test('a first line cut to a lone { is one bad line: the lines after it are read (filter, --strict, convert)', async () => {
+    const input = `{\n${ev({ type: 'user', text: 'a' })}${ev({ type: 'user', text: 'b' })}`;
+    const r = await runBin(args(tempDir()), { input });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/^asyncai-log: stdin:1: invalid JSON[^\n]*\n$/);
+    expect(records(sessionOf(r).session_file).map((x) => x.message.content)).toEqual(['a', 'b']);
+    const strict = await runBin(args(tempDir(), '--strict'), { input });
+    expect(strict.code).toBe(1);
+    expect(strict.stderr).toMatch(/^asyncai-log: stdin:1: invalid JSON[^\n]*\nasyncai-log: no events to write/);
+    // convert: a file whose first line is not JSON is no log it knows, unless --from says what it is.
+    const dir = tempDir();
+    writeFileSync(join(dir, 'events.ndjson'), input);
+    const convert = (...more: string[]) => runBin(['convert', dir, '--session-dir', `claude-code-cli=${tempDir()}`, '--cwd', tempDir(), ...more]);
+    expect(JSON.parse((await convert()).stdout.trim())).toMatchObject({ status: 'skipped', reason: 'unrecognised' });
+    const from = await convert('--from', 'events');
+    const line = JSON.parse(from.stdout.trim());
+    expect(line).toMatchObject({ status: 'converted', records: 3, events: 2, warnings: 1 });
+    expect(from.stderr).toMatch(/events\.ndjson:1: invalid JSON/);
+    expect(records(line.harnesses[0].session_file).map((x) => x.message.content)).toEqual(['a', 'b']);
+  });
+
   test('--strict stops at the first bad line, keeps what came before, and exits 1', async () => {
     const root = tempDir();
     const r = await runBin(args(root, '--strict'), { input: ev({ type: 'user', text: 'a' }) + 'nope\n' + ev({ type: 'user', text: 'b' }) });

@@ -51,6 +51,33 @@ describe('LineValues', () => {
     expect(second).toMatchObject({ no: 2, bad: expect.stringMatching(/^invalid JSON/) });
   });
 
+  test('a lone { followed by a line neither indented nor its closing } opened no document: the lines after it are lines', () => {
+    const reader = new LineValues();
+    const read = values('{\n{"a":1}\n{"b":2}\n');
+    expect(read).toEqual([
+      { no: 2, value: { a: 1 }, before: { no: 1, bad: expect.stringMatching(/^invalid JSON/) } },
+      { no: 3, value: { b: 2 } },
+    ]);
+    const [brace, next] = new LineSplitter().push(Buffer.from('{\n{"a":1}\n'));
+    expect(reader.next(brace!)).toBeUndefined();
+    expect(reader.opened).toBe(true);
+    expect(reader.next(next!)).toMatchObject({ no: 2, value: { a: 1 } });
+    expect(reader.opened).toBe(false);
+    expect(reader.end()).toBeUndefined();
+    // Indented lines first: they and the { are the one diagnostic; the line that broke the document is read.
+    expect(values('{\n  "a": 1,\n{"b":2}\n}\n')).toEqual([
+      { no: 3, value: { b: 2 }, before: { no: 1, bad: 'not a JSON document: line 3 is neither indented nor its closing "}"; read line by line from there' } },
+      { no: 4, bad: expect.stringMatching(/^invalid JSON/) },
+    ]);
+    // A huge line after the { (held as bytes, starting visible) is read from its bytes.
+    const big = `{"text":"${'é'.repeat(LAZY_TEXT_BYTES)}"}`;
+    const [, huge] = new LineSplitter().push(Buffer.from(`{\n${big}\n`));
+    expect(isLazyLine(huge!)).toBe(true);
+    const lazy = new LineValues();
+    lazy.next({ no: 1, text: '{', bytes: 1 });
+    expect((lazy.next(huge!) as { value: { text: string } }).value.text).toHaveLength(LAZY_TEXT_BYTES);
+  });
+
   test('a document that is not JSON, one over the limit and one never closed each get one diagnostic', () => {
     expect(values('{\n  "a": 1,\n}\n')).toEqual([{ no: 1, bad: expect.stringMatching(/^not a JSON document: /) }]);
     const long = JSON.stringify({ text: 'x'.repeat(200) }, null, 2);

@@ -107,6 +107,37 @@ describe('read: stdin, pipes and operands', () => {
     expect(r.stderr).not.toContain('asyncai-log-read-');
   });
 
+  test('a transcript whose first line was cut to a lone { is read on from its second line, as for any damaged line', async () => {
+    const [, ...rest] = readFileSync(TRANSCRIPT, 'utf8').split('\n');
+    const dir = tempDir();
+    const cut = join(dir, 'cut.jsonl');
+    const other = join(dir, 'other.jsonl');
+    writeFileSync(cut, ['{', ...rest].join('\n'));
+    writeFileSync(other, ['{"type":"us', ...rest].join('\n'));
+    const expected = await runBin(['read', other]);
+    expect(lines(expected.stdout).length).toBeGreaterThan(1);
+    for (const r of [await runBin(['read', cut]), await runBin(['read', '-'], { input: readFileSync(cut) })]) {
+      expect(r.stdout).toBe(expected.stdout);
+      expect(r.stderr).toMatch(/^asyncai-log: \S+:1: [^\n]*\n$/);
+      expect(r.stderr.split('\n')[0]!.replace(/^.*?:1: /, '')).not.toContain('document');
+    }
+  });
+
+  test('a Codex rollout whose first line is damaged is still read as one: the first line that is JSON says what it is', async () => {
+    const [, ...rest] = readFileSync(join(FIXTURES, 'codex-rollout', 'actions.jsonl'), 'utf8').split('\n');
+    const dir = tempDir();
+    writeFileSync(join(dir, 'without.jsonl'), rest.join('\n'));
+    const expected = await runBin(['read', join(dir, 'without.jsonl')]);
+    expect(lines(expected.stdout).length).toBeGreaterThan(3);
+    for (const head of ['garbage', '{', '{"type":"session_me']) {
+      writeFileSync(join(dir, 'damaged.jsonl'), [head, ...rest].join('\n'));
+      for (const r of [await runBin(['read', join(dir, 'damaged.jsonl')]), await runBin(['read', '-'], { input: [head, ...rest].join('\n') })]) {
+        expect(r.stdout).toBe(expected.stdout);
+        expect(r.stderr).toMatch(/^asyncai-log: \S+:1: invalid JSON[^\n]*\n$/);
+      }
+    }
+  });
+
   test('a transcript through a pipe given as a file (process substitution) is read', async () => {
     const r = await run('/bin/bash', ['-c', `"${process.execPath}" "${BIN}" read <(cat "${TRANSCRIPT}")`], { env: cleanEnv() });
     expect(r.code).toBe(0);
