@@ -236,7 +236,7 @@ describe('50 MB lines', () => {
         ].join('')),
       };
     }],
-    ['an ASCII result without its call (rewritten as user text, so copied)', () => {
+    ['an ASCII result without its call (rewritten as user text, its string spliced after the header)', () => {
       const text = 'x'.repeat(MB50);
       return {
         length: text.length,

@@ -441,8 +441,11 @@ export class ClaudeRecordMapper {
     const content = images.length === 0
       ? text
       : [{ type: 'text', text }, ...images.map((p) => imageBlock(p as ImageInput))];
+    const record = this.userSide(content, event.timestamp);
+    // The serialiser splices the result's own string after the header (serialize.ts, textAfter).
+    if (typeof event.content === 'string') Object.defineProperty(record, 'textAfter', { value: [`${header}\n`, event.content] });
     return {
-      records: [this.userSide(content, event.timestamp)],
+      records: [record],
       warnings: [`tool_result ${JSON.stringify(event.id)} matches no earlier tool_call; kept as user text`],
     };
   }

@@ -17,6 +17,11 @@ interface Templated {
   plainUuids?: boolean;
   /** The two queue operations of a notification. */
   queueOperation?: true;
+  /**
+   * A user record whose content is a string made of this prefix and then the event's own string (a tool
+   * result kept as text): that string is spliced from the input line when it is one of its members.
+   */
+  textAfter?: readonly [prefix: string, text: string];
 }
 
 /**
@@ -127,7 +132,7 @@ function serializeTurn(record: ClaudeRecord, tail: Buffer, out: JsonPieces, sour
   const user = record.type === 'user';
   const head = `{"parentUuid":${quoteParent(record.parentUuid)}${user ? USER_HEAD : assistantHead(message.id, message.model)}`;
   const after = `${user ? USER_END : assistantEnd(message.stop_reason, message.usage)},"uuid":${quoteOwn(record.uuid, (record as Templated).plainUuids)},"timestamp":${quoteTime(record.timestamp)}`;
-  const content = (source && splicedContent(message.content, source))
+  const content = (source && (splicedContent(message.content, source) ?? splicedAfter(record as Templated, message.content, source)))
     ?? (source?.holdsLongStrings ? stringifySpliced(message.content, source) : JSON.stringify(message.content));
   if (typeof content === 'string') {
     out.push(head + content + after, tail);
@@ -136,6 +141,20 @@ function serializeTurn(record: ClaudeRecord, tail: Buffer, out: JsonPieces, sour
   out.push(head + (content[0] as string));
   for (let i = 1; i < content.length - 1; i += 1) out.push(content[i]!);
   out.push((content[content.length - 1] as string) + after, tail);
+}
+
+/**
+ * A content string made of a prefix and then the input line's own member `content` (see Templated.textAfter),
+ * as the prefix's JSON without its closing quote, then the member's raw JSON without its opening one: the
+ * member's string is neither flattened, serialised nor encoded again (a 30 MB result stays about 30 MB).
+ */
+function splicedAfter(record: Templated, content: unknown, source: JsonSource): JsonPieces | undefined {
+  const parts = record.textAfter;
+  if (parts === undefined || typeof content !== 'string') return undefined;
+  const [prefix, text] = parts;
+  if (content.length !== prefix.length + text.length) return undefined;
+  const raw = source.rawMember('content', text);
+  return raw && [JSON.stringify(prefix).slice(0, -1), raw.subarray(1), ''];
 }
 
 /**

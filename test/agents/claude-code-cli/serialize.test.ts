@@ -104,4 +104,27 @@ describe('records serialised by template', () => {
     expect(written.endsWith('\n')).toBe(true);
     expect(JSON.parse(written)).toEqual(JSON.parse(JSON.stringify(record)));
   });
+
+  test('a result without its call, kept as user text, splices its string after the header (nothing flattened or copied)', () => {
+    const mapper = new ClaudeRecordMapper({ sessionId: 'S', cwd: '/p' });
+    const content = `"quoted" \\ \u0001 ü 😀 é ${'x'.repeat(5000)}`;
+    // Escapes the producer chose (\u00fc for ü) stay as written: the same value.
+    const raw = JSON.stringify(content).replace('ü', '\\u00fc');
+    const text = `{"type":"tool_result","id":${JSON.stringify('toolu "odd" \u2028')},"content":${raw},"is_error":true}`;
+    const [line] = new LineSplitter().push(Buffer.from(`${text}\n`));
+    const value = parseLine(line!);
+    const event = normalizeEvent(value, T);
+    if (!event.ok || !event.event) throw new Error('valid event expected');
+    const [record] = mapper.map(event.event).records;
+    const out: (string | Uint8Array)[] = [];
+    serializeRecord(record!, out, jsonSourceOf(line!, value));
+    expect(out.some((piece) => typeof piece !== 'string' && piece.length > 5000)).toBe(true);
+    const written = JSON.parse(lineOf(out));
+    expect(written).toEqual(JSON.parse(JSON.stringify(record)));
+    expect(written.message.content).toBe(`[Tool result for call toolu "odd" \u2028 (error); no matching tool call was recorded]\n${content}`);
+    // Without the line's bytes the record is serialised as usual, to the same value.
+    const plain: (string | Uint8Array)[] = [];
+    serializeRecord(record!, plain);
+    expect(JSON.parse(lineOf(plain))).toEqual(written);
+  });
 });
