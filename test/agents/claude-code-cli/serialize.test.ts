@@ -19,6 +19,18 @@ function lineOf(pieces: readonly (string | Uint8Array)[]): string {
   return Buffer.concat(pieces.map((piece) => (typeof piece === 'string' ? Buffer.from(piece) : piece))).toString('utf8');
 }
 
+/** Input line `text` read, mapped to its one record and serialised with the line's bytes at hand. */
+function serializedLine(mapper: ClaudeRecordMapper, text: string): { record: ReturnType<ClaudeRecordMapper['map']>['records'][number]; out: (string | Uint8Array)[] } {
+  const [line] = new LineSplitter().push(Buffer.from(`${text}\n`));
+  const value = parseLine(line!);
+  const event = normalizeEvent(value, T);
+  if (!event.ok || !event.event) throw new Error('valid event expected');
+  const [record] = mapper.map(event.event).records;
+  const out: (string | Uint8Array)[] = [];
+  serializeRecord(record!, out, jsonSourceOf(line!, value));
+  return { record: record!, out };
+}
+
 describe('records serialised by template', () => {
   test('every line is exactly JSON.stringify of its record, for generated hostile events', async () => {
     await withSeed('serialize-template', (rng) => {
@@ -91,14 +103,7 @@ describe('records serialised by template', () => {
   test('with long strings spliced from the input line, the line holds the same value as the record', () => {
     const mapper = new ClaudeRecordMapper({ sessionId: 'S', cwd: '/p' });
     const long = `"quoted" \\ \u0001 ü 😀 ${'x'.repeat(5000)}`;
-    const text = JSON.stringify({ type: 'tool_call', id: 't', name: 'Bash', arguments: { command: long, n: 1 } });
-    const [line] = new LineSplitter().push(Buffer.from(`${text}\n`));
-    const value = parseLine(line!);
-    const event = normalizeEvent(value, T);
-    if (!event.ok || !event.event) throw new Error('valid event expected');
-    const [record] = mapper.map(event.event).records;
-    const out: (string | Uint8Array)[] = [];
-    serializeRecord(record!, out, jsonSourceOf(line!, value));
+    const { record, out } = serializedLine(mapper, JSON.stringify({ type: 'tool_call', id: 't', name: 'Bash', arguments: { command: long, n: 1 } }));
     expect(out.some((piece) => typeof piece !== 'string')).toBe(true);
     const written = lineOf(out);
     expect(written.endsWith('\n')).toBe(true);
@@ -110,14 +115,7 @@ describe('records serialised by template', () => {
     const content = `"quoted" \\ \u0001 ü 😀 é ${'x'.repeat(5000)}`;
     // Escapes the producer chose (\u00fc for ü) stay as written: the same value.
     const raw = JSON.stringify(content).replace('ü', '\\u00fc');
-    const text = `{"type":"tool_result","id":${JSON.stringify('toolu "odd" \u2028')},"content":${raw},"is_error":true}`;
-    const [line] = new LineSplitter().push(Buffer.from(`${text}\n`));
-    const value = parseLine(line!);
-    const event = normalizeEvent(value, T);
-    if (!event.ok || !event.event) throw new Error('valid event expected');
-    const [record] = mapper.map(event.event).records;
-    const out: (string | Uint8Array)[] = [];
-    serializeRecord(record!, out, jsonSourceOf(line!, value));
+    const { record, out } = serializedLine(mapper, `{"type":"tool_result","id":${JSON.stringify('toolu "odd" \u2028')},"content":${raw},"is_error":true}`);
     expect(out.some((piece) => typeof piece !== 'string' && piece.length > 5000)).toBe(true);
     const written = JSON.parse(lineOf(out));
     expect(written).toEqual(JSON.parse(JSON.stringify(record)));
