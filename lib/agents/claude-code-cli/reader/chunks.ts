@@ -1,5 +1,5 @@
 // A pass's chunks on their way to the worker threads and back (worker-pool.ts): the wanted lines of each chunk
-// copied into shared memory, handed out with one chunk per worker in flight and one more, and the results
+// and their line table copied into shared memory, handed out with one chunk per worker in flight and one more, and the results
 // taken back in file order; and the lines and records of a chunk read back out of it (on a worker, or here
 // when this thread maps a chunk itself).
 import type { GenericEvent } from '../../../events.js';
@@ -55,7 +55,7 @@ export async function* pipeline(
       yield result;
       // Settled: its bytes hold the next chunk (not a fresh megabyte each time, left for the collector). Not
       // once a worker failed: a worker being stopped may still be reading the chunk it held.
-      if (!pool.broken) chunk.recycle(result.task.bytes);
+      if (!pool.broken) chunk.recycle(result.task);
     }
   }
 }
@@ -71,6 +71,8 @@ class ChunkBuilder {
   bytes = 0;
   /** Buffers of settled chunks, for the next ones. */
   private free: SharedArrayBuffer[] = [];
+  /** Line tables of settled chunks, for the next ones. */
+  private freeTables: SharedArrayBuffer[] = [];
   private lines: number[] = [];
   private source: Buffer | undefined;
   private from = 0;
@@ -110,11 +112,14 @@ class ChunkBuilder {
       bytes = new Uint8Array(new SharedArrayBuffer(Math.max(size, CHUNK_BYTES)), 0, size);
     }
     if (share && this.source !== undefined) bytes.set(this.source.subarray(this.from, this.to));
-    const lines = Int32Array.from(this.lines);
-    for (let i = 0; i < lines.length; i += LINE_INTS) {
-      if (lines[i + 1]! < 0) continue;
-      lines[i + 1] = lines[i + 1]! - this.from;
-      lines[i + 2] = lines[i + 2]! - this.from;
+    const table = this.lines;
+    const lines = share ? this.sharedTable(table.length) : new Int32Array(table.length);
+    for (let i = 0; i < table.length; i += LINE_INTS) {
+      const overLong = table[i + 1]! < 0;
+      lines[i] = table[i]!;
+      lines[i + 1] = overLong ? table[i + 1]! : table[i + 1]! - this.from;
+      lines[i + 2] = overLong ? table[i + 2]! : table[i + 2]! - this.from;
+      lines[i + 3] = table[i + 3]!;
     }
     this.lines = [];
     this.source = undefined;
@@ -125,10 +130,22 @@ class ChunkBuilder {
     return { bytes, lines };
   }
 
-  /** Take back the buffer of a chunk that is done with. */
-  recycle(bytes: Uint8Array): void {
-    const { buffer } = bytes;
+  /**
+   * A line table in shared memory with room for `ints`. A table copied to the worker with each chunk was
+   * allocated twice per chunk, on both threads, and freed whenever the collectors ran.
+   */
+  private sharedTable(ints: number): Int32Array {
+    let buffer = this.freeTables.pop();
+    if (buffer === undefined || buffer.byteLength < ints * 4) buffer = new SharedArrayBuffer(Math.ceil(ints * 1.5) * 4);
+    return new Int32Array(buffer, 0, ints);
+  }
+
+  /** Take back the buffers of a chunk that is done with. */
+  recycle(task: ChunkTask): void {
+    const { buffer } = task.bytes;
     if (buffer instanceof SharedArrayBuffer && buffer.byteLength >= CHUNK_BYTES && this.free.length < 8) this.free.push(buffer);
+    const table = task.lines.buffer;
+    if (table instanceof SharedArrayBuffer && this.freeTables.length < 8) this.freeTables.push(table);
   }
 }
 

@@ -122,7 +122,7 @@ function settle(file: TranscriptFile, result: MapResult, mapper: TranscriptEvent
   const reply = Buffer.from(result.bytes.buffer, result.bytes.byteOffset, result.bytes.byteLength);
   const filled = fillHoles(reply, result.holes, given);
   // Copied out with its holes filled: the reply's buffer can take the next reply.
-  if (filled !== reply) workers.pool.giveBack(result.bytes.buffer as ArrayBuffer);
+  if (filled !== reply) workers.pool.giveBack('map', result.bytes.buffer as ArrayBuffer);
   return filled;
 }
 

@@ -23,16 +23,16 @@ export const LINE_INTS = 4;
 
 /**
  * The lines of one chunk: their bytes, and a line table into them. `heads`: scan each record's head (first
- * pass); `map`: map the records to NDJSON (second pass; only the lines on the branch are sent). The bytes
- * lie in a SharedArrayBuffer: the worker reads them where they are, and this thread keeps them, so it can
- * handle the chunk itself whatever becomes of the worker. The line table is copied to the worker.
+ * pass); `map`: map the records to NDJSON (second pass; only the lines on the branch are sent). Both lie in
+ * SharedArrayBuffers: the worker reads them where they are, and this thread keeps them, so it can handle the
+ * chunk itself whatever becomes of the worker.
  */
 export interface ChunkTask {
   kind: 'heads' | 'map';
   seq: number;
   bytes: Uint8Array;
   lines: Int32Array;
-  /** A reply buffer the main thread is done with, handed over (transferred) for this task's reply. */
+  /** A reply buffer of this kind the main thread is done with, handed over (transferred) for this task's reply. */
   spare?: ArrayBuffer;
 }
 
@@ -40,6 +40,7 @@ export interface ChunkTask {
 export interface HeadsReply {
   kind: 'heads';
   seq: number;
+  /** In the task's spare buffer if it was big enough, else in one allocated for it; transferred. */
   heads: Int32Array;
 }
 
@@ -97,8 +98,8 @@ export class WorkerPool {
   private seq = 0;
   /** Set once a worker failed or the pool was closed: no task goes to a worker any more. */
   broken = false;
-  /** Reply buffers given back, handed to the next second-pass tasks to be filled again. */
-  private readonly spares: ArrayBuffer[] = [];
+  /** Reply buffers given back, by kind, handed to the next tasks of that kind to be filled again. */
+  private readonly spares = { heads: [] as ArrayBuffer[], map: [] as ArrayBuffer[] };
 
   /**
    * The workers start with the first task (a transcript of a few huge records never needs them).
@@ -146,7 +147,7 @@ export class WorkerPool {
   run(kind: 'map', bytes: Uint8Array, lines: Int32Array): Promise<MapResult>;
   run(kind: 'heads' | 'map', bytes: Uint8Array, lines: Int32Array): Promise<ChunkResult> {
     const task: ChunkTask = { kind, seq: this.seq, bytes, lines };
-    const spare = kind === 'map' ? this.spares.pop() : undefined;
+    const spare = this.spares[kind].pop();
     if (spare !== undefined) task.spare = spare;
     this.seq += 1;
     if (this.broken) return Promise.resolve(unhandled(task));
@@ -161,17 +162,18 @@ export class WorkerPool {
   }
 
   private post(worker: Worker, task: ChunkTask): void {
-    // The bytes are shared, the line table is copied (a few bytes per line); only a spare reply buffer moves.
+    // The bytes and the line table are shared; only a spare reply buffer moves.
     worker.postMessage(task, task.spare !== undefined ? [task.spare] : []);
   }
 
   /**
-   * A reply's buffer the main thread is done with (nothing refers to it any more): the next reply is written
-   * into it. A buffer allocated per reply on a worker and freed here, on another thread, left the allocator's
-   * per-thread arenas fragmented: about 10 MB of RSS each over a long read.
+   * A reply's buffer the main thread is done with (nothing refers to it any more): the next reply of its kind
+   * is written into it. A buffer allocated per reply on a worker and freed here, on another thread, left the
+   * allocator's per-thread arenas fragmented: about 10 MB of RSS each over a long read.
    */
-  giveBack(buffer: ArrayBuffer): void {
-    if (this.spares.length < this.size + 1) this.spares.push(buffer);
+  giveBack(kind: ChunkTask['kind'], buffer: ArrayBuffer): void {
+    const spares = this.spares[kind];
+    if (spares.length < this.size + 1) spares.push(buffer);
   }
 
   private fail(message: string): void {

@@ -112,6 +112,15 @@ describe('read on worker threads', () => {
     }
   });
 
+  test('a line over the record limit in a worker\'s chunk gets its one diagnostic, as on one thread', async () => {
+    const path = writeTranscript(conversation());
+    for (const chunkBytes of [1500, 4096]) {
+      const [threaded, here] = await both(path, { maxRecordBytes: 600 }, chunkBytes);
+      expect(threaded).toEqual(here);
+      expect(here.warnings.filter((w) => /over the limit of 600 bytes; skipped/.test(w)).length).toBeGreaterThan(3);
+    }
+  });
+
   test('writes the same context events as one thread (--events)', async () => {
     const path = writeTranscript(conversation());
     const [threaded, here] = await both(path, { includeEvents: true });
