@@ -4,6 +4,7 @@
 import { Worker } from 'node:worker_threads';
 import { convertSource } from './convert-file.js';
 import type { ConvertOutcome, ConvertSettings, ConvertTask } from './types.js';
+import { WORKER_YOUNG_MB } from '../util/worker-heap.js';
 
 /** Converts files: `run` resolves with the file's outcome (never rejects). */
 export interface ConvertRunner {
@@ -53,8 +54,8 @@ export function createWorkerRunner(size: number, settings: ConvertSettings, work
   };
 
   const spawn = (): Worker => {
-    // A young generation of V8's usual size: the launcher's smaller one (for the filter) cost conversions time.
-    const worker = new Worker(workerUrl, { workerData: settings, resourceLimits: { maxYoungGenerationSizeMb: 32 } });
+    // The young generation the command gives every worker (lib/util/worker-heap.ts).
+    const worker = new Worker(workerUrl, { workerData: settings, resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_MB } });
     worker.on('message', (message: WorkerMessage) => {
       const job = busy.get(worker);
       if (!job) return;

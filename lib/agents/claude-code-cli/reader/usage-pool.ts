@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import type { ReaderWarning, UsageCounting, UsageReply as Reply } from '../../types.js';
 import type { ClaudeTranscriptReader } from './reader.js';
+import { WORKER_YOUNG_MB } from '../../../util/worker-heap.js';
 
 /** One transcript's usage line: its session, totals, and with `subagents` each subagent's. */
 export async function usageReport(reader: ClaudeTranscriptReader, subagents: boolean): Promise<Record<string, unknown>> {
@@ -29,8 +30,8 @@ export interface UsageTask {
 /** A worker's answer: the usage line, or why the transcript could not be read; the warnings met, in order. */
 export type UsageReply = { seq: number } & Reply;
 
-/** Heap limits of a worker, in MB: it holds one transcript's responses at a time. */
-const WORKER_HEAP = { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 4 };
+/** Heap limits of a worker, in MB: it holds one transcript's responses at a time (young: lib/util/worker-heap.ts). */
+const WORKER_HEAP = { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: WORKER_YOUNG_MB };
 
 export class UsagePool implements UsageCounting {
   private readonly workers: { worker: Worker; ready: boolean; queued: UsageTask[]; busy: number }[] = [];

@@ -5,6 +5,7 @@
 // gives the once-only warnings and carries the mapper's state on (see second-pass.ts).
 import { Worker } from 'node:worker_threads';
 import type { MapperCarry } from './map-record.js';
+import { WORKER_YOUNG_MB } from '../../../util/worker-heap.js';
 
 /** What every worker of one transcript's read is told once. */
 export interface WorkerSettings {
@@ -82,8 +83,8 @@ export type HeadsResult = HeadsReply & { task: ChunkTask };
 export type MapResult = MapReply & { task: ChunkTask };
 export type ChunkResult = HeadsResult | MapResult;
 
-/** Heap limits of a worker, in MB. */
-const WORKER_HEAP = { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 4 };
+/** Heap limits of a worker, in MB (the young generation: lib/util/worker-heap.ts). */
+const WORKER_HEAP = { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: WORKER_YOUNG_MB };
 
 /**
  * A few workers, each handling the chunks it is given in the order it gets them. When one fails (cannot

@@ -8,6 +8,7 @@ import { normalizeEvent, type GenericEvent } from '../../../events.js';
 import type { SegmentTarget } from '../segments.js';
 import type { ThreadedSink } from '../../types.js';
 import type { ChunkMessage, JobReply, WorkerSetup } from './protocol.js';
+import { WORKER_YOUNG_MB } from '../../../util/worker-heap.js';
 
 /** Bytes per job: small enough that what one job makes dies young, big enough to pay for the hand-off. */
 export const JOB_BYTES = 128 * 1024;
@@ -38,10 +39,9 @@ export interface ParallelOptions {
 }
 
 /**
- * Heap limits of each worker (MB). A worker holds one job (lines of at most WORKER_LINE_MAX_BYTES) and the tool
- * call ids it has seen: what one job makes dies young, and a small heap is collected before it grows.
+ * Old generation of each worker (MB). A worker holds one job (lines of at most WORKER_LINE_MAX_BYTES) and the
+ * tool call ids it has seen: what one job makes dies young, and a small heap is collected before it grows.
  */
-const WORKER_YOUNG_MB = 8;
 const WORKER_OLD_MB = 64;
 
 interface Pending {
@@ -72,7 +72,7 @@ export async function runParallel(options: ParallelOptions): Promise<void> {
   for (let i = 0; i < threads; i += 1) {
     const worker = new Worker(options.workerUrl ?? new URL('./worker.js', import.meta.url), {
       workerData: options.setup,
-      // What one job makes dies young: a small young generation is enough, and keeps memory down.
+      // What one job makes dies young: a small young generation is enough (lib/util/worker-heap.ts).
       resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_MB, maxOldGenerationSizeMb: WORKER_OLD_MB },
     });
     worker.on('message', (reply: JobReply) => {
