@@ -1,9 +1,9 @@
 // `asyncai-log read` of anything the filter reads: a file or stream is recognised from its first line that is
-// JSON as the filter recognises it (lib/input/index.ts); a damaged first line does not hide what follows it. A transcript with a reader of its own (a Claude Code
-// transcript: see `Agent.transcripts`) goes to that reader (which reads a file twice: a stream is first kept
-// in a private temporary file); any other format (Codex rollouts,
-// `codex exec --json`, Claude stream-json, generic events) goes through the filter's input adapter and comes
-// out as the same generic events, line by line.
+// JSON as the filter recognises it (lib/input/index.ts); a damaged first line does not hide what follows it.
+// A transcript with a reader of its own (a Claude Code transcript: see `Agent.transcripts`) goes to that
+// reader (which reads a file twice: a stream is first kept in a private temporary file); any other format
+// (Codex rollouts, `codex exec --json`, Claude stream-json, generic events) goes through the filter's input
+// adapter and comes out as the same generic events, line by line.
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { mkdtemp, open, rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -221,9 +221,9 @@ export async function readAdapted(chunks: AsyncIterable<Buffer>, format: InputFo
     const out: GenericEvent[] = [];
     for (const line of lines) {
       // undefined: the input ended (a document left open is reported).
-      const read = line ? values.next(line) : values.end();
+      const read: LineValue | undefined = line ? values.next(line) : values.end();
       if (!read) continue;
-      if ('before' in read && read.before) options.report(`${options.name}:${read.before.no}: ${read.before.bad}`);
+      if (read.before) options.report(`${options.name}:${read.before.no}: ${read.before.bad}`);
       const where = `${options.name}:${read.no}`;
       if ('bad' in read) {
         options.report(`${where}: ${read.bad}`);

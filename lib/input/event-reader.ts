@@ -6,7 +6,7 @@ import type { GenericEvent } from '../events.js';
 import { jsonSourceOf, readLineValue, type JsonSource } from '../json/raw-json.js';
 import { ALSO_INVALID_UTF8, INVALID_UTF8_NOTE } from './line-messages.js';
 import type { Line } from './lines.js';
-import { LineValues } from './pretty-document.js';
+import { LineValues, type LineDiagnostic } from './pretty-document.js';
 import { InputError, type InputAdapter } from './types.js';
 
 /**
@@ -16,7 +16,7 @@ import { InputError, type InputAdapter } from './types.js';
 export type LineValue = ({ value: unknown } | { bad: string }) & {
   no?: number;
   /** The diagnostic, located, of the lines before it that opened no document after all (lib/input/pretty-document.ts). */
-  before?: { no: number; bad: string };
+  before?: LineDiagnostic;
 };
 
 /** What a reader's caller does with a line's diagnostics and events. `W` locates a line (`stdin:12`, or a number). */
@@ -75,7 +75,7 @@ export class EventReader {
   }
 
   /** The input ended: the diagnostic of a pretty-printed document left open, located at its first line. */
-  end(): { no: number; bad: string } | undefined {
+  end(): LineDiagnostic | undefined {
     return this.values?.end();
   }
 

@@ -82,13 +82,16 @@ export class PrettyDocument {
   }
 }
 
+/** The one diagnostic a value gets instead, located at the line it starts on. */
+export type LineDiagnostic = { no: number; bad: string };
+
 /** One value of an input, located at the line it starts on, or the one diagnostic it gets instead. */
-export type LineValue = ({ no: number; value: unknown } | { no: number; bad: string }) & {
+export type LineValue = ({ no: number; value: unknown } | LineDiagnostic) & {
   /**
    * The diagnostic of the lines before this one that opened no document after all (a lone `{` and the indented
    * lines after it, if any), given with the value of the first line that is not one of a document's.
    */
-  before?: { no: number; bad: string };
+  before?: LineDiagnostic;
 };
 
 /**
@@ -127,7 +130,7 @@ export class LineValues {
       const value: LineValue = readLineValue(line, this.maxLineBytes, line.no);
       // The `{` alone gets the diagnostic any line that is not JSON gets.
       value.before = document.count === 1
-        ? readLineValue(document.opening, this.maxLineBytes, document.first) as { no: number; bad: string }
+        ? readLineValue(document.opening, this.maxLineBytes, document.first) as LineDiagnostic
         : { no: document.first, bad: `not a JSON document: line ${line.no} is neither indented nor its closing "}"; read line by line from there` };
       return value;
     }
@@ -145,7 +148,7 @@ export class LineValues {
   }
 
   /** The input ended: the diagnostic of a document left open, if any. */
-  end(): { no: number; bad: string } | undefined {
+  end(): LineDiagnostic | undefined {
     const document = this.document;
     this.document = undefined;
     return document && { no: document.first, bad: 'the JSON document starting here does not end (no closing "}" in the first column)' };

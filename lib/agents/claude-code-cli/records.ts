@@ -437,13 +437,14 @@ export class ClaudeRecordMapper {
     // Claude Code drops a tool_result that matches no tool_use on resume; keep its text as a user turn.
     const header = `[Tool result for call ${event.id}${event.is_error ? ' (error)' : ''}; no matching tool call was recorded]`;
     const images = typeof event.content === 'string' ? [] : event.content.filter((p) => p.type === 'image');
-    const text = `${header}\n${textOf(event.content)}`;
+    const prefix = `${header}\n`;
+    const text = prefix + textOf(event.content);
     const content = images.length === 0
       ? text
       : [{ type: 'text', text }, ...images.map((p) => imageBlock(p as ImageInput))];
     const record = this.userSide(content, event.timestamp);
     // The serialiser splices the result's own string after the header (serialize.ts, textAfter).
-    if (typeof event.content === 'string') Object.defineProperty(record, 'textAfter', { value: [`${header}\n`, event.content] });
+    if (typeof event.content === 'string') Object.defineProperty(record, 'textAfter', { value: [prefix, event.content] });
     return {
       records: [record],
       warnings: [`tool_result ${JSON.stringify(event.id)} matches no earlier tool_call; kept as user text`],
