@@ -31,7 +31,8 @@ let starting = 0;
  * whatever the process was started with. V8 reads its flag when an isolate is made, so the flag is set for
  * the process until each worker is online (or has failed to start), then set back to what node was started
  * with. A worker another caller starts meanwhile gets the same size, so only a pool whose workers start
- * together with no others should ask; the main thread's heap was made at start and does not change.
+ * together with no others should ask; the main thread's heap was made at start and does not change. The
+ * caller keeps the workers' `exit` listeners (one is this function's).
  */
 export function startWithSemiSpace(mb: number, start: () => Worker[]): Worker[] {
   if (starting === 0) v8.setFlagsFromString(`--max-semi-space-size=${mb}`);
@@ -47,6 +48,7 @@ export function startWithSemiSpace(mb: number, start: () => Worker[]): Worker[] 
   try {
     workers = start();
   } finally {
+    // One more than the workers: the last settles here when none was started.
     pending = workers.length + 1;
     for (const worker of workers) {
       let done = false;
@@ -56,8 +58,7 @@ export function startWithSemiSpace(mb: number, start: () => Worker[]): Worker[] 
         settled();
       };
       worker.once('online', once);
-      // A worker that fails to start reports an error (the pool then stops listening for its exit).
-      worker.once('error', once);
+      // A worker stopped or failing before it came online still exits: the caller must not remove this.
       worker.once('exit', once);
     }
     settled();

@@ -32,6 +32,7 @@ describe('startSemiSpaceMb', () => {
 const SCENARIO = `
 import { Worker } from 'node:worker_threads';
 import { startWithSemiSpace } from ${JSON.stringify(new URL('../../dist/lib/util/worker-heap.js', import.meta.url).href)};
+import { WorkerPool } from ${JSON.stringify(new URL('../../dist/lib/agents/claude-code-cli/reader/worker-pool.js', import.meta.url).href)};
 const CHURN = ${JSON.stringify(CHURN)};
 const churn = (code = CHURN) => new Worker(code, { eval: true });
 const newSpaceOf = (worker) => new Promise((resolve, reject) => {
@@ -45,13 +46,20 @@ const [bad] = startWithSemiSpace(1, () => [churn('throw new Error("no start")')]
 bad.on('error', () => {});
 await new Promise((resolve) => bad.once('exit', resolve));
 const afterFailure = await newSpaceOf(churn());
-console.log(JSON.stringify({ before, small, after, afterFailure }));
+// read's pool, closed before its workers are online (a read that ended early).
+const pool = new WorkerPool(new URL(${JSON.stringify(new URL('../../dist/lib/agents/claude-code-cli/reader/read-worker.js', import.meta.url).href)}), 2, { includeEvents: false }, () => {});
+void pool.run('heads', new Uint8Array(new SharedArrayBuffer(0)), new Int32Array(new SharedArrayBuffer(0)));
+const exited = pool.workers.map(({ worker }) => new Promise((resolve) => worker.once('exit', resolve)));
+pool.close();
+await Promise.all(exited);
+const afterClose = await newSpaceOf(churn());
+console.log(JSON.stringify({ before, small, after, afterFailure, afterClose }));
 `;
 
 describe('startWithSemiSpace', () => {
-  it('gives the workers it starts semi-spaces of the size asked, and later workers the process\'s again', () => {
+  it('gives the workers it starts semi-spaces of the size asked, and later workers the process\'s again, also after a worker that failed or a pool closed before its workers were online', () => {
     const run = spawnSync(process.execPath, ['--max-semi-space-size=4', '--input-type=module', '-e', SCENARIO], { encoding: 'utf8' });
     expect(run.stderr).toBe('');
-    expect(JSON.parse(run.stdout)).toEqual({ before: 8, small: [2, 2], after: 8, afterFailure: 8 });
+    expect(JSON.parse(run.stdout)).toEqual({ before: 8, small: [2, 2], after: 8, afterFailure: 8, afterClose: 8 });
   });
 });

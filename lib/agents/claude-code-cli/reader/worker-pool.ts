@@ -199,10 +199,9 @@ export class WorkerPool {
     this.broken = true;
     for (const slot of this.workers) {
       slot.queued = [];
-      slot.worker.removeAllListeners('exit');
-      // A worker may still report an error while it stops; it is one already answered for.
-      slot.worker.removeAllListeners('error');
-      slot.worker.on('error', () => {});
+      // Its listeners stay: the exit this causes, or an error it still reports while it stops, is one already
+      // answered for (fail does nothing once the pool is broken). They are not removed, as the exit is also
+      // what sets V8's flag back when a worker is stopped before it came online (startWithSemiSpace).
       void slot.worker.terminate();
     }
   }
