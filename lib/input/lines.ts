@@ -88,6 +88,9 @@ export function isLazyLine(line: Line): boolean {
 
 const EMPTY = Buffer.alloc(0);
 
+/** Buffer's own decoder, without toString's argument handling around it (a line is decoded per call). */
+const { utf8Slice } = Buffer.prototype as unknown as { utf8Slice: (start: number, end: number) => string };
+
 /** A pending line this long is gathered in one growing buffer (see LineSplitter.append). */
 const GROW_FROM_BYTES = 1024 * 1024;
 
@@ -245,7 +248,7 @@ export class LineSplitter {
       lines.push(new SplitLine(this.lineNo, undefined, bytes, buf, start));
       return;
     }
-    const text = buf.toString('utf8', start, end);
+    const text = utf8Slice.call(buf, start, end);
     if (!visible && text.trim() === '') return;
     const line = new SplitLine(this.lineNo, text, bytes, buf, start);
     if (!valid) line.invalidUtf8 = true;

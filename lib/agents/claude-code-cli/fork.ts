@@ -81,7 +81,8 @@ export class RecentChain {
   private push(uuid: string): void {
     this.uuids.push(uuid);
     if (this.uuids.length - this.head > RECENT_RECORDS) {
-      this.anchors.delete(this.uuids[this.head]!);
+      // Usually there is no anchor at all: no lookup (hashing a uuid) per record then.
+      if (this.anchors.size > 0) this.anchors.delete(this.uuids[this.head]!);
       this.head += 1;
       if (this.head >= RECENT_RECORDS) {
         this.uuids = this.uuids.slice(this.head);

@@ -21,6 +21,10 @@ type TurnClass = new (parentUuid: string | null, type: string, message: ClaudeRe
 
 /** The class of a mapper's turn records: their fields in `chain`'s order, the common ones last, `prototype` theirs. */
 function turnClass(prototype: object, common: ClaudeRecord): TurnClass {
+  // The fields every session has are stored directly (Object.assign per record costs more than the record);
+  // a session with more (a git branch, provenance) assigns them all again, in place, as before.
+  const { userType, entrypoint, cwd, sessionId, version } = common;
+  const more = Object.keys(common).join() === 'userType,entrypoint,cwd,sessionId,version' ? undefined : common;
   function Turn(this: ClaudeRecord, parentUuid: string | null, type: string, message: ClaudeRecord, uuid: string, timestamp: string): void {
     this.parentUuid = parentUuid;
     this.isSidechain = false;
@@ -28,7 +32,12 @@ function turnClass(prototype: object, common: ClaudeRecord): TurnClass {
     this.message = message;
     this.uuid = uuid;
     this.timestamp = timestamp;
-    Object.assign(this, common);
+    this.userType = userType;
+    this.entrypoint = entrypoint;
+    this.cwd = cwd;
+    this.sessionId = sessionId;
+    this.version = version;
+    if (more !== undefined) Object.assign(this, more);
   }
   Turn.prototype = prototype;
   return Turn as unknown as TurnClass;
