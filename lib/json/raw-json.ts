@@ -23,7 +23,7 @@ const BACKSLASH = 0x5c;
 export class JsonSource {
   private strings: Map<string, Buffer> | undefined;
   /** Strings decoded piece by piece by parseLine, with their bytes: matched by identity, never hashed. */
-  private decoded: { text: string; raw: Buffer }[] = [];
+  private decoded: { text: string; raw: Buffer }[] | undefined;
 
   /** `bytes` must be exactly the text `value` was parsed from (valid UTF-8, one JSON value). */
   constructor(private readonly bytes: Buffer, private readonly value: unknown) {}
@@ -54,7 +54,7 @@ export class JsonSource {
     if (text.length < MIN_SPLICE_CHARS) return undefined;
     const decoded = this.decodedRaw(text);
     if (decoded !== undefined) return decoded;
-    this.strings ??= longStrings(this.bytes, this.value, this.decoded.length > 0);
+    this.strings ??= longStrings(this.bytes, this.value, this.decoded !== undefined);
     return this.strings.get(text);
   }
 
@@ -89,13 +89,13 @@ export class JsonSource {
   }
 
   private decodedRaw(text: string): Buffer | undefined {
-    for (const { text: known, raw } of this.decoded) if (known === text) return raw;
+    for (const { text: known, raw } of this.decoded ?? []) if (known === text) return raw;
     return undefined;
   }
 
   /** Record a string parseLine decoded from `raw` (it is left out of the scan's map). */
   addDecoded(text: string, raw: Buffer): void {
-    this.decoded.push({ text, raw });
+    (this.decoded ??= []).push({ text, raw });
   }
 }
 
