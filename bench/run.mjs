@@ -48,7 +48,7 @@ const TOOLS = [
   'cat', 'node-parse', 'jq', 'jq-pipe', 'filter-pipe', 'filter', 'filter-1t', 'read', 'convert', 'convert-tree-j1', 'convert-tree-j2',
 ];
 /** Tools run side by side (taking turns rep by rep): their ratio is the comparison users make. */
-const SIDE_BY_SIDE = [['jq-pipe', 'filter-pipe'], ['convert-tree-j1', 'convert-tree-j2']];
+const SIDE_BY_SIDE = [['node-parse', 'filter'], ['jq-pipe', 'filter-pipe'], ['convert-tree-j1', 'convert-tree-j2']];
 /** Tools run on the tree of Claude Code transcripts instead of the event corpora, side by side. */
 const TREE_TOOLS = ['ccusage', 'read-usage'];
 /** The rows of this project's commands: each should stay under 200 MiB of peak RSS. */
@@ -632,7 +632,7 @@ function addRatios(rows) {
 }
 
 /** Our tool and the peer it is compared with (side by side). */
-const COMPARED = [['filter-pipe', 'jq-pipe'], ['read-usage', 'ccusage'], ['convert-tree-j2', 'convert-tree-j1']];
+const COMPARED = [['filter', 'node-parse'], ['filter-pipe', 'jq-pipe'], ['read-usage', 'ccusage'], ['convert-tree-j2', 'convert-tree-j1']];
 
 /**
  * Node versions side by side: each tool on one corpus, run by each version in turn, rep after rep, so a
@@ -749,7 +749,13 @@ function targets(rows, lat) {
   const list = [];
   const full = get('full', 'filter');
   if (full) {
-    list.push({ target: 'filter throughput >= 0.5x the minimal Node parse loop (full corpus)', value: full.speed_vs_node_parse, pass: full.raw.speed_vs_node_parse >= 0.5 });
+    // Side by side when both ran (the machine's speed moves from hour to hour), else from the medians.
+    const ratio = full.vs ? full.raw.speed_vs_peer : full.raw.speed_vs_node_parse;
+    list.push({
+      target: `filter throughput >= 0.5x the minimal Node parse loop (full corpus${full.vs ? ', side by side' : ''})`,
+      value: round(ratio, 2),
+      pass: ratio >= 0.5,
+    });
     const jq = get('full', 'jq');
     if (jq) list.push({ target: 'filter faster than jq -c . (full corpus)', value: round(full.raw.mb_per_s / jq.raw.mb_per_s, 2), pass: full.raw.mb_per_s > jq.raw.mb_per_s });
   }
@@ -827,7 +833,8 @@ function markdown(report) {
   out.push('per transcript record and byte); `convert` is `asyncai-log convert` of a directory holding the corpus;');
   out.push('`convert-tree-j1`/`-j2` convert a tree of the corpus cut into files of 2,000 lines, twice over (about 1 GB');
   out.push('for the full corpus), with `--jobs 1` and `--jobs 2`. `jq-pipe` and `filter-pipe` are `jq -c .` and the filter');
-  out.push('reading the corpus from a pipe (`cat <corpus> | ...`; the filter keeps one thread on a pipe), run side by side.', '');
+  out.push('reading the corpus from a pipe (`cat <corpus> | ...`; the filter keeps one thread on a pipe), run side by side,');
+  out.push('as are `node-parse` and `filter`.', '');
   const sideBySide = report.rows.filter((r) => r.vs);
   if (sideBySide.length > 0) {
     out.push('## Side by side', '');
@@ -1172,6 +1179,7 @@ async function main() {
     const said = (row) => log(`  ${row.tool}: ${row.status}${row.wall_s !== undefined ? `: ${row.wall_s} s, ${row.mb_per_s} MB/s, ${row.peak_rss_mib} MiB` : ` (${row.note})`}`);
     for (const corpus of corpora) {
       const done = new Set();
+      const corpusRows = [];
       for (const tool of TOOLS.filter((t) => opts.tools.includes(t))) {
         if (done.has(tool)) continue;
         const group = SIDE_BY_SIDE.find((g) => g.includes(tool))?.filter((t) => opts.tools.includes(t)) ?? [tool];
@@ -1179,10 +1187,12 @@ async function main() {
         const groupRows = group.length > 1 ? await runSideBySide(group, corpus, context) : [await runTool(tool, corpus, context)];
         for (const row of groupRows) {
           said(row);
-          rows.push(row);
+          corpusRows.push(row);
           done.add(row.tool);
         }
       }
+      // In the tools' order, whichever ran side by side.
+      rows.push(...corpusRows.sort((a, b) => TOOLS.indexOf(a.tool) - TOOLS.indexOf(b.tool)));
       // The transcript of this corpus is no longer needed (they are large).
       const written = context.transcripts[corpus.name];
       if (written) rmSync(written.root, { recursive: true, force: true });
