@@ -7,7 +7,7 @@ import type {
 } from '../../events.js';
 import { newTaskId, taskIdFor } from '../../monitor/task-id.js';
 import { endNotification, eventNotification, PRE, PRE_HUMAN_TURN, renderReminder, monitorOutcome } from '../../monitor/notification.js';
-import { RecentMap, RecentSet } from './recent.js';
+import { RecentMap, RecentSet, RecentStrings } from '../../util/recent.js';
 import { laterTime, NO_USAGE } from './response.js';
 import { sumUsage } from '../../usage.js';
 import { randomUuid } from '../../util/random-id.js';
@@ -67,7 +67,7 @@ export class ClaudeRecordMapper {
   /** The timestamp of the response's last record: the next one is written later. */
   private responseTime: string | undefined;
   private lastModel: string | undefined;
-  private readonly toolIds: RecentSet<string>;
+  private readonly toolIds: RecentStrings;
   private readonly taskIds = new RecentMap<string, string>(MAX_TASKS);
   /** Task ids that have had at least one event: their end says "stream ended", not "without output". */
   private readonly tasksWithOutput = new RecentSet<string>(MAX_TASKS);
@@ -91,7 +91,7 @@ export class ClaudeRecordMapper {
   private segmentTimes: string[] = [];
 
   constructor(private readonly options: MapperOptions) {
-    this.toolIds = new RecentSet<string>(options.toolIdsRemembered ?? MAX_TOOL_IDS);
+    this.toolIds = new RecentStrings(options.toolIdsRemembered ?? MAX_TOOL_IDS);
     this.newUuid = options.newUuid ?? randomUuid;
     this.common = {
       userType: 'external',

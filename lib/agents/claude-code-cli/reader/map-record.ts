@@ -5,7 +5,7 @@ import {
   resolveTimestamp, type CompactionEvent, type ContentPart, type ContextEvent, type GenericEvent, type ImageInput,
   type ToolResultEvent, type Usage,
 } from '../../../events.js';
-import { RecentMap, RecentSet } from '../recent.js';
+import { RecentMap, RecentSet } from '../../../util/recent.js';
 import { usageGrowth } from '../../../usage.js';
 import { isObject, isPlaceholderUsage, SYNTHETIC_MODEL } from './record-types.js';
 import { SPILL, SPILL_PHRASE, type SpillRead } from './spill.js';
