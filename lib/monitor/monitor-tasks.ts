@@ -4,12 +4,13 @@
 import type { MonitorEndEvent, MonitorEvent } from '../events.js';
 import { endNotification, eventNotification, monitorOutcome } from './notification.js';
 import { newTaskId } from './task-id.js';
+import { RecentMap, RecentSet } from '../util/recent.js';
 
 const MAX_TASKS = 100_000;
 
 export class MonitorTasks {
-  private readonly ids = new Map<string, string>();
-  private readonly withOutput = new Set<string>();
+  private readonly ids = new RecentMap<string, string>(MAX_TASKS);
+  private readonly withOutput = new RecentSet<string>(MAX_TASKS);
 
   /** The task id of an event: `given`, else the one drawn for `description` (drawn on first use). */
   idFor(description: string, given: string | undefined): string {
@@ -17,7 +18,6 @@ export class MonitorTasks {
     let id = this.ids.get(description);
     if (id === undefined) {
       id = newTaskId();
-      if (this.ids.size >= MAX_TASKS) this.ids.delete(this.ids.keys().next().value!);
       this.ids.set(description, id);
     }
     return id;
@@ -26,7 +26,6 @@ export class MonitorTasks {
   /** Task `id` had an event. */
   noteOutput(id: string): void {
     if (this.withOutput.has(id)) return;
-    if (this.withOutput.size >= MAX_TASKS) this.withOutput.delete(this.withOutput.values().next().value!);
     this.withOutput.add(id);
   }
 

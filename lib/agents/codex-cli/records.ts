@@ -11,6 +11,7 @@ import { MonitorTasks } from '../../monitor/monitor-tasks.js';
 import { PRE } from '../../monitor/notification.js';
 import { EventRejected } from '../types.js';
 import { isObject } from '../../util/is-object.js';
+import { RecentStrings } from '../../util/recent.js';
 
 /** The Codex CLI version the records imitate (and were verified against). */
 export const CODEX_CLI_VERSION = '0.171.0';
@@ -164,16 +165,6 @@ function epochSeconds(timestamp: string): number {
   return Math.floor(Date.parse(timestamp) / 1000);
 }
 
-/** Add to a bounded Map or Set, forgetting the oldest entry when full. */
-function remember<K, V>(store: Map<K, V> | Set<K>, key: K, value?: V): void {
-  if (store.size >= MAX_IDS) {
-    const oldest = store.keys().next().value;
-    if (oldest !== undefined) store.delete(oldest);
-  }
-  if (store instanceof Map) store.set(key, value as V);
-  else store.add(key);
-}
-
 interface Turn {
   id: string;
   lastAgentMessage: string | null;
@@ -196,7 +187,7 @@ const ONCE_TEXT: Record<Once, string> = {
 export class CodexRecordMapper {
   private turn: Turn | undefined;
   private total = zeroUsage();
-  private readonly toolIds = new Set<string>();
+  private readonly toolIds = new RecentStrings(MAX_IDS);
   private readonly tasks = new MonitorTasks();
   private readonly said = new Set<Once>();
   private readonly newTurnId: () => string;
@@ -368,7 +359,7 @@ export class CodexRecordMapper {
       // Too deeply nested for JSON.stringify: the event is rejected before any state changes.
       throw new EventRejected(`arguments cannot be serialised: ${(error as Error).message}`);
     }
-    if (!this.toolIds.has(event.id)) remember(this.toolIds, event.id);
+    this.toolIds.add(event.id);
     const lines = this.modelOutput(event.model, event.timestamp);
     lines.push(
       this.item({ type: 'function_call', name: event.name, arguments: args, call_id: event.id }, event.timestamp),

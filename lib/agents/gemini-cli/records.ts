@@ -10,6 +10,7 @@ import type {
 import { PRE } from '../../monitor/notification.js';
 import { EventRejected } from '../types.js';
 import { MonitorTasks } from '../../monitor/monitor-tasks.js';
+import { RecentMap, RecentStrings } from '../../util/recent.js';
 import { toGeminiTokens, type GeminiTokens } from './tokens.js';
 
 /** How many tool calls are remembered: memory stays flat however long the stream. */
@@ -92,15 +93,6 @@ export function summaryOf(text: string): string {
   return chars.length <= SUMMARY_MAX ? line : `${chars.slice(0, SUMMARY_MAX - 1).join('')}\u2026`;
 }
 
-/** Add to a bounded Map, forgetting the oldest entry when full. */
-function remember<K, V>(store: Map<K, V>, key: K, value: V): void {
-  if (store.size >= MAX_IDS && !store.has(key)) {
-    const oldest = store.keys().next().value;
-    if (oldest !== undefined) store.delete(oldest);
-  }
-  store.set(key, value);
-}
-
 type Once = 'subagent' | 'ignored_user';
 
 const ONCE_TEXT: Record<Once, string> = {
@@ -115,10 +107,10 @@ export class GeminiRecordMapper {
   /** The model message later thoughts, text and tool calls of the same response join. */
   private open: ChatMessage | undefined;
   /** Tool call id -> the message holding it (its result rewrites that message). */
-  private readonly calls = new Map<string, ChatMessage>();
+  private readonly calls = new RecentMap<string, ChatMessage>(MAX_IDS);
   private readonly tasks = new MonitorTasks();
   /** Our model messages the CLI copied the responses of (see `shadow`). */
-  private readonly shadowed = new Map<string, true>();
+  private readonly shadowed = new RecentStrings(MAX_IDS);
   private readonly said = new Set<Once>();
   private summarised = false;
   private readonly newId: () => string;
@@ -179,7 +171,7 @@ export class GeminiRecordMapper {
    * one of them is written again (a late result), the copy is emptied with it.
    */
   shadow(ids: Iterable<string>): void {
-    for (const id of ids) remember(this.shadowed, id, true);
+    for (const id of ids) this.shadowed.add(id);
   }
 
   /** Model output from here on starts a message of its own (another writer's turns came in between). */
@@ -278,7 +270,7 @@ export class GeminiRecordMapper {
     };
     (target.toolCalls ??= []).push(call);
     if (target.tokens === undefined) this.setTokens(target, event.usage);
-    remember(this.calls, event.id, target);
+    this.calls.set(event.id, target);
     this.touch(target);
     return [];
   }

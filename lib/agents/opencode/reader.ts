@@ -5,6 +5,7 @@
 import type { ContentPart, GenericEvent, ImageInput, Usage } from '../../events.js';
 import { InputError, type InputAdapter, type InputFormat, type SessionFacts } from '../../input/types.js';
 import { isObject } from '../../util/is-object.js';
+import { RecentMap } from '../../util/recent.js';
 
 export const INPUT_FORMAT = 'opencode-export';
 
@@ -60,7 +61,7 @@ interface Seen {
 class OpencodeExportAdapter implements InputAdapter {
   readonly format = INPUT_FORMAT;
   private cwd: string | undefined;
-  private readonly seen = new Map<string, Seen>();
+  private readonly seen = new RecentMap<string, Seen>(MAX_MESSAGES);
 
   map(value: unknown, now: string, warn: Warn): GenericEvent[] {
     if (isDocument(value)) {
@@ -82,7 +83,6 @@ class OpencodeExportAdapter implements InputAdapter {
   private seenOf(id: string): Seen {
     let seen = this.seen.get(id);
     if (!seen) {
-      if (this.seen.size >= MAX_MESSAGES) this.seen.delete(this.seen.keys().next().value!);
       seen = { parts: new Set(), done: new Set() };
       this.seen.set(id, seen);
     }

@@ -11,6 +11,7 @@ import { PRE } from '../../monitor/notification.js';
 import { EventRejected } from '../types.js';
 import { MonitorTasks } from '../../monitor/monitor-tasks.js';
 import { isObject } from '../../util/is-object.js';
+import { RecentMap } from '../../util/recent.js';
 import type { IdMinter } from './ids.js';
 
 /** How many tool calls are remembered: memory stays flat however long the stream. */
@@ -112,7 +113,7 @@ export class OpencodeMapper {
   /** The assistant step later reasoning, text and tool calls of the same response join. */
   private open: MessageEntry | undefined;
   /** Tool call id -> its part and the message holding it. */
-  private readonly calls = new Map<string, { message: MessageEntry; part: Part }>();
+  private readonly calls = new RecentMap<string, { message: MessageEntry; part: Part }>(MAX_CALLS);
   private readonly tasks = new MonitorTasks();
   private readonly said = new Set<Once>();
   /** Messages' `time.created` strictly increases: OpenCode sends history in that order. */
@@ -252,7 +253,6 @@ export class OpencodeMapper {
     entry.info.finish = 'tool-calls';
     if (event.usage !== undefined) entry.info.tokens = toOpencodeTokens(event.usage);
     this.advance(entry, event.timestamp);
-    if (this.calls.size >= MAX_CALLS) this.calls.delete(this.calls.keys().next().value!);
     this.calls.set(event.id, { message: entry, part });
     return [];
   }
