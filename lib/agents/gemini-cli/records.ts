@@ -106,7 +106,7 @@ export class GeminiRecordMapper {
   private readonly queued = new Set<ChatMessage>();
   /** The model message later thoughts, text and tool calls of the same response join. */
   private open: ChatMessage | undefined;
-  /** Tool call id -> the message holding it (its result rewrites that message). */
+  /** Tool call id -> the message holding it, until its result (which rewrites that message) comes. */
   private readonly calls = new RecentMap<string, ChatMessage>(MAX_IDS);
   private readonly tasks = new MonitorTasks();
   /** Our model messages the CLI copied the responses of (see `shadow`). */
@@ -291,6 +291,9 @@ export class GeminiRecordMapper {
     const response = event.is_error ? { error: text } : { output: text };
     call.result = [{ functionResponse: { id: event.id, name: call.name, response } }, ...images];
     call.status = event.is_error ? 'error' : 'success';
+    // Answered: the message is let go once no call of it waits, so a long stream does not hold every message
+    // with its calls' arguments and results (600,000 events held 600 MB). A second result for it is user text.
+    this.calls.delete(event.id);
     this.touch(message);
     return [];
   }

@@ -125,6 +125,15 @@ describe('model messages', () => {
     expect(out.warnings).toEqual(['tool_result "zz" matches no earlier tool_call; kept as user text']);
   });
 
+  test('a call is let go once answered: a second result for it is kept as user text, with a warning', () => {
+    const m = mapper();
+    lines(m, [{ type: 'tool_call', id: 'a', name: 'x', arguments: {} }, { type: 'tool_result', id: 'a', content: 'ok', is_error: false }]);
+    const out = lines(m, [{ type: 'tool_result', id: 'a', content: 'again', is_error: false }]);
+    expect(out.lines).toEqual([{ id: 'm2', timestamp: T, type: 'user',
+      content: [{ text: '[Tool result for call a; no matching tool call was recorded]\nagain' }] }]);
+    expect(out.warnings).toEqual(['tool_result "a" matches no earlier tool_call; kept as user text']);
+  });
+
   test('arguments JSON cannot hold are rejected before anything changes', () => {
     const m = mapper();
     const args: any = {};
