@@ -3,7 +3,7 @@
 // per record (not the records), picks the leaf `claude --resume` would continue, and selects the records on
 // the branch ending there, through compaction boundaries (a boundary's logicalParentUuid).
 import type { RecordHead } from './record-head.js';
-import { GrowingArray } from './growing-array.js';
+import { GrowingArray, zeroed } from './growing-array.js';
 import { UuidIds } from './uuid-ids.js';
 import { isObject, isToolResultsOnly } from './record-types.js';
 
@@ -42,7 +42,7 @@ class Column {
     if (size <= this.data.length) return;
     let length = this.data.length;
     while (length < size) length *= 2;
-    const grown = this.small ? new Uint8Array(length) : new Int32Array(length);
+    const grown = this.small ? zeroed(Uint8Array, length) : zeroed(Int32Array, length);
     grown.set(this.data);
     this.data = grown;
   }
