@@ -318,8 +318,7 @@ export class RecentStrings {
     const old = this.ring;
     const n = old.length;
     const ring = new Uint8Array(Math.max(FIRST_RING, Math.ceil((live + more) * 1.5)));
-    const table = this.table.fill(0);
-    const mask = table.length - 1;
+    this.table.fill(0);
     let to = 0;
     this.newest = -1;
     for (let at = this.head, left = this.used; left > 0;) {
@@ -332,9 +331,7 @@ export class RecentStrings {
           ring.set(old.subarray(at, n), to);
           ring.set(old.subarray(0, end - n), to + n - at);
         }
-        let slot = this.readInt(at) & mask;
-        while (table[slot] !== 0) slot = (slot + 1) & mask;
-        table[slot] = to + 1;
+        this.insert(to, this.readInt(at));
         this.newest = to;
         to += size;
       }
