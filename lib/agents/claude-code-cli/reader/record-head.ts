@@ -144,9 +144,10 @@ export class Walk {
   /**
    * The position after the object starting at `pos`. With `spans`, the value span of each key in `fields` is
    * kept ([start, end) at 2*i, last occurrence wins as in JSON.parse); a key written with an escape is not
-   * matched, so the walk gives up on it.
+   * matched, so the walk gives up on it. With `inner`, the keys of the object that is the value of its field
+   * are kept too, in the same walk (from the last occurrence of the field; all -1 when that is no object).
    */
-  object(pos: number, depth: number, spans: Int32Array | undefined, escapes?: Uint8Array): number {
+  object(pos: number, depth: number, spans: Int32Array | undefined, escapes?: Uint8Array, inner?: InnerFields, fields = this.fields): number {
     if (depth > MAX_DEPTH) return -1;
     const { buf } = this;
     pos = this.ws(pos + 1);
@@ -158,13 +159,19 @@ export class Walk {
       let field = -1;
       if (spans !== undefined) {
         if (this.escaped) return -1;
-        field = fieldOf(this.fields, buf, pos + 1, keyEnd - 1);
+        field = fieldOf(fields, buf, pos + 1, keyEnd - 1);
       }
       pos = this.ws(keyEnd);
       if (buf[pos] !== 0x3a) return -1;
       pos = this.ws(pos + 1);
       const start = pos;
-      if ((pos = this.value(pos, depth)) < 0) return -1;
+      if (inner !== undefined && field === inner.field) {
+        inner.spans.fill(-1);
+        pos = buf[pos] === 0x7b ? this.object(pos, depth + 1, inner.spans, inner.escapes, undefined, inner.fields) : this.value(pos, depth);
+        if (pos < 0) return -1;
+      } else if ((pos = this.value(pos, depth)) < 0) {
+        return -1;
+      }
       if (field >= 0) {
         spans![2 * field] = start;
         spans![2 * field + 1] = pos;
@@ -177,6 +184,15 @@ export class Walk {
       pos = this.ws(pos + 1);
     }
   }
+}
+
+/** Keys to keep of the object that is the value of one field (Walk.object's `inner`). */
+export interface InnerFields {
+  /** The field (an index of the outer keys) whose object value is walked for these keys. */
+  field: number;
+  fields: readonly Buffer[];
+  spans: Int32Array;
+  escapes: Uint8Array;
 }
 
 function fieldOf(fields: readonly Buffer[], buf: Buffer, start: number, end: number): number {

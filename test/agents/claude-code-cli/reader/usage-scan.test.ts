@@ -59,6 +59,10 @@ function line(rng: Rng, n: number): string {
     () => { json = `${json}\u0000\u0000${json}`; },
     () => { json = json.replace('"id":', '"id":\u0001'); },
     () => { json = `[${json}]`; },
+    // The message's keys are read in the walk of the record: the last "message" is the one that counts.
+    () => { json = json.replace('"message":{', '"message":{"id":"msg_early","usage":{"input_tokens":7}},"message":{'); },
+    () => { json = json.replace(/\}$/, ',"message":"gone"}'); },
+    () => { json = json.replace(/\}$/, ',"message":{"usage":{"output_tokens":3}}}'); },
     () => { json = json.replace('"content":', `"deep":${'['.repeat(70)}${']'.repeat(70)},"content":`); },
   ];
   if (rng.chance(0.5)) rng.pick(mutations)();
@@ -94,6 +98,19 @@ describe('usage from bytes', () => {
       }
       expect(accepted).toBeGreaterThan(1000);
     });
+  });
+
+  test('a usage repeated byte for byte gives the same value, and one byte more or less does not', () => {
+    const usages = [
+      '{"input_tokens":10,"output_tokens":5}', '{"input_tokens":10,"output_tokens":5}', '{"input_tokens":10,"output_tokens":6}',
+      '{"input_tokens":10,"output_tokens":56}', '{"input_tokens":10,"output_tokens":5}', '{"input_tokens":1,"output_tokens":5}',
+      `{"input_tokens":10,"note":"${'x'.repeat(600)}"}`, `{"input_tokens":10,"note":"${'x'.repeat(600)}"}`, '{"input_tokens":10}',
+    ];
+    const seen = usages.map((usage) => {
+      const bytes = Buffer.from(`{"type":"assistant","message":{"id":"m","usage":${usage}}}`);
+      return scanUsageRecord(bytes, 0, bytes.length)?.message?.usage;
+    });
+    expect(seen).toEqual(usages.map((usage) => JSON.parse(usage) as unknown));
   });
 
   test('every line that holds an assistant record is looked at, escaped or glued', () => {
