@@ -41,7 +41,12 @@ const USAGE = `usage: node bench/run.mjs [options]
                       --versions-tools on --versions-corpus, each version's runs interleaved with the others'
   --versions-tools L  the tools compared (default filter,filter-1t,read)
   --versions-corpus C the corpus they run on (default full)
-  --versions-only     run only the comparison; the other figures are kept from <out-dir>/performance.json`;
+  --versions-only     run only the comparison; the other figures are kept from <out-dir>/performance.json
+  --lengths LIST      peak RSS against input length: corpora of these many events (default N/4,N,2N of
+                      --events; empty: none), --lengths-tools on each, the lengths taking turns run by run
+  --lengths-tools L   the tools measured (default filter-pipe,filter,read)
+  --lengths-reps N    runs per tool and length (default --reps, at most 3)
+  --lengths-only      run only that; the other figures are kept from <out-dir>/performance.json`;
 
 /** The tools, in table order. `ratioBase` is the one every ratio is taken against. */
 const TOOLS = [
@@ -51,11 +56,15 @@ const TOOLS = [
 const SIDE_BY_SIDE = [['node-parse', 'filter'], ['jq-pipe', 'filter-pipe'], ['convert-tree-j1', 'convert-tree-j2']];
 /** Tools run on the tree of Claude Code transcripts instead of the event corpora, side by side. */
 const TREE_TOOLS = ['ccusage', 'read-usage'];
-/** The rows of this project's commands: each should stay under 200 MiB of peak RSS. */
+/** The rows of this project's commands: each should stay under 200 MB (10^6 bytes) of peak RSS. */
 const OWN_TOOLS = ['filter', 'filter-1t', 'filter-pipe', 'read', 'convert', 'convert-tree-j1', 'convert-tree-j2', 'read-usage'];
 /** Run only when named in --tools: they write a ~1 GB tree of the full corpus and convert it twice per rep. */
 const OPT_IN_TOOLS = ['convert-tree-j1', 'convert-tree-j2'];
 const RATIO_BASE = 'node-parse';
+/** The peak RSS every row of ours stays under: 200 MB, in the MiB that GNU time and /proc report. */
+const RSS_LIMIT_MIB = 200e6 / 2 ** 20;
+/** Doubling the input may raise a tool's peak RSS by at most this factor (memory flat in input length). */
+const FLAT_FACTOR = 1.1;
 
 function options() {
   const { values } = parseArgs({
@@ -79,6 +88,10 @@ function options() {
       'versions-tools': { type: 'string', default: 'filter,filter-1t,read' },
       'versions-corpus': { type: 'string', default: 'full' },
       'versions-only': { type: 'boolean', default: false },
+      lengths: { type: 'string' },
+      'lengths-tools': { type: 'string', default: 'filter-pipe,filter,read' },
+      'lengths-reps': { type: 'string' },
+      'lengths-only': { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
   });
@@ -113,6 +126,16 @@ function options() {
     versionsTools: values['versions-tools'].split(',').filter(Boolean),
     versionsCorpus: values['versions-corpus'],
     versionsOnly: values['versions-only'],
+    lengths: (values.lengths ?? [0.25, 1, 2].map((f) => Math.max(1, Math.round(f * Number(values.events)))).join(','))
+      .split(',').filter(Boolean).map((n) => {
+        const events = Number(n);
+        if (!Number.isInteger(events) || events < 1) throw new Error(`--lengths wants event counts, got ${n}`);
+        return events;
+      }),
+    lengthsTools: values['lengths-tools'].split(',').filter(Boolean),
+    lengthsReps: values['lengths-reps'] === undefined ? Math.min(3, Math.max(1, Math.round(positive('reps'))))
+      : Math.max(1, Math.round(positive('lengths-reps'))),
+    lengthsOnly: values['lengths-only'],
     treeFiles: Math.max(1, Math.round(positive('tree-files'))),
     treeMb: positive('tree-mb'),
     treeDir: resolve(values['tree-dir']),
@@ -678,6 +701,88 @@ async function compareVersions(opts, corpus, context) {
   };
 }
 
+/**
+ * Peak RSS against input length: each tool on corpora of `opts.lengths` events, the lengths taking turns run
+ * by run (so a machine whose load changes weighs on each alike); `read` reads the transcript the filter wrote
+ * from the same corpus in the same round, deleted after it. Per tool and length: the median and the largest
+ * peak of the runs.
+ */
+async function measureLengths(opts, context) {
+  const corpora = opts.lengths.map((events) => {
+    const file = join(opts.corpusDir, `events-${events}.ndjson`);
+    context.log(`lengths: corpus of ${events} events: ${file}`);
+    const manifest = generateCorpus(file, { events, seed: opts.seed });
+    return { name: `length-${events}`, file, events: manifest.events, bytes: manifest.bytes };
+  });
+  const load = [round(loadavg()[0], 1)];
+  const byKey = new Map();
+  for (let rep = 0; rep < opts.lengthsReps; rep += 1) {
+    for (const corpus of corpora) {
+      for (const tool of opts.lengthsTools) {
+        const key = `${tool} ${corpus.name}`;
+        const before = byKey.get(key);
+        if (before && before.status !== 'ok') continue;
+        context.log(`lengths: ${tool} on ${corpus.events} events, run ${rep + 1} of ${opts.lengthsReps}`);
+        const one = await runTool(tool, corpus, { ...context, opts: { ...opts, reps: 1 } });
+        byKey.set(key, before && one.status === 'ok' ? { ...before, runs: [...before.runs, ...one.runs] } : one);
+      }
+      const written = context.transcripts[corpus.name];
+      if (written) rmSync(written.root, { recursive: true, force: true });
+      delete context.transcripts[corpus.name];
+    }
+  }
+  load.push(round(loadavg()[0], 1));
+  const rows = [];
+  for (const tool of opts.lengthsTools) {
+    for (const corpus of corpora) {
+      const row = byKey.get(`${tool} ${corpus.name}`);
+      if (row.status !== 'ok') {
+        rows.push({ tool, events: corpus.events, status: row.status, note: row.note });
+        continue;
+      }
+      const peaks = row.runs.map((r) => r.peak_rss_mib).filter((r) => r !== null);
+      rows.push({
+        tool, events: corpus.events, bytes: row.input_bytes, status: 'ok', runs: row.runs, wall_s: row.wall_s,
+        peak_rss_median_mib: peaks.length ? median(peaks) : null, peak_rss_max_mib: peaks.length ? Math.max(...peaks) : null,
+      });
+    }
+  }
+  return {
+    generated_at: new Date().toISOString(),
+    command: `node bench/run.mjs --lengths ${opts.lengths.join(',')} --lengths-tools ${opts.lengthsTools.join(',')}` +
+      ` --lengths-reps ${opts.lengthsReps} --lengths-only`,
+    reps: opts.lengthsReps,
+    corpora: corpora.map(({ file, ...rest }) => ({ ...rest, file: relative(ROOT, file) })),
+    load_average_1m: load,
+    rows,
+  };
+}
+
+/**
+ * Memory flat in input length: per tool, the median peak at the longest corpus against the one at the longest
+ * corpus of at most half its length, within FLAT_FACTOR; and every run under the RSS limit.
+ */
+function lengthTargets(lengths) {
+  const list = [];
+  for (const tool of [...new Set(lengths.rows.map((r) => r.tool))]) {
+    const ok = lengths.rows.filter((r) => r.tool === tool && r.status === 'ok' && r.peak_rss_median_mib !== null).sort((a, b) => a.events - b.events);
+    const longest = ok.at(-1);
+    const half = ok.filter((r) => longest && r.events * 2 <= longest.events).at(-1);
+    if (longest && half) {
+      const ratio = longest.peak_rss_median_mib / half.peak_rss_median_mib;
+      list.push({
+        target: `${tool} peak RSS at ${fmt(longest.events)} events <= ${FLAT_FACTOR}x at ${fmt(half.events)} (memory flat in input length; medians)`,
+        value: round(ratio, 2),
+        pass: ratio <= FLAT_FACTOR,
+      });
+    }
+    for (const row of ok) {
+      list.push({ target: `${tool} peak RSS < 200 MB (${fmt(row.events)} events)`, value: round(row.peak_rss_max_mib, 1), pass: row.peak_rss_max_mib < RSS_LIMIT_MIB });
+    }
+  }
+  return list;
+}
+
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /**
@@ -744,7 +849,7 @@ async function latency(opts, work) {
   };
 }
 
-function targets(rows, lat) {
+function targets(rows, lat, lengths) {
   const get = (corpus, tool) => rows.find((r) => r.corpus === corpus && r.tool === tool && r.status === 'ok');
   const list = [];
   const full = get('full', 'filter');
@@ -774,7 +879,7 @@ function targets(rows, lat) {
   }
   // Every row of this project's commands, threads included.
   for (const row of rows.filter((r) => OWN_TOOLS.includes(r.tool) && r.status === 'ok' && r.peak_rss_mib)) {
-    list.push({ target: `${row.tool} peak RSS < 200 MiB (${row.corpus}${row.corpus === 'tree' ? '' : ' corpus'})`, value: row.peak_rss_mib, pass: row.peak_rss_mib < 200 });
+    list.push({ target: `${row.tool} peak RSS < 200 MB (${row.corpus}${row.corpus === 'tree' ? '' : ' corpus'})`, value: row.peak_rss_mib, pass: row.raw.peak_rss_mib < RSS_LIMIT_MIB });
   }
   const j1 = get('full', 'convert-tree-j1');
   const j2 = get('full', 'convert-tree-j2');
@@ -783,6 +888,7 @@ function targets(rows, lat) {
     const ratio = j2.raw.speed_vs_peer ?? j1.raw.wall_s / j2.raw.wall_s;
     list.push({ target: 'convert --jobs 2 >= 1.6x --jobs 1 (many-file tree of the full corpus, side by side)', value: round(ratio, 2), pass: ratio >= 1.6 });
   }
+  if (lengths) list.push(...lengthTargets(lengths));
   if (lat) {
     // No event recorded within 2 s: both targets missed.
     const measured = lat.measured > 0;
@@ -878,12 +984,38 @@ function markdown(report) {
     out.push(`| ${fmt(l.median_ms, 3)} | ${fmt(l.p99_ms, 3)} | ${fmt(l.max_ms, 3)} | ${l.without_record_in_2s} |`, '');
   }
   if (report.versions) out.push(...versionsMarkdown(report.versions));
+  if (report.lengths) out.push(...lengthsMarkdown(report.lengths));
   out.push('## Targets', '');
   out.push('| target | value | met |', '|---|---:|---|');
   for (const t of report.targets) out.push(`| ${t.target} | ${fmt(t.value, 2)} | ${t.pass ? 'yes' : '**no**'} |`);
   out.push('');
   out.push(...DESIGN_NOTES);
   return `${out.join('\n')}\n`;
+}
+
+/** The memory-against-input-length section of docs/performance.md. */
+function lengthsMarkdown(l) {
+  const out = ['## Memory against input length', ''];
+  out.push(`Each tool on corpora of ${l.corpora.map((c) => fmt(c.events)).join(', ')} events (bench/generate.mjs, the same seed),`);
+  out.push(`measured ${l.generated_at.slice(0, 10)}: ${l.reps} run(s) per tool and length, the lengths taking turns run by run; \`read\` reads`);
+  out.push('the transcript the filter wrote from the same corpus. What the tools keep is bounded (the last 100,000 tool');
+  out.push('call ids, the open turn, one job per worker and one more), so doubling the input should not raise the peak;');
+  out.push(`the target allows ${Math.round((FLAT_FACTOR - 1) * 100)}% for the run-to-run noise of this machine. Load average (1 min)`);
+  out.push(`${l.load_average_1m.join(' at the start and ')} at the end. Made by:`, '');
+  out.push(`    ${l.command}`, '');
+  out.push('| tool | events | MB | wall s (median) | peak RSS MiB (median) | largest | x the shortest |');
+  out.push('|---|---:|---:|---:|---:|---:|---:|');
+  for (const row of l.rows) {
+    if (row.status !== 'ok') {
+      out.push(`| ${row.tool} | ${fmt(row.events)} | ${row.status}: ${row.note ?? ''} | | | | |`);
+      continue;
+    }
+    const shortest = l.rows.find((r) => r.tool === row.tool && r.status === 'ok');
+    out.push(`| ${row.tool} | ${fmt(row.events)} | ${fmt(row.bytes / 1e6, 1)} | ${fmt(row.wall_s, 2)} | ${fmt(row.peak_rss_median_mib, 0)}` +
+      ` | ${fmt(row.peak_rss_max_mib, 0)} | ${fmt(row.peak_rss_median_mib / shortest.peak_rss_median_mib, 2)} |`);
+  }
+  out.push('');
+  return out;
 }
 
 /** The Node versions section of docs/performance.md. */
@@ -1181,12 +1313,14 @@ async function main() {
     return { name, file, events: manifest.events, bytes: manifest.bytes, recipe: recipe.recipe };
   };
   let kept;
-  if (opts.versionsOnly) {
-    if (opts.versions.length === 0) throw new Error('--versions-only wants --versions');
+  const only = opts.versionsOnly || opts.lengthsOnly;
+  if (only) {
+    if (opts.versionsOnly && opts.versions.length === 0) throw new Error('--versions-only wants --versions');
+    if (opts.lengthsOnly && opts.lengths.length === 0) throw new Error('--lengths-only wants --lengths');
     // The other figures stay as they were measured.
     kept = JSON.parse(readFileSync(join(opts.outDir, 'performance.json'), 'utf8'));
   }
-  const corpora = opts.versionsOnly ? [] : opts.corpora.map(corpusOf);
+  const corpora = only ? [] : opts.corpora.map(corpusOf);
   const work = mkdtempSync(join(tmpdir(), 'asyncai-log-bench-'));
   // Transcripts of the full corpus are a gigabyte: never leave them behind.
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
@@ -1223,7 +1357,7 @@ async function main() {
     }
     const treeTools = TREE_TOOLS.filter((t) => opts.tools.includes(t));
     let tree;
-    if (!opts.versionsOnly && treeTools.length > 0) {
+    if (!only && treeTools.length > 0) {
       tree = treeCorpus(opts, log);
       if (treeTools.includes('ccusage')) context.ccusage = ccusageBin(log);
       for (const row of await runSideBySide(treeTools, tree, context)) {
@@ -1233,7 +1367,7 @@ async function main() {
     }
     addRatios(rows);
     let lat;
-    if (!opts.versionsOnly && opts.latencyEvents > 0 && opts.tools.includes('filter')) {
+    if (!only && opts.latencyEvents > 0 && opts.tools.includes('filter')) {
       log(`latency: ${opts.latencyEvents} events`);
       lat = await latency(opts, work);
       log(`  median ${lat.median_ms} ms, p99 ${lat.p99_ms} ms`);
@@ -1241,7 +1375,12 @@ async function main() {
     const versions = opts.versions.length > 0
       ? await compareVersions(opts, corpora.find((c) => c.name === opts.versionsCorpus) ?? corpusOf(opts.versionsCorpus), context)
       : kept?.versions;
-    const report = kept ? { ...kept, versions } : {
+    // --versions-only alone keeps the lengths measured before.
+    // The tools named by --tools (all of --lengths-tools with --lengths-only).
+    const lengthsTools = opts.lengthsOnly ? opts.lengthsTools : opts.lengthsTools.filter((t) => opts.tools.includes(t));
+    const lengths = opts.lengths.length > 0 && lengthsTools.length > 0 && (!opts.versionsOnly || opts.lengthsOnly)
+      ? await measureLengths({ ...opts, lengthsTools }, context) : kept?.lengths;
+    const report = kept ? { ...kept, versions, lengths, targets: targets(kept.rows, kept.latency, lengths) } : {
       generated_at: new Date().toISOString(),
       machine: info,
       options: { reps: opts.reps, events: opts.events, single_mb: opts.singleMb, seed: opts.seed, latency_events: opts.latencyEvents },
@@ -1249,8 +1388,9 @@ async function main() {
       ...(tree ? { tree: { name: tree.name, files: tree.files.length, bytes: tree.bytes, events: tree.events, recipe: tree.recipe } } : {}),
       rows,
       latency: lat ?? null,
-      targets: targets(rows, lat),
+      targets: targets(rows, lat, lengths),
       ...(versions ? { versions } : {}),
+      ...(lengths ? { lengths } : {}),
     };
     mkdirSync(opts.outDir, { recursive: true });
     writeFileSync(join(opts.outDir, 'performance.json'), `${JSON.stringify(report, null, 2)}\n`);

@@ -62,6 +62,12 @@ interface Row {
   load_average_1m?: number[];
 }
 
+interface Lengths {
+  reps: number;
+  corpora: { events: number; bytes: number }[];
+  rows: { tool: string; events: number; status: string; runs: { peak_rss_mib: number }[]; peak_rss_median_mib: number; peak_rss_max_mib: number }[];
+}
+
 const round = (n: number, digits: number) => Math.round(n * 10 ** digits) / 10 ** digits;
 
 describe('bench/run.mjs', () => {
@@ -81,8 +87,9 @@ describe('bench/run.mjs', () => {
         events: number; measured: number; without_record_in_2s: number; median_ms: number | null; p99_ms: number | null;
         raw: { median_ms: number | null; p99_ms: number | null; max_ms: number | null };
       };
-      targets: { target: string; pass: boolean }[];
+      targets: { target: string; value: number; pass: boolean }[];
       tree: { files: number; bytes: number; events: number };
+      lengths: Lengths;
     };
     expect(report.machine.cores).toBeGreaterThan(0);
     expect(report.machine.node).toBe(process.version);
@@ -141,8 +148,11 @@ describe('bench/run.mjs', () => {
     }
     // Peak RSS is a target for every row of this project's commands.
     for (const row of report.rows.filter((r) => ['filter', 'filter-pipe', 'read-usage'].includes(r.tool) && r.status === 'ok')) {
-      expect(report.targets.map((t) => t.target)).toContain(`${row.tool} peak RSS < 200 MiB (${row.corpus}${row.corpus === 'tree' ? '' : ' corpus'})`);
+      expect(report.targets.map((t) => t.target)).toContain(`${row.tool} peak RSS < 200 MB (${row.corpus}${row.corpus === 'tree' ? '' : ' corpus'})`);
     }
+    // 200 MB of 10^6 bytes, in the MiB measured.
+    const limit = 200e6 / 2 ** 20;
+    for (const t of report.targets.filter((x) => x.target.includes('peak RSS < 200 MB'))) expect(t.pass).toBe(t.value < limit);
     const base = (corpus: string) => report.rows.find((r) => r.corpus === corpus && r.tool === 'node-parse')!.raw!;
     for (const row of report.rows.filter((r) => r.tool === 'node-parse')) expect(row.raw!.speed_vs_node_parse).toBe(1);
     const filter = report.rows.find((r) => r.corpus === 'full' && r.tool === 'filter')!;
@@ -163,7 +173,27 @@ describe('bench/run.mjs', () => {
       'filter throughput >= 0.5x the minimal Node parse loop (full corpus, side by side)', 'live latency median < 2 ms', 'live latency p99 < 20 ms',
     ]));
     for (const t of report.targets) expect(typeof t.pass).toBe('boolean');
+    // Memory against input length: N/4, N and 2N events (N: the quick full corpus), two runs each (--reps 2).
+    expect(report.lengths.corpora.map((c) => c.events)).toEqual([500, 2000, 4000]);
+    expect(report.lengths.rows.map((r) => `${r.tool}/${r.events}`)).toEqual(
+      ['filter-pipe', 'filter', 'read'].flatMap((t) => [500, 2000, 4000].map((n) => `${t}/${n}`)),
+    );
+    for (const row of report.lengths.rows) {
+      expect(row.status).toBe('ok');
+      expect(row.runs).toHaveLength(2);
+      const peaks = row.runs.map((r) => r.peak_rss_mib);
+      expect(row.peak_rss_max_mib).toBe(Math.max(...peaks));
+      expect(row.peak_rss_median_mib).toBe((peaks[0]! + peaks[1]!) / 2);
+    }
+    for (const tool of ['filter-pipe', 'filter', 'read']) {
+      const at = (n: number) => report.lengths.rows.find((r) => r.tool === tool && r.events === n)!;
+      const flat = report.targets.find((t) => t.target.startsWith(`${tool} peak RSS at 4,000 events <= 1.1x at 2,000`))!;
+      expect(flat.value).toBe(round(at(4000).peak_rss_median_mib / at(2000).peak_rss_median_mib, 2));
+      expect(flat.pass).toBe(at(4000).peak_rss_median_mib / at(2000).peak_rss_median_mib <= 1.1);
+      expect(report.targets.map((t) => t.target)).toContain(`${tool} peak RSS < 200 MB (500 events)`);
+    }
     const md = readFileSync(join(dir, 'docs', 'performance.md'), 'utf8');
+    expect(md).toContain('## Memory against input length');
     expect(md).toContain('| filter |');
     expect(md).toContain('| filter-pipe |');
     expect(md).toContain('## Usage over a tree: 3 transcripts');
@@ -199,8 +229,41 @@ describe('bench/run.mjs', () => {
       // Unrounded: a tiny corpus on a busy machine rounds to 0.0 MB/s.
       expect(row.raw!.mb_per_s).toBeGreaterThan(0);
     }
+    // --versions-only keeps the lengths measured before (the filter's: --tools named it).
+    expect((after as { lengths?: unknown }).lengths).toEqual((before as { lengths?: unknown }).lengths);
+    expect((before as { lengths?: Lengths }).lengths!.rows.map((r) => r.tool)).toEqual(['filter', 'filter', 'filter']);
     const md = readFileSync(join(dir, 'docs', 'performance.md'), 'utf8');
     expect(md).toContain('## Node versions');
     expect(md).toContain(`| read | ${process.version} |`);
+  }, 180_000);
+
+  test('--lengths-only measures memory against input length and keeps every other figure', () => {
+    const dir = tempDir();
+    const bench = (...args: string[]) => spawnSync(process.execPath, [
+      join(ROOT, 'bench', 'run.mjs'), '--events', '2000', '--corpora', 'short', '--tools', 'node-parse,filter', '--reps', '1',
+      '--latency-events', '0', '--corpus-dir', join(dir, 'corpora'), '--out-dir', join(dir, 'docs'), ...args,
+    ], { encoding: 'utf8', cwd: ROOT });
+    const first = bench();
+    expect(first.status, first.stderr).toBe(0);
+    const before = JSON.parse(readFileSync(join(dir, 'docs', 'performance.json'), 'utf8')) as { rows: Row[]; lengths: Lengths };
+    // --tools named filter: only it of --lengths-tools ran, at N/4, N and 2N.
+    expect(before.lengths.rows.map((r) => `${r.tool}/${r.events}`)).toEqual(['filter/500', 'filter/2000', 'filter/4000']);
+    const second = bench('--lengths', '300,600,1200', '--lengths-tools', 'filter,read', '--lengths-reps', '3', '--lengths-only');
+    expect(second.status, second.stderr).toBe(0);
+    const after = JSON.parse(readFileSync(join(dir, 'docs', 'performance.json'), 'utf8')) as {
+      rows: Row[]; lengths: Lengths; targets: { target: string }[];
+    };
+    expect(after.rows).toEqual(before.rows);
+    expect(after.lengths.reps).toBe(3);
+    expect(after.lengths.rows.map((r) => `${r.tool}/${r.events}/${r.runs.length}`)).toEqual(
+      ['filter', 'read'].flatMap((t) => [300, 600, 1200].map((n) => `${t}/${n}/3`)),
+    );
+    expect(after.targets.map((t) => t.target)).toEqual(expect.arrayContaining([
+      'filter peak RSS at 1,200 events <= 1.1x at 600 (memory flat in input length; medians)',
+      'read peak RSS at 1,200 events <= 1.1x at 600 (memory flat in input length; medians)',
+      'filter peak RSS < 200 MB (short corpus)', 'read peak RSS < 200 MB (1,200 events)',
+    ]));
+    const md = readFileSync(join(dir, 'docs', 'performance.md'), 'utf8');
+    expect(md).toContain('--lengths 300,600,1200 --lengths-tools filter,read --lengths-reps 3 --lengths-only');
   }, 180_000);
 });
