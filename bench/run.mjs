@@ -849,7 +849,7 @@ async function latency(opts, work) {
   };
 }
 
-function targets(rows, lat, lengths) {
+function targets(rows, lat, lengths, versions) {
   const get = (corpus, tool) => rows.find((r) => r.corpus === corpus && r.tool === tool && r.status === 'ok');
   const list = [];
   const full = get('full', 'filter');
@@ -889,6 +889,10 @@ function targets(rows, lat, lengths) {
     list.push({ target: 'convert --jobs 2 >= 1.6x --jobs 1 (many-file tree of the full corpus, side by side)', value: round(ratio, 2), pass: ratio >= 1.6 });
   }
   if (lengths) list.push(...lengthTargets(lengths));
+  // The Node versions users run: every row of ours under the same limit.
+  for (const row of versions?.rows.filter((r) => OWN_TOOLS.includes(r.tool) && r.status === 'ok' && r.peak_rss_mib) ?? []) {
+    list.push({ target: `${row.tool} peak RSS < 200 MB (Node ${row.node}, ${versions.corpus.name} corpus)`, value: row.peak_rss_mib, pass: row.raw.peak_rss_mib < RSS_LIMIT_MIB });
+  }
   if (lat) {
     // No event recorded within 2 s: both targets missed.
     const measured = lat.measured > 0;
@@ -1380,7 +1384,7 @@ async function main() {
     const lengthsTools = opts.lengthsOnly ? opts.lengthsTools : opts.lengthsTools.filter((t) => opts.tools.includes(t));
     const lengths = opts.lengths.length > 0 && lengthsTools.length > 0 && (!opts.versionsOnly || opts.lengthsOnly)
       ? await measureLengths({ ...opts, lengthsTools }, context) : kept?.lengths;
-    const report = kept ? { ...kept, versions, lengths, targets: targets(kept.rows, kept.latency, lengths) } : {
+    const report = kept ? { ...kept, versions, lengths, targets: targets(kept.rows, kept.latency, lengths, versions) } : {
       generated_at: new Date().toISOString(),
       machine: info,
       options: { reps: opts.reps, events: opts.events, single_mb: opts.singleMb, seed: opts.seed, latency_events: opts.latencyEvents },
@@ -1388,7 +1392,7 @@ async function main() {
       ...(tree ? { tree: { name: tree.name, files: tree.files.length, bytes: tree.bytes, events: tree.events, recipe: tree.recipe } } : {}),
       rows,
       latency: lat ?? null,
-      targets: targets(rows, lat, lengths),
+      targets: targets(rows, lat, lengths, versions),
       ...(versions ? { versions } : {}),
       ...(lengths ? { lengths } : {}),
     };

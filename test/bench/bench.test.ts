@@ -229,6 +229,10 @@ describe('bench/run.mjs', () => {
       // Unrounded: a tiny corpus on a busy machine rounds to 0.0 MB/s.
       expect(row.raw!.mb_per_s).toBeGreaterThan(0);
     }
+    // Each version's rows are held to the RSS limit too.
+    expect((after as unknown as { targets: { target: string }[] }).targets.map((t) => t.target)).toEqual(expect.arrayContaining(
+      ['filter', 'read'].map((t) => `${t} peak RSS < 200 MB (Node ${process.version}, short corpus)`),
+    ));
     // --versions-only keeps the lengths measured before (the filter's: --tools named it).
     expect((after as { lengths?: unknown }).lengths).toEqual((before as { lengths?: unknown }).lengths);
     expect((before as { lengths?: Lengths }).lengths!.rows.map((r) => r.tool)).toEqual(['filter', 'filter', 'filter']);
