@@ -68,6 +68,12 @@ interface Lengths {
   rows: { tool: string; events: number; status: string; runs: { peak_rss_mib: number }[]; peak_rss_median_mib: number; peak_rss_max_mib: number }[];
 }
 
+/** A run of the benchmark on a small short corpus (the parse loop and the filter, once) writing into `dir`. */
+const smallBench = (dir: string) => (...args: string[]) => spawnSync(process.execPath, [
+  join(ROOT, 'bench', 'run.mjs'), '--events', '2000', '--corpora', 'short', '--tools', 'node-parse,filter', '--reps', '1',
+  '--latency-events', '0', '--corpus-dir', join(dir, 'corpora'), '--out-dir', join(dir, 'docs'), ...args,
+], { encoding: 'utf8', cwd: ROOT });
+
 const round = (n: number, digits: number) => Math.round(n * 10 ** digits) / 10 ** digits;
 
 describe('bench/run.mjs', () => {
@@ -202,10 +208,7 @@ describe('bench/run.mjs', () => {
 
   test('--versions compares the node binaries named, and --versions-only keeps every other figure', () => {
     const dir = tempDir();
-    const bench = (...args: string[]) => spawnSync(process.execPath, [
-      join(ROOT, 'bench', 'run.mjs'), '--events', '2000', '--corpora', 'short', '--tools', 'node-parse,filter', '--reps', '1',
-      '--latency-events', '0', '--corpus-dir', join(dir, 'corpora'), '--out-dir', join(dir, 'docs'), ...args,
-    ], { encoding: 'utf8', cwd: ROOT });
+    const bench = smallBench(dir);
     const first = bench();
     expect(first.status, first.stderr).toBe(0);
     const before = JSON.parse(readFileSync(join(dir, 'docs', 'performance.json'), 'utf8')) as { rows: Row[]; versions?: unknown };
@@ -243,10 +246,7 @@ describe('bench/run.mjs', () => {
 
   test('--lengths-only measures memory against input length and keeps every other figure', () => {
     const dir = tempDir();
-    const bench = (...args: string[]) => spawnSync(process.execPath, [
-      join(ROOT, 'bench', 'run.mjs'), '--events', '2000', '--corpora', 'short', '--tools', 'node-parse,filter', '--reps', '1',
-      '--latency-events', '0', '--corpus-dir', join(dir, 'corpora'), '--out-dir', join(dir, 'docs'), ...args,
-    ], { encoding: 'utf8', cwd: ROOT });
+    const bench = smallBench(dir);
     const first = bench();
     expect(first.status, first.stderr).toBe(0);
     const before = JSON.parse(readFileSync(join(dir, 'docs', 'performance.json'), 'utf8')) as { rows: Row[]; lengths: Lengths };
