@@ -110,11 +110,12 @@ function options() {
     if (!Number.isFinite(n) || n < 0) throw new Error(`--${name} wants a number, got ${values[name]}`);
     return n;
   };
+  const reps = Math.max(1, Math.round(positive('reps')));
   return {
     events: Math.round(positive('events')),
     singleMb: positive('single-mb'),
     corpora: values.corpora.split(',').filter(Boolean),
-    reps: Math.max(1, Math.round(positive('reps'))),
+    reps,
     latencyEvents: Math.round(positive('latency-events')),
     seed: Math.round(positive('seed')),
     bin: resolve(values.bin),
@@ -133,8 +134,7 @@ function options() {
         return events;
       }),
     lengthsTools: values['lengths-tools'].split(',').filter(Boolean),
-    lengthsReps: values['lengths-reps'] === undefined ? Math.min(3, Math.max(1, Math.round(positive('reps'))))
-      : Math.max(1, Math.round(positive('lengths-reps'))),
+    lengthsReps: values['lengths-reps'] === undefined ? Math.min(3, reps) : Math.max(1, Math.round(positive('lengths-reps'))),
     lengthsOnly: values['lengths-only'],
     treeFiles: Math.max(1, Math.round(positive('tree-files'))),
     treeMb: positive('tree-mb'),
@@ -657,6 +657,11 @@ function addRatios(rows) {
 /** Our tool and the peer it is compared with (side by side). */
 const COMPARED = [['filter', 'node-parse'], ['filter-pipe', 'jq-pipe'], ['read-usage', 'ccusage'], ['convert-tree-j2', 'convert-tree-j1']];
 
+/** The row of one more run (`one`) after those of `before` (undefined before the first): a failure ends it. */
+function withRuns(before, one) {
+  return before && one.status === 'ok' ? { ...before, runs: [...before.runs, ...one.runs] } : one;
+}
+
 /**
  * Node versions side by side: each tool on one corpus, run by each version in turn, rep after rep, so a
  * machine whose load changes slows every version alike. `read` reads the transcript the last filter run wrote
@@ -676,7 +681,7 @@ async function compareVersions(opts, corpus, context) {
         if (byNode[i] && byNode[i].status !== 'ok') continue;
         context.log(`versions: ${tool} on Node ${node.version}, run ${rep + 1} of ${opts.reps}`);
         const one = await runTool(tool, corpus, { ...context, node: node.bin, opts: { ...opts, reps: 1 } });
-        byNode[i] = byNode[i] && one.status === 'ok' ? { ...byNode[i], runs: [...byNode[i].runs, ...one.runs] } : one;
+        byNode[i] = withRuns(byNode[i], one);
       }
     }
     const summed = byNode.map((row, i) => ({ ...(row.status === 'ok' ? summarize(row) : row), node: nodes[i].version }));
@@ -724,7 +729,7 @@ async function measureLengths(opts, context) {
         if (before && before.status !== 'ok') continue;
         context.log(`lengths: ${tool} on ${corpus.events} events, run ${rep + 1} of ${opts.lengthsReps}`);
         const one = await runTool(tool, corpus, { ...context, opts: { ...opts, reps: 1 } });
-        byKey.set(key, before && one.status === 'ok' ? { ...before, runs: [...before.runs, ...one.runs] } : one);
+        byKey.set(key, withRuns(before, one));
       }
       const written = context.transcripts[corpus.name];
       if (written) rmSync(written.root, { recursive: true, force: true });
@@ -758,6 +763,11 @@ async function measureLengths(opts, context) {
   };
 }
 
+/** A peak RSS target: `mib` (unrounded) under the limit, shown to a tenth of a MiB. */
+function rssTarget(target, mib) {
+  return { target, value: round(mib, 1), pass: mib < RSS_LIMIT_MIB };
+}
+
 /**
  * Memory flat in input length: per tool, the median peak at the longest corpus against the one at the longest
  * corpus of at most half its length, within FLAT_FACTOR; and every run under the RSS limit.
@@ -777,7 +787,7 @@ function lengthTargets(lengths) {
       });
     }
     for (const row of ok) {
-      list.push({ target: `${tool} peak RSS < 200 MB (${fmt(row.events)} events)`, value: round(row.peak_rss_max_mib, 1), pass: row.peak_rss_max_mib < RSS_LIMIT_MIB });
+      list.push(rssTarget(`${tool} peak RSS < 200 MB (${fmt(row.events)} events)`, row.peak_rss_max_mib));
     }
   }
   return list;
@@ -879,7 +889,7 @@ function targets(rows, lat, lengths, versions) {
   }
   // Every row of this project's commands, threads included.
   for (const row of rows.filter((r) => OWN_TOOLS.includes(r.tool) && r.status === 'ok' && r.peak_rss_mib)) {
-    list.push({ target: `${row.tool} peak RSS < 200 MB (${row.corpus}${row.corpus === 'tree' ? '' : ' corpus'})`, value: row.peak_rss_mib, pass: row.raw.peak_rss_mib < RSS_LIMIT_MIB });
+    list.push(rssTarget(`${row.tool} peak RSS < 200 MB (${row.corpus}${row.corpus === 'tree' ? '' : ' corpus'})`, row.raw.peak_rss_mib));
   }
   const j1 = get('full', 'convert-tree-j1');
   const j2 = get('full', 'convert-tree-j2');
@@ -891,7 +901,7 @@ function targets(rows, lat, lengths, versions) {
   if (lengths) list.push(...lengthTargets(lengths));
   // The Node versions users run: every row of ours under the same limit.
   for (const row of versions?.rows.filter((r) => OWN_TOOLS.includes(r.tool) && r.status === 'ok' && r.peak_rss_mib) ?? []) {
-    list.push({ target: `${row.tool} peak RSS < 200 MB (Node ${row.node}, ${versions.corpus.name} corpus)`, value: row.peak_rss_mib, pass: row.raw.peak_rss_mib < RSS_LIMIT_MIB });
+    list.push(rssTarget(`${row.tool} peak RSS < 200 MB (Node ${row.node}, ${versions.corpus.name} corpus)`, row.raw.peak_rss_mib));
   }
   if (lat) {
     // No event recorded within 2 s: both targets missed.
