@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --max-semi-space-size=4 --heap-growing-percent=50
+#!/usr/bin/env -S node --max-semi-space-size=4 --heap-growing-percent=50 --expose-gc
 // The command line: argv (yargs) -> options -> a library call -> exit code. Nothing else lives here.
 // Exit codes: 0 success, 1 failure at run time, 2 usage error, 130/143 after SIGINT/SIGTERM.
 // The shebang (and that of bin/launch.mjs, the installed command) gives V8 a young generation of 4 MB

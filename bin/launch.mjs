@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --max-semi-space-size=4 --heap-growing-percent=50
+#!/usr/bin/env -S node --max-semi-space-size=4 --heap-growing-percent=50 --expose-gc
 // The installed `asyncai-log` command: runs the built CLI (dist/bin/asyncai-log.js, from bin/asyncai-log.ts).
 // `npm install -g .` links a fresh clone as it is and runs none of its scripts (npm 11 warns about any
 // install script of a linked package), so a checkout that was never built is built here on its first run,

@@ -58,6 +58,8 @@ export const readCommand: CommandModule<object, ReadArgs> = {
       }
       const maxRecordBytes = argv['max-record-bytes'];
       const threads = argv.threads;
+      // node's --expose-gc (the command's shebang): a full collection between a transcript's two passes.
+      const collect = (globalThis as { gc?: () => void }).gc;
       const code = await runRead({
         inputs: argv.transcripts,
         usage: argv.usage,
@@ -73,6 +75,7 @@ export const readCommand: CommandModule<object, ReadArgs> = {
         ...(argv.branch !== undefined ? { branch: argv.branch } : {}),
         ...(maxRecordBytes !== undefined ? { maxRecordBytes } : {}),
         ...(threads !== undefined ? { threads } : {}),
+        ...(collect !== undefined ? { collect } : {}),
       }, { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin });
       return code;
     });

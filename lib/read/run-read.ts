@@ -36,8 +36,10 @@ export interface ReadCommandOptions {
   env: Record<string, string | undefined>;
   homedir: string;
   processCwd: string;
-  /** Where a transcript read from a stream is kept while it is read (default: the system's). */
+  /** Where a transcript read from a stream is kept while it is read, and a big index's uuids (default: the system's). */
   tmpdir?: string;
+  /** Called between a transcript's two passes (see ReaderOptions.collect). */
+  collect?: () => void;
 }
 
 export interface ReadIO {
@@ -90,6 +92,8 @@ class ReadRun {
       ...(options.branch !== undefined ? { branch: options.branch } : {}),
       ...(options.maxRecordBytes !== undefined ? { maxRecordBytes: options.maxRecordBytes } : {}),
       ...(options.threads !== undefined ? { threads: options.threads } : {}),
+      ...(options.tmpdir !== undefined ? { tmpdir: options.tmpdir } : {}),
+      ...(options.collect !== undefined ? { collect: options.collect } : {}),
     };
   }
 

@@ -4,7 +4,7 @@
 // the branch ending there, through compaction boundaries (a boundary's logicalParentUuid).
 import type { RecordHead } from './record-head.js';
 import { GrowingArray, zeroed } from './growing-array.js';
-import { UuidIds } from './uuid-ids.js';
+import { UuidIds, type UuidIdsOptions } from './uuid-ids.js';
 import { isObject, isToolResultsOnly } from './record-types.js';
 
 /** What a record is, as far as branches go. */
@@ -137,7 +137,7 @@ function isTurn(kind: NodeKind): boolean {
  */
 export class BranchIndex {
   /** uuid <-> id; ids are also given to uuids only named as a parent (not present until their record comes). */
-  private readonly ids = new UuidIds();
+  private readonly ids: UuidIds;
   private readonly parent = new Column(NONE);
   private readonly logical = new SparseColumn(NONE);
   /** Kind index into KINDS, or NONE while the record itself has not been seen. */
@@ -147,9 +147,14 @@ export class BranchIndex {
   private readonly flags = new Column(0, true);
   /** Timestamps and prompt previews, kept only when a tree is asked for. */
   private readonly extras = new Map<number, { timestamp?: string; preview?: string }>();
-  /** ids of user/assistant records in file order. */
-  private readonly turns = new GrowingArray(Int32Array, 1024);
+  /**
+   * ids of user/assistant records in file order, made only once ids stop being in file order (a uuid named as
+   * a parent before its record comes gets its id then): until then the kind column says which ids are turns.
+   */
+  private turns: GrowingArray<Int32Array> | undefined;
   private turnCount = 0;
+  /** The last record's id (ids of the records are in file order while each is above the one before). */
+  private lastId = NONE;
   private present = 0;
   private lastPromptLeaf: { uuid: string; line: number } | undefined;
   private boundaries = 0;
@@ -157,11 +162,18 @@ export class BranchIndex {
   private lastUuid: string | undefined;
   private warnedDuplicate = false;
 
-  constructor(private readonly options: { previews?: boolean } = {}) {}
+  constructor(private readonly options: { previews?: boolean; uuids?: UuidIdsOptions } = {}) {
+    this.ids = new UuidIds(options.uuids);
+  }
 
   /** Records indexed. */
   get size(): number {
     return this.present;
+  }
+
+  /** Let go of what the index keeps outside memory (its uuid table's file): it answers no more questions. */
+  close(): void {
+    this.ids.close();
   }
 
   has(uuid: string): boolean {
@@ -209,6 +221,8 @@ export class BranchIndex {
     }
     const id = this.idOf(uuid);
     const kind = head.kind;
+    if (id < this.lastId && this.turns === undefined) this.listTurns();
+    this.lastId = id;
     this.kind.set(id, KINDS.indexOf(kind));
     this.line.set(id, line);
     if (typeof head.parentUuid === 'string' && head.parentUuid !== '') this.parent.set(id, this.idOf(head.parentUuid));
@@ -219,7 +233,7 @@ export class BranchIndex {
       | (typeof head.logicalParentUuid === 'string' ? LOGICAL_STRING : 0));
     this.present += 1;
     this.lastUuid = uuid;
-    if (isTurn(kind)) {
+    if (this.turns !== undefined && isTurn(kind)) {
       this.turns.ensure(this.turnCount + 1);
       this.turns.data[this.turnCount] = id;
       this.turnCount += 1;
@@ -261,9 +275,31 @@ export class BranchIndex {
     return parent !== NONE ? parent : this.logical.get(id);
   }
 
+  /** The turns so far, in file order, which is id order until now: ids stop being in file order. */
+  private listTurns(): void {
+    this.turns = new GrowingArray(Int32Array, 1024);
+    for (let id = 0; id < this.ids.size; id += 1) {
+      if (!this.isPresent(id) || !isTurn(this.kindOf(id))) continue;
+      this.turns.ensure(this.turnCount + 1);
+      this.turns.data[this.turnCount] = id;
+      this.turnCount += 1;
+    }
+  }
+
+  /** ids of the user/assistant records in file order. */
+  private allTurns(): Int32Array {
+    if (this.turns !== undefined) return this.turns.data.subarray(0, this.turnCount);
+    let count = 0;
+    for (let id = 0; id < this.ids.size; id += 1) if (this.isPresent(id) && isTurn(this.kindOf(id))) count += 1;
+    const all = new Int32Array(count);
+    let at = 0;
+    for (let id = 0; id < this.ids.size; id += 1) if (this.isPresent(id) && isTurn(this.kindOf(id))) all[at++] = id;
+    return all;
+  }
+
   /** Turn candidates for a leaf: the main chain's; a subagent file (all sidechain) uses its own. */
   private candidates(): Int32Array {
-    const all = this.turns.data.subarray(0, this.turnCount);
+    const all = this.allTurns();
     // Counted, then copied: TypedArray filter gathers into a JavaScript array first (tens of MB for a million).
     let count = 0;
     for (const id of all) if ((this.flags.get(id) & SIDECHAIN) === 0) count += 1;
@@ -434,19 +470,29 @@ export class BranchIndex {
   selectedLines(selection: BranchSelection, lines: number): Uint8Array {
     const selected = new Uint8Array(lines + 1);
     if (selection.leaf === undefined) return selected;
+    const onBranch = this.linkFilter(selection);
+    const test = (id: number, line: number) => {
+      const flags = this.flags.get(id);
+      const parent = (flags & PARENT_STRING) !== 0 ? this.parent.get(id) : NOT_A_STRING;
+      const logical = (flags & LOGICAL_STRING) !== 0 ? this.logical.get(id) : NOT_A_STRING;
+      if (onBranch(id, parent, logical, this.kindOf(id))) selected[line] = 1;
+    };
+    if (this.turns === undefined) {
+      // ids in file order: no table of the lines' ids is needed (4 bytes a line).
+      for (let id = 0; id < this.ids.size; id += 1) {
+        const line = this.line.get(id);
+        if (this.isPresent(id) && line <= lines) test(id, line);
+      }
+      return selected;
+    }
     const idAt = new Int32Array(lines + 1).fill(NONE);
     for (let id = 0; id < this.ids.size; id += 1) {
       const line = this.line.get(id);
       if (this.isPresent(id) && line <= lines) idAt[line] = id;
     }
-    const onBranch = this.linkFilter(selection);
     for (let line = 1; line <= lines; line += 1) {
       const id = idAt[line]!;
-      if (id === NONE) continue;
-      const flags = this.flags.get(id);
-      const parent = (flags & PARENT_STRING) !== 0 ? this.parent.get(id) : NOT_A_STRING;
-      const logical = (flags & LOGICAL_STRING) !== 0 ? this.logical.get(id) : NOT_A_STRING;
-      if (onBranch(id, parent, logical, this.kindOf(id))) selected[line] = 1;
+      if (id !== NONE) test(id, line);
     }
     return selected;
   }

@@ -16,6 +16,7 @@ import { eventText, secondPass, type EventOutput, type SecondPassPlan } from './
 import { readSpillFile, spillResolver } from './spill.js';
 import { TranscriptFile } from './transcript-file.js';
 import { UsageCounter, type UsageTotals } from './usage.js';
+import type { UuidIdsOptions } from './uuid-ids.js';
 import { WorkerPool } from './worker-pool.js';
 
 export { ReaderError, type ReaderWarning };
@@ -44,6 +45,18 @@ export interface ReaderOptions {
   chunkBytes?: number;
   /** The name warnings and errors give the transcript (default: its path; `stdin` for a copy of stdin). */
   name?: string;
+  /**
+   * Where the branch index keeps the uuids of records it does not hold in memory (all but the newest 65,536:
+   * 16 bytes each, in a file nobody else can open, gone when the read is; default: the system's temporary
+   * directory). Where no file can be made there, they stay in memory.
+   */
+  tmpdir?: string;
+  /**
+   * Called between the two passes, once the first pass's index is let go. The command passes V8's full
+   * collection (node's `--expose-gc`): the index's memory is then given back before the second pass takes
+   * its own, not some time into it.
+   */
+  collect?: () => void;
 }
 
 /** What Claude Code's `agent-<id>.meta.json` says about a subagent (agentType, description, toolUseId, ...). */
@@ -153,6 +166,7 @@ export class ClaudeTranscriptReader implements AsyncIterable<GenericEvent>, Tran
   /** Both passes, the second's events to `out` (a subagent's header first). */
   private async *read<T>(out: EventOutput<T>, pool?: WorkerPool): AsyncGenerator<T> {
     const { header, plan } = await this.plan(pool);
+    this.options.collect?.();
     const first = header !== undefined ? out.events([header]) : undefined;
     if (first !== undefined) yield first;
     if (plan === undefined) return;
@@ -165,7 +179,7 @@ export class ClaudeTranscriptReader implements AsyncIterable<GenericEvent>, Tran
    * starts), otherwise by record (the branch filter keeps the index).
    */
   private async plan(pool: WorkerPool | undefined): Promise<{ header: ContextEvent | undefined; plan?: SecondPassPlan }> {
-    const pass = await firstPass(this.file, false, pool);
+    const pass = await firstPass(this.file, false, pool, this.uuidOptions());
     const { index, first } = pass;
     const branch = this.options.branch;
     if (branch !== undefined && !index.has(branch)) throw new ReaderError(`${this.file.name}: no record with uuid ${JSON.stringify(branch)} (--branch)`);
@@ -180,7 +194,13 @@ export class ClaudeTranscriptReader implements AsyncIterable<GenericEvent>, Tran
       ...(first !== undefined ? { now: first } : {}),
     });
     if (!pass.regular) return { header, plan: { mapper, bytes: pass.bytes, onBranch: branchFilter(index, selection) } };
-    return { header, plan: { mapper, bytes: pass.bytes, selected: index.selectedLines(selection, pass.lines) } };
+    const selected = index.selectedLines(selection, pass.lines);
+    index.close();
+    return { header, plan: { mapper, bytes: pass.bytes, selected } };
+  }
+
+  private uuidOptions(): UuidIdsOptions {
+    return this.options.tmpdir !== undefined ? { tmpdir: this.options.tmpdir } : {};
   }
 
   /** Worker threads for `ndjson()`, when it is asked for, the file is big enough and the worker module is there. */
@@ -230,8 +250,12 @@ export class ClaudeTranscriptReader implements AsyncIterable<GenericEvent>, Tran
 
   /** The branch structure: one entry per branch, the resumed one marked. */
   async tree(): Promise<TranscriptTree> {
-    const { index } = await firstPass(this.file, true);
-    return index.tree(this.file.warn);
+    const { index } = await firstPass(this.file, true, undefined, this.uuidOptions());
+    try {
+      return index.tree(this.file.warn);
+    } finally {
+      index.close();
+    }
   }
 
   /**
