@@ -1,7 +1,7 @@
 // Faults from outside: SIGKILL at random points while writing (and the real claude resuming what was
 // left), signals while monitors run, a full disk and a file-size limit, and closed or failing stdio. What
 // was written is always whole records of an unbroken chain, at most the last line partial.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, rmdirSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
@@ -160,26 +160,35 @@ describe('SIGKILL at random points while writing', () => {
 });
 
 /** Bytes appended to a growing file since the last call (a flooded transcript is too big to re-read). */
-function tailer(file: string): () => string {
+function tailer(file: string): () => Buffer {
   let offset = 0;
   return () => {
     let size: number;
     try {
       size = statSync(file).size;
     } catch {
-      return '';
+      return Buffer.alloc(0);
     }
-    if (size <= offset) return '';
+    if (size <= offset) return Buffer.alloc(0);
     const fd = openSync(file, 'r');
     try {
-      const buf = Buffer.alloc(size - offset);
+      // At most 16 MiB a call: a flood written faster than this process scans it must not make one read of
+      // hundreds of megabytes (a string of over 512 MiB cannot be made).
+      const buf = Buffer.alloc(Math.min(size - offset, 16 * 1024 * 1024));
       const n = readSync(fd, buf, 0, buf.length, offset);
       offset += n;
-      return buf.toString('utf8', 0, n);
+      return buf.subarray(0, n);
     } finally {
       closeSync(fd);
     }
   };
+}
+
+/** Times `pattern` starts in `buf` at `from` or later (scanned natively: the flood comes at hundreds of MB/s). */
+function occurrences(buf: Buffer, pattern: string, from: number): number {
+  let count = 0;
+  for (let at = buf.indexOf(pattern, from); at !== -1; at = buf.indexOf(pattern, at + pattern.length)) count += 1;
+  return count;
 }
 
 describe('signals while monitors run', () => {
@@ -208,6 +217,10 @@ describe('signals while monitors run', () => {
   test('SIGTERM while a monitor floods and stdin streams: stdin events keep their turn, every record is whole, the group is gone, exit 143', async () => {
     const root = tempDir();
     const live = spawnBin(args(root, '--monitor', 'echo "pgid $$"; exec yes flood-line', '--monitor-description', 'flood'), { sampleRss: true });
+    // Whatever fails below, the flood stops: it would fill the disk.
+    onTestFinished(() => {
+      if (live.child.exitCode === null && live.child.signalCode === null) live.child.kill('SIGKILL');
+    });
     const first = await new Promise<string>((resolve) => live.child.stdout.once('data', (d: Buffer) => resolve(d.toString())));
     const file = sessionFromStdout(first).session_file;
     const tail = tailer(file);
@@ -219,12 +232,17 @@ describe('signals while monitors run', () => {
       live.child.stdin.write(ev({ type: 'user', text: `stdin event ${i}` }));
       let count = 0;
       let found = false;
+      // The last bytes read are read again with the next ones, so that a marker or a record type cut in two
+      // is still found; what lies wholly in them was counted already.
+      const attachment = '"type":"attachment"';
+      let carry = Buffer.alloc(0);
       await until(() => {
-        const text = tail();
+        const text = Buffer.concat([carry, tail()]);
         const at = text.indexOf(`stdin event ${i}`);
-        const before = at === -1 ? text : text.slice(0, at);
-        count += before.split('"type":"attachment"').length - 1;
+        const before = at === -1 ? text : text.subarray(0, at);
+        count += occurrences(before, attachment, Math.max(0, carry.length - attachment.length + 1));
         found = at !== -1;
+        carry = text.subarray(Math.max(0, text.length - 64));
         return found;
       });
       expect(found).toBe(true);
