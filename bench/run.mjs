@@ -1094,7 +1094,7 @@ const DESIGN_NOTES = [
   '  parsed with their long strings cut out, each long string decoded 32 KiB at a time into a rope that is',
   '  spliced back as bytes. Peak memory is about the line\'s bytes plus its value.',
   '- Memory: the launcher starts node with 4 MB semi-spaces (`#!/usr/bin/env -S node --max-semi-space-size=4',
-  '  --heap-growing-percent=50`; the default 16 MB only held memory) and an old generation allowed to grow by',
+  '  --heap-growing-percent=50 --expose-gc`; the default 16 MB only held memory; `--expose-gc` is for `read`, below) and an old generation allowed to grow by',
   '  half of what a full collection leaves, not by V8\'s own factor of up to 4 (what the threads hand on is',
   '  promoted and dies soon after: peak RSS of the threaded filter 206-213 -> 170-172 MiB, of `read` on two',
   '  threads 223-226 -> 194-198, on a pipe 168 -> 114, same speed within noise, 2% more CPU), workers run with',

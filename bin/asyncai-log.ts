@@ -3,7 +3,8 @@
 // Exit codes: 0 success, 1 failure at run time, 2 usage error, 130/143 after SIGINT/SIGTERM.
 // The shebang (and that of bin/launch.mjs, the installed command) gives V8 a young generation of 4 MB
 // semi-spaces (default 16): what one read of stdin makes dies young, and the larger default only holds memory
-// (about 30 MB of peak RSS, with no gain in speed).
+// (about 30 MB of peak RSS, with no gain in speed). `--expose-gc` lets `read` run a full collection between a
+// transcript's two passes (see commands/read.ts).
 import yargs, { type Argv } from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { filterCommand } from './commands/filter.js';

@@ -3,7 +3,7 @@
 // `npm install -g .` links a fresh clone as it is and runs none of its scripts (npm 11 warns about any
 // install script of a linked package), so a checkout that was never built is built here on its first run,
 // once (scripts/build.mjs). A packed or published package always ships dist/.
-// The node flag: V8 young-generation semi-spaces of 4 MB (default 16); see bin/asyncai-log.ts.
+// The node flags: V8 young-generation semi-spaces of 4 MB (default 16), and `gc` for `read`; see bin/asyncai-log.ts.
 import { existsSync, linkSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
