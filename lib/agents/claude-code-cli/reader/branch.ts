@@ -279,13 +279,12 @@ export class BranchIndex {
 
   /** The turns so far, in file order, which is id order until now: ids stop being in file order. */
   private listTurns(): void {
-    this.turns = new GrowingArray(Int32Array, 1024);
-    for (let id = 0; id < this.ids.size; id += 1) {
-      if (!this.isPresent(id) || !isTurn(this.kindOf(id))) continue;
-      this.turns.ensure(this.turnCount + 1);
-      this.turns.data[this.turnCount] = id;
-      this.turnCount += 1;
-    }
+    const sofar = this.allTurns();
+    const turns = new GrowingArray(Int32Array, 1024);
+    turns.ensure(sofar.length);
+    turns.data.set(sofar);
+    this.turns = turns;
+    this.turnCount = sofar.length;
   }
 
   /** ids of the user/assistant records in file order. */

@@ -166,7 +166,7 @@ export class ClaudeTranscriptReader implements AsyncIterable<GenericEvent>, Tran
   /** Both passes, the second's events to `out` (a subagent's header first). */
   private async *read<T>(out: EventOutput<T>, pool?: WorkerPool): AsyncGenerator<T> {
     const { header, plan } = await this.plan(pool);
-    this.options.collect?.();
+    if (plan !== undefined) this.options.collect?.();
     const first = header !== undefined ? out.events([header]) : undefined;
     if (first !== undefined) yield first;
     if (plan === undefined) return;
@@ -182,10 +182,16 @@ export class ClaudeTranscriptReader implements AsyncIterable<GenericEvent>, Tran
     const pass = await firstPass(this.file, false, pool, this.uuidOptions());
     const { index, first } = pass;
     const branch = this.options.branch;
-    if (branch !== undefined && !index.has(branch)) throw new ReaderError(`${this.file.name}: no record with uuid ${JSON.stringify(branch)} (--branch)`);
+    if (branch !== undefined && !index.has(branch)) {
+      index.close();
+      throw new ReaderError(`${this.file.name}: no record with uuid ${JSON.stringify(branch)} (--branch)`);
+    }
     const selection = index.select(branch, this.file.warn);
     const header = this.subagent ? this.header(first) : undefined;
-    if (selection.leaf === undefined) return { header };
+    if (selection.leaf === undefined) {
+      index.close();
+      return { header };
+    }
     const spillDir = this.spillDir();
     const mapper = new TranscriptEventMapper({
       ...(this.options.includeEvents ? { includeEvents: true } : {}),

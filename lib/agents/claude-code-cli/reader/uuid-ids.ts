@@ -297,7 +297,7 @@ export class UuidIds {
     return [this.fileWords, 0];
   }
 
-  /** Whether `id`'s packed uuid is w0..w3 (its fingerprint `print` matched). */
+  /** Whether `id`'s packed uuid is w0..w3 (asked once its fingerprint matched). */
   private holds(id: number, w0: number, w1: number, w2: number, w3: number): boolean {
     const [words, at] = this.wordsOf(id);
     return words[at] === w0 && words[at + 1] === w1 && words[at + 2] === w2 && words[at + 3] === w3;
