@@ -181,28 +181,29 @@ export class ClaudeTranscriptReader implements AsyncIterable<GenericEvent>, Tran
   private async plan(pool: WorkerPool | undefined): Promise<{ header: ContextEvent | undefined; plan?: SecondPassPlan }> {
     const pass = await firstPass(this.file, false, pool, this.uuidOptions());
     const { index, first } = pass;
-    const branch = this.options.branch;
-    if (branch !== undefined && !index.has(branch)) {
-      index.close();
-      throw new ReaderError(`${this.file.name}: no record with uuid ${JSON.stringify(branch)} (--branch)`);
+    // The index is let go here (its spill file closed) unless the second pass's branch filter keeps it.
+    let kept = false;
+    try {
+      const branch = this.options.branch;
+      if (branch !== undefined && !index.has(branch)) throw new ReaderError(`${this.file.name}: no record with uuid ${JSON.stringify(branch)} (--branch)`);
+      const selection = index.select(branch, this.file.warn);
+      const header = this.subagent ? this.header(first) : undefined;
+      if (selection.leaf === undefined) return { header };
+      const spillDir = this.spillDir();
+      const mapper = new TranscriptEventMapper({
+        ...(this.options.includeEvents ? { includeEvents: true } : {}),
+        ...(this.subagent ? { agentId: this.subagent.agentId } : {}),
+        ...(spillDir !== undefined ? { resolveSpill: spillResolver(spillDir) } : {}),
+        ...(first !== undefined ? { now: first } : {}),
+      });
+      if (!pass.regular) {
+        kept = true;
+        return { header, plan: { mapper, bytes: pass.bytes, onBranch: branchFilter(index, selection) } };
+      }
+      return { header, plan: { mapper, bytes: pass.bytes, selected: index.selectedLines(selection, pass.lines) } };
+    } finally {
+      if (!kept) index.close();
     }
-    const selection = index.select(branch, this.file.warn);
-    const header = this.subagent ? this.header(first) : undefined;
-    if (selection.leaf === undefined) {
-      index.close();
-      return { header };
-    }
-    const spillDir = this.spillDir();
-    const mapper = new TranscriptEventMapper({
-      ...(this.options.includeEvents ? { includeEvents: true } : {}),
-      ...(this.subagent ? { agentId: this.subagent.agentId } : {}),
-      ...(spillDir !== undefined ? { resolveSpill: spillResolver(spillDir) } : {}),
-      ...(first !== undefined ? { now: first } : {}),
-    });
-    if (!pass.regular) return { header, plan: { mapper, bytes: pass.bytes, onBranch: branchFilter(index, selection) } };
-    const selected = index.selectedLines(selection, pass.lines);
-    index.close();
-    return { header, plan: { mapper, bytes: pass.bytes, selected } };
   }
 
   private uuidOptions(): UuidIdsOptions {
