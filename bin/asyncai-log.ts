@@ -4,7 +4,8 @@
 // The shebang (and that of bin/launch.mjs, the installed command) gives V8 a young generation of 4 MB
 // semi-spaces (default 16): what one read of stdin makes dies young, and the larger default only holds memory
 // (about 30 MB of peak RSS, with no gain in speed). `--expose-gc` lets `read` run a full collection between a
-// transcript's two passes (see commands/read.ts).
+// transcript's two passes (see commands/read.ts). setGcFlags keeps Node 24's young generation to those
+// semi-spaces while a full collection marks (lib/util/worker-heap.ts).
 import yargs, { type Argv } from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { filterCommand } from './commands/filter.js';
@@ -14,6 +15,9 @@ import { readCommand } from './commands/read.js';
 import { markOperands, unmarkOperands } from './arguments.js';
 import { helpWidth, withoutTypeColumn } from './help.js';
 import { knownFlags, unknownArgumentMessage } from './usage-error.js';
+import { setGcFlags } from '../lib/util/worker-heap.js';
+
+setGcFlags();
 
 // A write over the file-size limit must fail with EFBIG (reported), not kill the process.
 process.on('SIGXFSZ', () => {});

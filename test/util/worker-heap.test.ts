@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { startSemiSpaceMb } from '../../lib/util/worker-heap.js';
+import { gcFlagsFor, startSemiSpaceMb } from '../../lib/util/worker-heap.js';
 
 // A worker that makes short-lived garbage until its new space has grown as far as it may, then reports that
 // space's size (two semi-spaces), in MB.
@@ -61,5 +61,49 @@ describe('startWithSemiSpace', () => {
     const run = spawnSync(process.execPath, ['--max-semi-space-size=4', '--input-type=module', '-e', SCENARIO], { encoding: 'utf8' });
     expect(run.stderr).toBe('');
     expect(JSON.parse(run.stdout)).toEqual({ before: 8, small: [2, 2], after: 8, afterFailure: 8, afterClose: 8 });
+  });
+});
+
+describe('gcFlagsFor', () => {
+  it('turns separate-gc-phases off on Node 24 only: 20 and 22 have it off, and a V8 without the flag would print an error', () => {
+    expect(gcFlagsFor('24.22.3')).toEqual(['--no-separate-gc-phases']);
+    expect(gcFlagsFor('24.0.0')).toEqual(['--no-separate-gc-phases']);
+    expect(gcFlagsFor('20.20.2')).toEqual([]);
+    expect(gcFlagsFor('22.23.5')).toEqual([]);
+    expect(gcFlagsFor('26.1.0')).toEqual([]);
+    expect(gcFlagsFor('2.4.0')).toEqual([]);
+  });
+});
+
+// Old-generation garbage keeps full collections marking; young garbage fills the new space while they do.
+// Prints the largest new space seen (MB), with or without setGcFlags first.
+const MARKING = (set: boolean) => `
+import v8 from 'node:v8';
+import { setGcFlags } from ${JSON.stringify(new URL('../../dist/lib/util/worker-heap.js', import.meta.url).href)};
+if (${set}) setGcFlags();
+let old = [];
+let young = [];
+let max = 0;
+for (let i = 0; i < 3000000; i += 1) {
+  young.push({ i, s: 'y' + i });
+  if (young.length > 500) young = [];
+  if (i % 2 === 0) old.push({ i, s: 'o' + i });
+  if (old.length > 200000) old = [];
+  if (i % 500 === 0) max = Math.max(max, v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size / 1048576);
+}
+console.log(max);
+`;
+
+describe('setGcFlags', () => {
+  it('keeps the new space to the semi-spaces the command starts node with while full collections mark (Node 24 alone lets it grow without)', () => {
+    const newSpace = (set: boolean) => {
+      const run = spawnSync(process.execPath, ['--max-semi-space-size=4', '--heap-growing-percent=50', '--input-type=module', '-e', MARKING(set)], { encoding: 'utf8' });
+      expect(run.stderr).toBe('');
+      return Number(run.stdout);
+    };
+    expect(newSpace(true)).toBe(8);
+    const without = newSpace(false);
+    if (process.versions.node.split('.')[0] === '24') expect(without).toBeGreaterThan(8);
+    else expect(without).toBe(8);
   });
 });
