@@ -1,11 +1,14 @@
-#!/usr/bin/env -S node --max-semi-space-size=4 --heap-growing-percent=50 --expose-gc
+#!/usr/bin/env -S node --max-semi-space-size=4 --heap-growing-percent=50 --expose-gc --no-concurrent-recompilation
 // The command line: argv (yargs) -> options -> a library call -> exit code. Nothing else lives here.
 // Exit codes: 0 success, 1 failure at run time, 2 usage error, 130/143 after SIGINT/SIGTERM.
 // The shebang (and that of bin/launch.mjs, the installed command) gives V8 a young generation of 4 MB
 // semi-spaces (default 16): what one read of stdin makes dies young, and the larger default only holds memory
 // (about 30 MB of peak RSS, with no gain in speed). `--expose-gc` lets `read` run a full collection between a
-// transcript's two passes (see commands/read.ts). setGcFlags keeps Node 24's young generation to those
-// semi-spaces while a full collection marks (lib/util/worker-heap.ts).
+// transcript's two passes (see commands/read.ts). `--no-concurrent-recompilation` compiles optimised code on
+// the thread that runs it: on V8's helper threads each compile's memory is freed into that thread's own
+// malloc arena, which glibc keeps (13 MB of the threaded filter's peak, 0.8 with the flag), for a few
+// stalls of up to tens of ms while the hot functions are first optimised. setGcFlags keeps Node 24's young
+// generation to those semi-spaces while a full collection marks (lib/util/worker-heap.ts).
 import yargs, { type Argv } from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { filterCommand } from './commands/filter.js';

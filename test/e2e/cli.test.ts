@@ -270,3 +270,20 @@ test('the package bin runs the built filter', async () => {
   const direct = await runBin(['--version']);
   expect((await run(join(ROOT, pkg.bin['asyncai-log']), ['--version'], { env: cleanEnv() })).stdout).toBe(direct.stdout);
 });
+
+describe('the installed command', () => {
+  // Its node flags, from its shebang: 4 MB semi-spaces, an old generation grown by half, `gc` for read, and
+  // optimised code compiled on the thread that runs it (bin/asyncai-log.ts says why). Seen from inside the
+  // process the command starts, through a module NODE_OPTIONS imports first.
+  const FLAGS = ['--max-semi-space-size=4', '--heap-growing-percent=50', '--expose-gc', '--no-concurrent-recompilation'];
+  const PROBE = '--import=data:text/javascript,process.stderr.write(JSON.stringify(process.execArgv)+String.fromCharCode(10))';
+
+  test('runs node with its V8 flags; the built bin names the same ones (the benchmark runs it with them)', async () => {
+    const r = await run(join(ROOT, 'bin', 'launch.mjs'), ['--version'], { env: cleanEnv({ NODE_OPTIONS: PROBE }) });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stderr.split('\n')[0]!)).toEqual(FLAGS);
+    expect(r.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
+    const firstLine = (file: string) => readFileSync(file, 'utf8').split('\n', 1)[0];
+    expect(firstLine(BIN)).toBe(firstLine(join(ROOT, 'bin', 'launch.mjs')));
+  });
+});
