@@ -81,8 +81,6 @@ export class AppendFile {
   private closed = false;
   /** A file this run created: the bytes its opening wrote (see `markOpened`); undefined for a reopened one. */
   private opening: number | undefined;
-  /** Own bytes of a write that failed part way (a full disk): in the file, never counted as written. */
-  private failedBytes = 0;
   /** The block text is encoded into: `staged` ends with its bytes from `sealed` to `used` (not pushed yet). */
   private block: Buffer | undefined;
   private sealed = 0;
@@ -204,17 +202,12 @@ export class AppendFile {
     const before = this.knownSize;
     let total = 0;
     let first = 0;
-    try {
-      while (first < iov.length) {
-        let written = writevSync(this.fd, first === 0 ? iov : iov.slice(first));
-        if (written === 0) throw new Error('the transcript file accepted no bytes');
-        total += written;
-        while (first < iov.length && written >= iov[first]!.length) written -= iov[first++]!.length;
-        if (written > 0) iov[first] = iov[first]!.subarray(written);
-      }
-    } catch (error) {
-      this.failedBytes += total;
-      throw error;
+    while (first < iov.length) {
+      let written = writevSync(this.fd, first === 0 ? iov : iov.slice(first));
+      if (written === 0) throw new Error('the transcript file accepted no bytes');
+      total += written;
+      while (first < iov.length && written >= iov[first]!.length) written -= iov[first++]!.length;
+      if (written > 0) iov[first] = iov[first]!.subarray(written);
     }
     this.knownSize = before + total;
     // Another process may have appended between our last look and this write: its bytes then sit before
@@ -329,12 +322,12 @@ export class AppendFile {
 
   /**
    * Close after a failure (the session could not be opened whole, or a write failed): a file this run created
-   * that holds only its opening bytes (and what a failed write left of ours) and nothing another process
+   * that holds only its opening bytes (a failed write left nothing of its records) and nothing another process
    * appended is removed first, so no session without a record is left. True when removed.
    */
   discard(): boolean {
     const removed = !this.closed && this.opening !== undefined && this.knownSize === this.opening
-      && this.unlinkIfSized(this.opening + this.failedBytes);
+      && this.unlinkIfSized(this.opening);
     this.close();
     return removed;
   }
