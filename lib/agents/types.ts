@@ -52,7 +52,10 @@ export interface SessionHarness {
   flush(): void;
   /** Flush and close. */
   finish(): void;
-  /** Close after a write failure, discarding what is queued: nothing more reaches the file. */
+  /**
+   * Close after a failure, discarding what is queued: nothing more reaches the file. A file this run created
+   * that holds no record yet (only what opening it wrote) is removed.
+   */
   abandon(): void;
   /**
    * `finish`, except that a session that then holds no record (only what opening it wrote, and nothing another

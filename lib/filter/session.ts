@@ -5,7 +5,7 @@ import type { GenericEvent } from '../events.js';
 import type { JsonSource } from '../json/raw-json.js';
 import type { SessionFacts } from '../input/types.js';
 import { SessionLogger, sessionLine } from '../session/logger.js';
-import { openSessions, sessionCwd } from '../session/open.js';
+import { openEachSession, sessionCwd } from '../session/open.js';
 import { WarnOnce } from '../util/warn-once.js';
 import type { Stdout } from './stdout.js';
 import type { FilterOptions, FilterResult } from './types.js';
@@ -17,7 +17,7 @@ export interface Stop {
 
 export class FilterSession {
   logger: SessionLogger | undefined;
-  /** The session could not be created (said once): the end of the run does not say more about it. */
+  /** No session could be created (said once): the end of the run does not say more about it. */
   refused = false;
   /** Set when the run stops before its input ends. */
   stop: Stop | undefined;
@@ -63,15 +63,18 @@ export class FilterSession {
   open(facts: SessionFacts): boolean {
     if (this.logger || this.options.noSession) return true;
     const options = this.options;
-    let harnesses;
-    try {
-      harnesses = openSessions(options, sessionCwd(options.cwd, facts, options.processCwd), this.warn);
-    } catch (error) {
+    const { harnesses, failures } = openEachSession(options, sessionCwd(options.cwd, facts, options.processCwd), this.warn);
+    if (harnesses.length === 0) {
+      // None could be opened: each said once, the last as why the run stops.
       this.refused = true;
-      this.fail(`cannot create the session: ${(error as Error).message}`);
+      const last = failures.pop()!;
+      for (const { format, root, error } of failures) this.report(`${format}: cannot create the session under ${root}: ${error.message}`);
+      this.fail(`cannot create the session: ${last.error.message}`);
       return false;
     }
     this.logger = new SessionLogger(harnesses, this.report);
+    // Some could not: said once each, the others (and --echo) go on, and the run ends with exit 1.
+    for (const { format, root, error } of failures) this.logger.refused(format, root, error);
     this.result.harnesses = harnesses;
     this.stdout.write(`${sessionLine(harnesses, options.agentName)}\n`);
     if (options.prompt !== undefined) {

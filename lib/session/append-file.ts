@@ -79,6 +79,8 @@ export class AppendFile {
   /** Foreign bytes found before one of our writes (another process appended just before it), not yet reported. */
   private missed: string | undefined;
   private closed = false;
+  /** A file this run created: the bytes its opening wrote (see `markOpened`); undefined for a reopened one. */
+  private opening: number | undefined;
   /** The block text is encoded into: `staged` ends with its bytes from `sealed` to `used` (not pushed yet). */
   private block: Buffer | undefined;
   private sealed = 0;
@@ -105,7 +107,9 @@ export class AppendFile {
       const path = join(dir, attempt);
       try {
         const fd = openSync(path, CREATE_FLAGS, 0o600);
-        return { file: new AppendFile(path, fd), attempt };
+        const file = new AppendFile(path, fd);
+        file.opening = 0;
+        return { file, attempt };
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       }
@@ -295,16 +299,37 @@ export class AppendFile {
    * The file is still open, so its inode cannot have been reused for a file put in its place. True when removed.
    */
   removeIfHolding(bytes: number): boolean {
-    if (this.closed || this.knownSize !== bytes) return false;
+    return !this.closed && this.knownSize === bytes && this.unlinkIfSized(bytes);
+  }
+
+  /** Remove the file when it is `size` bytes long and the path still names it (see `removeIfHolding`). */
+  private unlinkIfSized(size: number): boolean {
     try {
       const own = fstatSync(this.fd);
       const named = lstatSync(this.path);
-      if (own.size !== bytes || named.dev !== own.dev || named.ino !== own.ino) return false;
+      if (own.size !== size || named.dev !== own.dev || named.ino !== own.ino) return false;
       unlinkSync(this.path);
       return true;
     } catch {
       return false;
     }
+  }
+
+  /** The file as opened holds what was written so far (a harness's opening line): `discard` removes no more. */
+  markOpened(): void {
+    if (this.opening !== undefined) this.opening = this.knownSize;
+  }
+
+  /**
+   * Close after a failure (the session could not be opened whole, or a write failed): a file this run created
+   * that holds only its opening bytes (a failed write left nothing of its records) and nothing another process
+   * appended is removed first, so no session without a record is left. True when removed.
+   */
+  discard(): boolean {
+    const removed = !this.closed && this.opening !== undefined && this.knownSize === this.opening
+      && this.unlinkIfSized(this.opening);
+    this.close();
+    return removed;
   }
 
   close(): void {

@@ -1,5 +1,5 @@
 // The session logger: one writer that fans every event out to every configured harness.
-// A harness whose file cannot be written is reported once and dropped; the others go on.
+// A harness whose file cannot be opened or written is reported once and dropped; the others go on.
 import type { GenericEvent } from '../events.js';
 import type { JsonSource } from '../json/raw-json.js';
 import { EventRejected, type SessionHarness } from '../agents/types.js';
@@ -17,6 +17,11 @@ export function sessionLine(harnesses: readonly SessionHarness[], agentName: str
       harnesses: harnesses.map((h) => ({ format: h.format, session_id: h.sessionId, session_file: h.sessionFile })),
     },
   });
+}
+
+/** The line said for a format whose session could not be opened while others were. */
+export function openFailure(format: string, root: string, error: Error): string {
+  return `${format}: cannot create the session under ${root}: ${error.message}; the other sessions are written`;
 }
 
 export class SessionLogger {
@@ -87,6 +92,12 @@ export class SessionLogger {
     }
     this.active = [];
     return removed;
+  }
+
+  /** A format whose session could not be opened (see openEachSession): said once; the run ends with exit 1. */
+  refused(format: string, root: string, error: Error): void {
+    this.writeFailed = true;
+    this.report(openFailure(format, root, error));
   }
 
   private drop(harness: SessionHarness, error: unknown): void {

@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { knownFormats } from '../../lib/index.js';
 import { BIN, FIXTURES, run, type RunResult } from '../support/run.js';
+import { spawnBin, type Spawned } from '../reliability/support.js';
 import type { ContractDriver, Place, SessionEntry } from './driver.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -52,6 +53,12 @@ export function runBinFixed(args: string[], place: Place, input: string, umask?:
   const node = [process.execPath, '--import', FIXED_DRAWS, BIN, ...args];
   if (umask === undefined) return run(node[0]!, node.slice(1), { cwd: place.cwd, env, input });
   return run('/bin/sh', ['-c', `umask ${umask} && exec "$@"`, 'sh', ...node], { cwd: place.cwd, env, input });
+}
+
+/** `runBinFixed`, spawned with stdin left open (see spawnBin): for a run to be signalled while it waits. */
+export function spawnBinFixed(args: string[], place: Place): Spawned {
+  const env = { ...place.env, ASYNCAI_LOG_TEST_NOW: String(FROZEN_NOW), ASYNCAI_LOG_TEST_DRAWS: '4' };
+  return spawnBin(args, { env, cwd: place.cwd, nodeArgs: ['--import', FIXED_DRAWS] });
 }
 
 /** The session of `format` on a run's session line. */

@@ -9,7 +9,7 @@ import { startMockAnthropic, type MockAnthropic } from '../support/mock-anthropi
 import { BIN, cleanEnv, resumeWithClaude, run, tempDir } from '../support/run.js';
 import { settledGroup } from '../monitor/process-group.js';
 import {
-  ev, feed, finished, sessionFromStdout, spawnBin, transcriptState, until, withSeed, type Rng, type Spawned,
+  ev, feed, finished, listTree, sessionFromStdout, spawnBin, transcriptState, until, withSeed, type Rng, type Spawned,
 } from './support.js';
 
 /** A stream of alternating user and assistant turns, each text starting with its marker, some of them large. */
@@ -346,6 +346,31 @@ describe('a full disk and a file-size limit', () => {
       expect(errs).toHaveLength(1);
       expect(errs[0]).toMatch(/^asyncai-log: .*ENOSPC/);
       expect(r.stderr).not.toMatch(/\n\s+at /);
+    } finally {
+      tmpfs.unmount();
+    }
+  });
+
+  test.for([
+    ['claude-code-cli', 'projects'],
+    ['codex-cli', 'sessions'],
+  ])('a disk already full (%s): no session file is left that never got a record', async ([format, below], context) => {
+    const tmpfs = mountTmpfs('64k');
+    if ('reason' in tmpfs) {
+      context.skip(tmpfs.reason);
+      return;
+    }
+    try {
+      // Claude's file is created empty and its first write fails; Codex's session_meta line fails at once.
+      try {
+        writeFileSync(join(tmpfs.dir, 'filler'), Buffer.alloc(1024 * 1024));
+      } catch {
+        // ENOSPC: full, as wanted.
+      }
+      const r = await run(process.execPath, [BIN, '--session-format', format!, '--session-dir', `${format}=${tmpfs.dir}`, '--cwd', '/p'], { env: cleanEnv(), input: ev({ type: 'user', text: 'x'.repeat(5000) }) });
+      context.expect(r.code).toBe(1);
+      context.expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      context.expect(listTree(join(tmpfs.dir, below!)).filter((rel) => !rel.endsWith('/'))).toEqual([]);
     } finally {
       tmpfs.unmount();
     }

@@ -3,7 +3,7 @@
 // path component unencoded or a file name (cwd values, session ids), and nothing read from input runs.
 import { describe, expect, test } from 'vitest';
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { BIN, cleanEnv, run, runBin, sessionOf, tempDir } from '../support/run.js';
 import { ev, listTree, modeOf, transcriptState } from './support.js';
 
@@ -135,7 +135,8 @@ describe('input never chooses where files go', () => {
     expect(sessionOf(r).session_id).not.toContain('evil');
     // Nothing else anywhere: the root, its projects directory, one project directory, one file (and the cwd).
     expect(tree).toEqual(['cwd/', 'root/', 'root/projects/', `root/projects/${dir}/`, `root/projects/${dir}/${name}`]);
-    expect(transcriptState(file).records[0].cwd).toBe(cwd);
+    // Normalised as a CLI sees its own cwd (`..` at the root stays there): never a path, only recorded.
+    expect(transcriptState(file).records[0].cwd).toBe(resolve(cwd));
   });
 
   test.each(HOSTILE_CWDS.slice(0, 4))('a Codex rollout cwd of %j is encoded the same way', async (cwd) => {
@@ -153,7 +154,7 @@ describe('input never chooses where files go', () => {
     const record = { parentUuid: null, type: 'user', uuid: 'u1', timestamp: '2026-11-29T10:00:00.000Z', sessionId: '../../../evil', cwd: '/../../tmp/escape', message: { role: 'user', content: 'hi' } };
     const { r, tree } = await landing(`${JSON.stringify(record)}\n`);
     expect(r.code).toBe(0);
-    expect(tree).toEqual(['cwd/', 'root/', 'root/projects/', 'root/projects/-------tmp-escape/', `root/projects/-------tmp-escape/${sessionOf(r).session_id}.jsonl`]);
+    expect(tree).toEqual(['cwd/', 'root/', 'root/projects/', 'root/projects/-tmp-escape/', `root/projects/-tmp-escape/${sessionOf(r).session_id}.jsonl`]);
   });
 
   test('a relative cwd in a foreign stream is not used: the session goes to the current directory', async () => {

@@ -92,11 +92,13 @@ function vmHwm(pid: number): number {
 }
 
 /**
- * Spawn the built bin with stdin left open. `sampleRss` polls /proc/<pid>/status for VmHWM (the kernel's
+ * Spawn the built bin with stdin left open (`nodeArgs` go to node before it). `sampleRss` polls /proc/<pid>/status for VmHWM (the kernel's
  * own peak, so a sample taken any time after the peak sees it) until the process exits.
  */
-export function spawnBin(args: string[], options: { env?: Record<string, string>; cwd?: string; sampleRss?: boolean } = {}): Spawned {
-  const child = spawn(process.execPath, [BIN, ...args], {
+export function spawnBin(
+  args: string[], options: { env?: Record<string, string>; cwd?: string; sampleRss?: boolean; nodeArgs?: string[] } = {},
+): Spawned {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), BIN, ...args], {
     env: options.env ?? cleanEnv(),
     ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
     stdio: ['pipe', 'pipe', 'pipe'],

@@ -187,7 +187,7 @@ class ClaudeHarness implements SegmentTarget {
 
   abandon(): void {
     this.pending = [];
-    this.file.close();
+    this.file.discard();
   }
 
   /**

@@ -89,7 +89,7 @@ class CodexHarness implements SessionHarness {
 
   abandon(): void {
     this.pending = [];
-    this.file.close();
+    this.file.discard();
   }
 
   /**
@@ -153,8 +153,9 @@ export const codexCli: HarnessFactory = {
     try {
       // Written at once: the file is a valid (empty) session from the moment the session line names it.
       file.write(meta);
+      file.markOpened();
     } catch (error) {
-      file.close();
+      file.discard();
       throw error;
     }
     return new CodexHarness(sessionId, options.cwd, file, mapper, options.warn, Buffer.byteLength(meta));

@@ -103,7 +103,7 @@ class GeminiHarness implements SessionHarness {
 
   abandon(): void {
     this.mapper.drain();
-    this.file.close();
+    this.file.discard();
   }
 
   /**
@@ -225,8 +225,11 @@ export function createGeminiHarness(options: HarnessOptions, clock: () => Date =
   const started = clock();
   let sessionId = '';
   const { file } = AppendFile.createExclusive(dir, () => {
-    do sessionId = randomUUID();
-    while (shortIdTaken(dir, sessionId));
+    // A few draws at most: a short id is taken only by chance or by a planted file, never by every draw.
+    for (let draw = 0; draw < 16; draw += 1) {
+      sessionId = randomUUID();
+      if (!shortIdTaken(dir, sessionId)) break;
+    }
     return chatFileName(started, sessionId);
   }, options.root);
   const mapper = new GeminiRecordMapper({
@@ -239,8 +242,9 @@ export function createGeminiHarness(options: HarnessOptions, clock: () => Date =
   });
   try {
     file.write(serialize(mapper.metadata()));
+    file.markOpened();
   } catch (error) {
-    file.close();
+    file.discard();
     throw error;
   }
   return new GeminiHarness(sessionId, options.cwd, file, mapper, options.warn, () => clock().toISOString());

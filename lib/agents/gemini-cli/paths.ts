@@ -3,11 +3,12 @@
 // then a new slug), under the same `projects.json.lock` directory lock, so a writer and a running CLI agree.
 import { createHash, randomUUID } from 'node:crypto';
 import {
-  closeSync, constants, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmdirSync, statSync,
+  closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmdirSync,
   unlinkSync, writeSync,
 } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { makeDirsBelow } from '../../session/append-file.js';
+import { makeDirs } from '../../util/fs-errors.js';
 import { isObject } from '../../util/is-object.js';
 
 /** The registry file and its lock directory (proper-lockfile's `<file>.lock`), in the root. */
@@ -22,10 +23,27 @@ const LOCK_STALE_MS = 10_000;
 const LOCK_RETRY_MS = 100;
 
 const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
+/** A FIFO planted where a file is read must not block the run: opened non-blocking, then checked. */
+const NONBLOCK = constants.O_NONBLOCK ?? 0;
+/** A slug this long or longer is cut and given a hash of the path: a directory name stays under NAME_MAX. */
+const MAX_SLUG = 200;
+/** How many slugs (`<slug>`, `<slug>-1`, ...) are tried before giving up: each other owner takes one. */
+const MAX_SLUG_TRIES = 1000;
 
 /** The CLI's slug of a directory name: lower case, runs of anything but [a-z0-9] as one `-`, never empty. */
 export function slugify(text: string): string {
   return text.toLowerCase().replace(/[^a-z0-9]/g, '-').replace(/-+/g, '-').replace(/^-|-$/g, '') || 'project';
+}
+
+/**
+ * The slug a new project claims: `slugify(basename)`, except that one over MAX_SLUG characters (the CLI's own
+ * would not fit a file name) is cut and ends in 12 hex of the path's SHA-256, still `[a-z0-9-]+` as the
+ * registry requires; the CLI finds it through the registry entry and the markers.
+ */
+export function projectSlug(project: string): string {
+  const slug = slugify(basename(project) || 'project');
+  if (slug.length <= MAX_SLUG) return slug;
+  return `${slug.slice(0, MAX_SLUG - 13)}-${projectHash(project).slice(0, 12)}`;
 }
 
 /** `projectHash` of a chat's metadata: the SHA-256 hex of the project path. */
@@ -38,16 +56,20 @@ export function chatFileName(started: Date, sessionId: string): string {
   return `session-${started.toISOString().slice(0, 16).replace(/:/g, '-')}-${sessionId.slice(0, 8)}.jsonl`;
 }
 
-/** A file below the root read without following a symlink, or undefined when it does not exist. */
+/**
+ * A file below the root read without following a symlink and without blocking (a FIFO planted there), or
+ * undefined when it does not exist. Anything but a regular file throws.
+ */
 function readNoFollow(path: string): string | undefined {
   let fd: number;
   try {
-    fd = openSync(path, constants.O_RDONLY | NOFOLLOW);
+    fd = openSync(path, constants.O_RDONLY | NOFOLLOW | NONBLOCK);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
   try {
+    if (!fstatSync(fd).isFile()) throw new Error(`${path} is not a regular file`);
     return readFileSync(fd, 'utf8');
   } finally {
     closeSync(fd);
@@ -116,6 +138,7 @@ function sleep(ms: number): void {
 function withRegistryLock<T>(registry: string, body: () => T): T {
   const lock = `${registry}.lock`;
   const deadline = Date.now() + LOCK_TIMEOUT_MS;
+  // Every pass either takes the lock or reaches the deadline check: nothing planted there loops for ever.
   for (;;) {
     try {
       mkdirSync(lock, { mode: 0o700 });
@@ -123,18 +146,17 @@ function withRegistryLock<T>(registry: string, body: () => T): T {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
-    let mtime: number | undefined;
-    try {
-      mtime = statSync(lock).mtimeMs;
-    } catch {
-      continue; // released between our mkdir and our look: try again at once
-    }
-    if (mtime < Date.now() - LOCK_STALE_MS) {
-      try { rmdirSync(lock); } catch { /* someone else took it over */ }
-      continue;
+    const stat = lstatSync(lock, { throwIfNoEntry: false });
+    if (stat !== undefined && !stat.isDirectory()) throw new Error(`${lock} is not a lock directory; remove it`);
+    let wait = stat !== undefined; // gone: released between our mkdir and our look, so try again at once
+    if (stat !== undefined && stat.mtimeMs < Date.now() - LOCK_STALE_MS) {
+      try {
+        rmdirSync(lock);
+        wait = false;
+      } catch { /* someone else took it over */ }
     }
     if (Date.now() > deadline) throw new Error(`${lock} is held by another process (a running gemini?); try again`);
-    sleep(LOCK_RETRY_MS);
+    if (wait) sleep(LOCK_RETRY_MS);
   }
   try {
     return body();
@@ -159,6 +181,8 @@ class SlugResolver {
 
   constructor(private readonly root: string) {
     this.bases = MARKER_BASES.map((base) => join(root, base));
+    // A file where a base directory belongs would make every marker unreadable: refused here, once.
+    for (const base of this.bases) makeDirsBelow(root, base);
   }
 
   resolve(project: string, registry: Registry): string {
@@ -199,16 +223,17 @@ class SlugResolver {
     return undefined;
   }
 
-  /** `slugify(basename)`, then `-1`, `-2`, ... until neither the registry nor a marker names another project. */
+  /** `projectSlug`, then `-1`, `-2`, ... until neither the registry nor a marker names another project. */
   private claim(project: string, registry: Registry): string {
-    const slug = slugify(basename(project) || 'project');
+    const slug = projectSlug(project);
     const taken = new Set(Object.values(registry.projects));
-    for (let counter = 0; ; counter += 1) {
+    for (let counter = 0; counter < MAX_SLUG_TRIES; counter += 1) {
       const candidate = counter === 0 ? slug : `${slug}-${counter}`;
       if (taken.has(candidate)) continue;
       if (!this.owns(candidate, project)) continue;
       if (this.ensureMarkers(candidate, project)) return candidate;
     }
+    throw new Error(`no free project directory for ${slug} in ${join(this.root, 'tmp')} after ${MAX_SLUG_TRIES} tries`);
   }
 
   /** Write the missing markers of `slug` for `project`; false when one names another project. */
@@ -226,10 +251,11 @@ class SlugResolver {
 /**
  * The slug of `project` (an absolute path) in the Gemini root `root`: the registry's entry when the markers
  * agree, else the directory whose marker names it, else a new one. The markers and the registry entry are
- * written as the CLI would, under its lock. Nothing of the path but its slugified base name becomes a file name.
+ * written as the CLI would, under its lock. Nothing of the path but its slugified base name (see
+ * projectSlug) becomes a file name.
  */
 export function resolveProjectSlug(root: string, project: string): string {
-  mkdirSync(root, { recursive: true, mode: 0o700 });
+  makeDirs(root);
   const registryPath = join(root, REGISTRY_FILE);
   const st = (() => {
     try { return lstatSync(registryPath); } catch { return undefined; }

@@ -5,7 +5,7 @@
 // A session an earlier run wrote is reopened to append what its source added (convert): the new messages and
 // parts are imported, the rows that run imported and this one changed are updated (see update.ts).
 import { spawnSync } from 'node:child_process';
-import { closeSync, constants, mkdirSync, openSync, readFileSync, readSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, constants, openSync, readFileSync, readSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import type { GenericEvent } from '../../events.js';
 import { EventRejected, type HarnessFactory, type HarnessOptions, type ReopenSession, type SessionHarness } from '../types.js';
@@ -213,7 +213,7 @@ class OpencodeHarness implements SessionHarness {
 
   abandon(): void {
     this.mapper.drain();
-    this.file.close();
+    this.file.discard();
   }
 }
 
@@ -321,7 +321,6 @@ export function createOpencodeHarness(options: OpencodeHarnessOptions): SessionH
   const ids = new IdMinter(options.clock);
   const sessionId = ids.next('ses');
   const mapper = mapperFor(sessionId, ids);
-  mkdirSync(options.root, { recursive: true, mode: 0o700 });
   const { file } = AppendFile.createExclusive(join(options.root, JOURNAL_DIR), () => `${sessionId}.jsonl`, options.root);
   const now = (options.clock ?? Date.now)();
   const info = {
@@ -330,8 +329,9 @@ export function createOpencodeHarness(options: OpencodeHarnessOptions): SessionH
   };
   try {
     file.write(line({ info, messages: [] }));
+    file.markOpened();
   } catch (error) {
-    file.close();
+    file.discard();
     throw error;
   }
   const importEnv = opencodeEnv(env, options.root, defaultDataDir(env, options.homedir ?? ''));
