@@ -6,11 +6,13 @@ import { resolve } from 'node:path';
 import { checkSessionOptions, UsageError, type SessionOptions } from '../session/options.js';
 import { findHarness } from '../agents/index.js';
 import { findInputFormat, inputFormatNames } from '../input/index.js';
+import { knownSession } from './append-lock.js';
 import { syncFile } from './convert-file.js';
 import { discoverSources } from './discover.js';
 import { Manifest, ManifestWriter, type ManifestEntry } from './manifest.js';
 import { createInlineRunner, createWorkerRunner, type ConvertRunner } from './pool.js';
 import { ProgressLine } from './progress.js';
+import { SessionLock } from './session-lock.js';
 import type { ConvertOutcome, ConvertReason, ConvertSettings, ConvertTarget, ConvertTask, SessionRef } from './types.js';
 
 export { discoverSources, isSubagentSidecar, LOG_EXTENSIONS } from './discover.js';
@@ -178,12 +180,17 @@ export async function runConvert(options: ConvertOptions, io: ConvertIO): Promis
         outcome.error = `cannot sync the session: ${(error as Error).message}`;
       }
     }
+    // What the converter read again under a session's lock is newer than what this run planned with.
+    for (const [format, entry] of Object.entries(outcome.known ?? {})) slot.known.set(format, entry);
     if (!dryRun) {
       try {
         await record(slot, outcome, roots, writers);
+        for (const lock of outcome.locks ?? []) SessionLock.release(lock);
       } catch (error) {
         outcome.status = 'failed';
         outcome.error = `the sessions were written, but the manifest could not be: ${(error as Error).message}`;
+        // Not recorded: the next run that takes the lock cuts the append back.
+        for (const lock of outcome.locks ?? []) SessionLock.orphanPath(lock);
       }
     }
     slot.outcome = outcome;
@@ -280,12 +287,7 @@ function plan(
     for (const { format, root } of roots) {
       const entry = manifests.get(root)!.get(source.real, format);
       if (entry) slot.known.set(format, entry);
-      const known = entry && {
-        size: entry.size, sha256: entry.sha256, session_id: entry.session_id, session_file: entry.session_file,
-        input_format: entry.input_format, cwd: entry.cwd,
-        ...(entry.session_mark ? { session_mark: entry.session_mark } : {}),
-        ...(entry.tail_events !== undefined ? { tail_events: entry.tail_events } : {}),
-      };
+      const known = entry && knownSession(entry);
       if (options.force) {
         targets.push({ format, root, rewrite: true, ...(known ? { known } : {}) });
         reason ??= 'forced';
