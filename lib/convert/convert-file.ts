@@ -24,7 +24,7 @@ export async function convertSource(task: ConvertTask, settings: ConvertSettings
   let file: number;
   try {
     // Non-blocking: a FIFO named as a source must not hold the open (fstat then refuses it).
-    file = openSync(task.real, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
+    file = openSync(task.bytes ? Buffer.from(task.bytes) : task.real, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
   } catch (error) {
     outcome.error = `cannot read: ${describe(error)}`;
     return outcome;

@@ -9,7 +9,7 @@ import { findInputFormat, inputFormatNames } from '../input/index.js';
 import { knownSession } from './append-lock.js';
 import { syncFile } from './convert-file.js';
 import { discoverSources } from './discover.js';
-import { Manifest, ManifestWriter, type ManifestEntry } from './manifest.js';
+import { Manifest, manifestDirProblem, ManifestWriter, type ManifestEntry } from './manifest.js';
 import { createInlineRunner, createWorkerRunner, type ConvertRunner } from './pool.js';
 import { ProgressLine } from './progress.js';
 import { SessionLock } from './session-lock.js';
@@ -120,6 +120,12 @@ export async function runConvert(options: ConvertOptions, io: ConvertIO): Promis
     format,
     root: resolve(options.processCwd, options.sessionDirs[format] ?? findHarness(format)!.defaultRoot(options.env, options.homedir)),
   }));
+  // A manifest directory that is a link (or no directory) would put run files, and session locks, elsewhere.
+  const problems = [...new Set(roots.map(({ root }) => manifestDirProblem(root)).filter((p) => p !== undefined))];
+  if (problems.length > 0) {
+    for (const problem of problems) out.diagnostic(problem);
+    return { code: 1, converted: 0, skipped: 0, skippedBy: {}, failed: 0, wouldConvert: 0, aborted: false, manifestFiles: [] };
+  }
   const manifests = new Map<string, Manifest>();
   for (const { root } of roots) {
     if (!manifests.has(root)) manifests.set(root, Manifest.read(root, (message) => out.diagnostic(message)));
@@ -314,7 +320,7 @@ function plan(
       });
       return slot;
     }
-    slot.task = { index, path: source.path, real: source.real, targets, reason: reason ?? 'new' };
+    slot.task = { index, path: source.path, real: source.real, targets, reason: reason ?? 'new', ...(source.bytes ? { bytes: source.bytes } : {}) };
     return slot;
   });
 }
@@ -356,15 +362,29 @@ async function record(
   }));
 }
 
+/** Whether a stdout has failed, kept per stream: one error listener however many runs (a watch's passes) use it. */
+const stdoutStates = new WeakMap<NodeJS.WritableStream, { closed: boolean }>();
+
+function stdoutState(stdout: NodeJS.WritableStream): { closed: boolean } {
+  let state = stdoutStates.get(stdout);
+  if (!state) {
+    const created = { closed: false };
+    stdout.on('error', () => {
+      created.closed = true;
+    });
+    stdoutStates.set(stdout, created);
+    state = created;
+  }
+  return state;
+}
+
 /** stdout (data, never failing the run: a closed stdout only stops the report) and stderr (diagnostics). */
 class Output {
   progress: ProgressLine | undefined;
-  private stdoutClosed = false;
+  private readonly stdout: { closed: boolean };
 
   constructor(private readonly io: ConvertIO, private readonly changesOnly = false) {
-    io.stdout.on('error', () => {
-      this.stdoutClosed = true;
-    });
+    this.stdout = stdoutState(io.stdout);
   }
 
   diagnostic(message: string): void {
@@ -385,13 +405,13 @@ class Output {
       this.io.stderr.write(lines.join(''));
       this.progress?.draw(true);
     }
-    if (!this.stdoutClosed) {
+    if (!this.stdout.closed) {
       // stdout may be the terminal the progress line is drawn on: a report line never continues it.
       this.progress?.clear();
       try {
         this.io.stdout.write(`${outcomeLine(path, outcome)}\n`);
       } catch {
-        this.stdoutClosed = true;
+        this.stdout.closed = true;
       }
       this.progress?.draw();
     }

@@ -21,8 +21,14 @@ const RUN_FILE = /^run-[A-Za-z0-9-]+\.ndjson$/;
  */
 export function manifestDirProblem(root: string): string | undefined {
   const dir = join(root, MANIFEST_DIR);
-  const st = lstatSync(dir, { throwIfNoEntry: false });
-  if (st === undefined || st.isDirectory()) return undefined;
+  let st;
+  try {
+    st = lstatSync(dir);
+  } catch {
+    // Absent, or its root is no directory: what writes there says so (the sessions fail to be created).
+    return undefined;
+  }
+  if (st.isDirectory()) return undefined;
   return `${dir}: ${st.isSymbolicLink() ? 'is a symbolic link' : 'is not a directory'}; the manifest is not read or written through it`;
 }
 

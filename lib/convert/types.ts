@@ -43,6 +43,8 @@ export interface ConvertTask {
   path: string;
   /** Canonical absolute path (what is opened, and the manifest key). */
   real: string;
+  /** The path's bytes when they are not UTF-8 (see Source.bytes): what is opened then. */
+  bytes?: Uint8Array;
   targets: ConvertTarget[];
   reason: ConvertReason;
 }
