@@ -47,6 +47,23 @@ export interface LockedTargets {
  */
 export async function lockSessions(task: ConvertTask, verify: ConvertTarget[], notice: (message: string) => void): Promise<LockedTargets> {
   const out: LockedTargets = { targets: [], locks: new Map(), known: {} };
+  try {
+    await lockEach(task, verify, notice, out);
+  } catch (error) {
+    // One still holding a dead run's torn append is left for the next run; the others go at once.
+    for (const lock of out.locks.values()) {
+      if (lock.wroteAny) lock.orphan();
+      else {
+        lock.close();
+        SessionLock.release(lock.path);
+      }
+    }
+    throw new Error(`cannot lock the session: ${describe(error)}`);
+  }
+  return out;
+}
+
+async function lockEach(task: ConvertTask, verify: ConvertTarget[], notice: (message: string) => void, out: LockedTargets): Promise<void> {
   for (let target of verify) {
     for (let attempt = 0; attempt < 8; attempt += 1) {
       const known = target.known;
@@ -87,5 +104,4 @@ export async function lockSessions(task: ConvertTask, verify: ConvertTarget[], n
     }
     out.targets.push(target);
   }
-  return out;
 }

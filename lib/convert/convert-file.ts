@@ -40,10 +40,16 @@ export async function convertSource(task: ConvertTask, settings: ConvertSettings
     let verify = task.targets.filter((t) => !t.rewrite && t.known !== undefined);
     if (!settings.dryRun && verify.length > 0) {
       // One run at a time appends to a session, and it knows what the others appended (see append-lock.ts).
-      const locked = await lockSessions(task, verify, (message) => {
-        outcome.warnings += 1;
-        outcome.messages.push(message);
-      });
+      let locked;
+      try {
+        locked = await lockSessions(task, verify, (message) => {
+          outcome.warnings += 1;
+          outcome.messages.push(message);
+        });
+      } catch (error) {
+        outcome.error = (error as Error).message;
+        return outcome;
+      }
       locks = locked.locks;
       verify = locked.targets.map((t) => (locks.has(t.format) ? { ...t, journal: locks.get(t.format)! } : t));
       if (Object.keys(locked.known).length > 0) outcome.known = locked.known;
