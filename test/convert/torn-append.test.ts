@@ -3,10 +3,10 @@
 // FUZZ_SEED) leaves bytes the next run cuts back before appending: the branch a resume follows holds each of
 // the source's turns exactly once.
 import { describe, expect, test } from 'vitest';
-import { appendFileSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runBin, tempDir } from '../support/run.js';
-import { spawnBin, withSeed } from '../reliability/support.js';
+import { spawnBin, transcriptState, withSeed } from '../reliability/support.js';
 
 /** Generic events of `steps` turns from `from` on: a prompt and a reply each, every text unique. */
 function turns(from: number, steps: number): string {
@@ -29,9 +29,13 @@ async function convertOnce(source: string, root: string, cwd: string): Promise<a
   return JSON.parse(r.stdout.trim());
 }
 
-/** The texts on the branch a resume follows (from the last record back through its parents), oldest first. */
+/**
+ * The texts on the branch a resume follows (from the last record back through its parents), oldest first. A
+ * session killed mid-write may end with a partial line: it is not a record (every complete line must be).
+ */
 function branchTexts(file: string): string[] {
-  const list = readFileSync(file, 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l));
+  const { records: list, damaged } = transcriptState(file);
+  expect(damaged).toEqual([]);
   const byUuid = new Map(list.filter((r) => r.uuid).map((r) => [r.uuid, r]));
   const texts: string[] = [];
   for (let r = list.filter((x) => x.uuid).at(-1); r; r = byUuid.get(r.parentUuid)) {
