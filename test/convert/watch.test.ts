@@ -105,6 +105,22 @@ describe('convert --watch', () => {
     expect(lines()).toHaveLength(2);
   }, 60_000);
 
+  test('a file whose name is not UTF-8 is mirrored as it grows', async () => {
+    const dir = tempDir('asyncai-log-watch-bytes-');
+    const root = join(dir, 'claude');
+    mkdirSync(join(dir, 'tree'));
+    const name = Buffer.concat([Buffer.from(join(dir, 'tree', 'caf')), Buffer.from([0xe9, 0xff]), Buffer.from('.ndjson')]);
+    writeFileSync(name, ev({ type: 'user', text: 'First question.' }));
+    const { out, lines } = watchTree(dir, root);
+    await until(() => out.stderr.includes('watching tree'));
+    expect(lines()).toMatchObject([{ status: 'converted', reason: 'new' }]);
+    appendFileSync(name, ev({ type: 'assistant', text: 'First answer.' }));
+    await until(() => lines().length >= 2);
+    expect(lines()[1]).toMatchObject({ status: 'converted', reason: 'grew', harnesses: [{ session_id: lines()[0].harnesses[0].session_id }] });
+    expect(texts(lines()[0].harnesses[0].session_file)).toEqual(['First question.', 'First answer.']);
+    expect(out.stderr).not.toContain('ENOENT');
+  }, 60_000);
+
   test('twelve passes of a watch keep one error listener on stdout: no MaxListenersExceededWarning', async () => {
     const dir = tempDir('asyncai-log-watch-passes-');
     const root = join(dir, 'claude');
