@@ -104,10 +104,9 @@ export class SessionLock implements WriteJournal {
    * process that is gone is taken over; its record of a torn append comes back as `inherited` (and stays in
    * the new lock until `recover` settles it, so a crash meanwhile loses nothing).
    */
-  static async acquire(root: string, file: string, mark: FileMark, waiting?: () => void): Promise<{ lock: SessionLock; inherited?: LockState }> {
+  static async acquire(root: string, file: string, mark: FileMark): Promise<{ lock: SessionLock; inherited?: LockState }> {
     const path = lockPath(root, file);
     const own: LockState = { pid: process.pid, started: OWN_START, file, dev: mark.dev, ino: mark.ino };
-    let told = false;
     for (;;) {
       const created = SessionLock.create(path, own);
       if (created) return { lock: created };
@@ -116,8 +115,6 @@ export class SessionLock implements WriteJournal {
       const state = parseState(found.text);
       const stale = state ? !alive(state) : Date.now() - found.mtimeMs > UNWRITTEN_STALE_MS;
       if (!stale) {
-        if (!told) waiting?.();
-        told = true;
         await sleep(POLL_MS);
         continue;
       }
