@@ -91,8 +91,9 @@ export async function watchConvert(options: ConvertOptions, io: ConvertIO & { si
         if (statSync(absolute).isDirectory()) {
           const w = watch(absolute, { recursive: true, encoding: 'buffer' }, (_event, name) => {
             if (name === null) return startPolling(); // the platform did not say which: look at all
-            const text = name.toString('utf8');
-            if (!Buffer.from(text, 'utf8').equals(name)) {
+            // Node 20's recursive watch on Linux gives text whatever the encoding asked: undecodable bytes are U+FFFD.
+            const text = typeof name === 'string' ? name : name.toString('utf8');
+            if (typeof name === 'string' ? text.includes('\uFFFD') : !Buffer.from(text, 'utf8').equals(name)) {
               // A name that is not UTF-8 has no text path: the walk of the whole input finds it by its bytes.
               pending.add(input);
               nudge();
