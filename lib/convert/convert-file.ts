@@ -3,9 +3,11 @@
 // writing: lib/convert/file-conversion.ts). Used inline and from worker threads alike; it never throws.
 import { closeSync, constants, fstatSync, openSync } from 'node:fs';
 import { findHarness } from '../agents/index.js';
+import { lockSessions } from './append-lock.js';
 import { FileConversion, type ConvertHooks } from './file-conversion.js';
 import { chunks, FileHash } from './file-read.js';
 import { describe, emptyOutcome } from './outcome.js';
+import { SessionLock } from './session-lock.js';
 import type { ConvertOutcome, ConvertSettings, ConvertTarget, ConvertTask, SessionRef } from './types.js';
 
 export { MAX_MESSAGES, type ConvertHooks } from './file-conversion.js';
@@ -21,11 +23,13 @@ export async function convertSource(task: ConvertTask, settings: ConvertSettings
   const outcome = emptyOutcome(task.index);
   let file: number;
   try {
-    file = openSync(task.real, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+    // Non-blocking: a FIFO named as a source must not hold the open (fstat then refuses it).
+    file = openSync(task.bytes ? Buffer.from(task.bytes) : task.real, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
   } catch (error) {
     outcome.error = `cannot read: ${describe(error)}`;
     return outcome;
   }
+  let locks = new Map<string, SessionLock>();
   try {
     const st = fstatSync(file);
     if (!st.isFile()) {
@@ -33,7 +37,23 @@ export async function convertSource(task: ConvertTask, settings: ConvertSettings
       return outcome;
     }
     const write = task.targets.filter((t) => t.rewrite || t.known === undefined);
-    const verify = task.targets.filter((t) => !t.rewrite && t.known !== undefined);
+    let verify = task.targets.filter((t) => !t.rewrite && t.known !== undefined);
+    if (!settings.dryRun && verify.length > 0) {
+      // One run at a time appends to a session, and it knows what the others appended (see append-lock.ts).
+      let locked;
+      try {
+        locked = await lockSessions(task, verify, (message) => {
+          outcome.warnings += 1;
+          outcome.messages.push(message);
+        });
+      } catch (error) {
+        outcome.error = (error as Error).message;
+        return outcome;
+      }
+      locks = locked.locks;
+      verify = locked.targets.map((t) => (locks.has(t.format) ? { ...t, journal: locks.get(t.format)! } : t));
+      if (Object.keys(locked.known).length > 0) outcome.known = locked.known;
+    }
     const same: ConvertTarget[] = [];
     let fingerprint: ConvertOutcome['fingerprint'];
     if (verify.length > 0) {
@@ -84,5 +104,25 @@ export async function convertSource(task: ConvertTask, settings: ConvertSettings
     return outcome;
   } finally {
     closeSync(file);
+    settleLocks(outcome, locks);
+  }
+}
+
+/**
+ * A converted file's locks are released once its manifest lines are fsync'd (by the caller, `outcome.locks`);
+ * the others at once, unless something was written under one: that append will not be recorded, so the lock
+ * is left to the next run, which cuts it back.
+ */
+function settleLocks(outcome: ConvertOutcome, locks: Map<string, SessionLock>): void {
+  for (const [format, lock] of locks) {
+    if (outcome.status === 'converted' && outcome.harnesses.some((h) => h.format === format && !h.unchanged)) {
+      lock.close();
+      (outcome.locks ??= []).push(lock.path);
+    } else if (lock.wroteAny) {
+      lock.orphan();
+    } else {
+      lock.close();
+      SessionLock.release(lock.path);
+    }
   }
 }

@@ -2,7 +2,7 @@
 // recursively in name order (regular `.jsonl`/`.ndjson`/`.json` files only, symlinks inside not followed,
 // the convert manifest directory left out). Pure listing: nothing is opened for reading here.
 import { lstatSync, readdirSync, realpathSync, statSync, type Stats } from 'node:fs';
-import { basename, dirname, extname, join, resolve } from 'node:path';
+import { basename, dirname, extname, join, resolve, sep } from 'node:path';
 import { MANIFEST_DIR } from './manifest.js';
 
 /** File name endings a directory walk takes; a file named on the command line is read whatever its name. */
@@ -14,6 +14,8 @@ export interface Source {
   path: string;
   /** Canonical absolute path (symlinks of the argument resolved): the manifest key. */
   real: string;
+  /** The path's bytes, when they are not UTF-8 (a name from elsewhere): what is opened; `real` is their latin1 spelling. */
+  bytes?: Buffer;
   size: number;
   mtimeMs: number;
   /** `<dev>:<ino>`: the same file reached twice in one run is converted once. */
@@ -32,8 +34,21 @@ export function isSubagentSidecar(path: string): boolean {
   return basename(dirname(path)) === 'subagents' && /^agent-.+\.jsonl$/.test(basename(path));
 }
 
-function source(path: string, real: string, st: Stats): Source {
-  return { path, real, size: st.size, mtimeMs: st.mtimeMs, id: `${st.dev}:${st.ino}`, sidecar: isSubagentSidecar(real) };
+function source(path: string, real: string, st: Stats, bytes?: Buffer): Source {
+  return {
+    path, real, size: st.size, mtimeMs: st.mtimeMs, id: `${st.dev}:${st.ino}`, sidecar: isSubagentSidecar(real), ...(bytes ? { bytes } : {}),
+  };
+}
+
+/**
+ * A directory entry's path: as text when its bytes are UTF-8, else (a name another system wrote) as bytes, with
+ * a key spelled one char per byte (latin1: it maps back to the same bytes, so the manifest finds it again).
+ */
+function entryPath(dir: string, dirBytes: Buffer | undefined, name: Buffer): { path: string; bytes?: Buffer } {
+  const text = name.toString('utf8');
+  if (dirBytes === undefined && Buffer.from(text, 'utf8').equals(name)) return { path: join(dir, text) };
+  const bytes = Buffer.concat([dirBytes ?? Buffer.from(dir, 'utf8'), Buffer.from(sep), name]);
+  return { path: bytes.toString('latin1'), bytes };
 }
 
 function describe(error: unknown): string {
@@ -65,33 +80,36 @@ export function discoverSources(inputs: readonly string[], processCwd: string): 
   return out;
 }
 
-function walk(shown: string, real: string, out: Discovered[]): void {
-  let names: string[];
+function walk(shown: string, real: string, out: Discovered[], realBytes?: Buffer): void {
+  let entries: Buffer[];
   try {
-    names = readdirSync(real);
+    // As bytes: a name that is not UTF-8 is still a file to convert.
+    entries = readdirSync(realBytes ?? real, { encoding: 'buffer' });
   } catch (error) {
     out.push({ kind: 'error', path: shown, error: describe(error) });
     return;
   }
   // Plain code-unit order, not the locale's: the same tree lists the same way everywhere.
-  names.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  for (const name of names) {
-    const path = join(real, name);
+  const listed = entries.map((bytes) => ({ bytes, name: bytes.toString('utf8') }));
+  listed.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : Buffer.compare(a.bytes, b.bytes)));
+  for (const { bytes: nameBytes, name } of listed) {
+    const entry = entryPath(real, realBytes, nameBytes);
+    const path = entry.path;
     const shownPath = join(shown, name);
     let st: Stats;
     try {
-      st = lstatSync(path);
+      st = lstatSync(entry.bytes ?? path);
     } catch (error) {
       // Gone between the listing and the look: report it, the rest go on.
       out.push({ kind: 'error', path: shownPath, error: describe(error) });
       continue;
     }
     if (st.isDirectory()) {
-      if (name !== MANIFEST_DIR) walk(shownPath, path, out);
+      if (name !== MANIFEST_DIR) walk(shownPath, path, out, entry.bytes);
     } else if (st.isFile() && LOG_EXTENSIONS.includes(extname(name).toLowerCase())) {
       // A subagent's .meta.json beside its transcript describes it; it is not a log.
       if (name.endsWith('.meta.json') && basename(real) === 'subagents') continue;
-      out.push({ kind: 'source', source: source(shownPath, path, st) });
+      out.push({ kind: 'source', source: source(shownPath, path, st, entry.bytes) });
     }
     // Symlinks (not followed inside a tree), sockets, fifos and other names are not inputs.
   }

@@ -10,6 +10,7 @@ import { EventReader, type LineSink } from '../input/event-reader.js';
 import { detectInputFormat, findInputFormat } from '../input/index.js';
 import { isOverLong, LineSplitter, type Line } from '../input/lines.js';
 import type { JsonSource } from '../json/raw-json.js';
+import { AppendFile } from '../session/append-file.js';
 import { SessionLogger } from '../session/logger.js';
 import { sessionCwd } from '../session/open.js';
 import { chunks, FileHash } from './file-read.js';
@@ -56,6 +57,11 @@ export class FileConversion {
   private reopened = new Map<string, SessionHarness>();
   private readonly continued = new Set<string>();
   private readonly endsAfterLine: number[] = [];
+  /** Dry run: a real run would have opened the sessions by now (at this file's first conversation event). */
+  private wouldOpen = false;
+  private wouldHold = 0;
+  /** Dry run: whether the input then continued what was converted before (a real run asks when it opens). */
+  private wouldExtend = true;
 
   constructor(
     private readonly task: ConvertTask,
@@ -163,8 +169,9 @@ export class FileConversion {
   private finish(fingerprint: NonNullable<ConvertOutcome['fingerprint']>): void {
     settleOutcome(this.outcome, {
       task: this.task, targets: this.targets, harnesses: this.harnesses, inputFormat: this.inputFormat, cwd: this.cwd,
-      stop: this.stop, tailEvents: this.tailEvents, recognised: this.reader.adapter !== undefined, opened: this.logger !== undefined,
-      appended: this.reopened.size > 0, dryRun: this.settings.dryRun, dryRunCwd: () => this.sessionCwd(),
+      stop: this.stop, tailEvents: this.tailEvents, recognised: this.reader.adapter !== undefined,
+      opened: this.logger !== undefined || this.wouldOpen, appended: this.reopened.size > 0, dryRun: this.settings.dryRun,
+      dryRunCwd: () => this.sessionCwd(), dryRunReason: () => this.dryRunReason(),
     }, fingerprint);
   }
 
@@ -202,11 +209,31 @@ export class FileConversion {
       if (!this.first(read.value)) return;
     }
     if (!this.reader.events(line, where, read, now, this.sink) || this.stop) return;
-    // A dry run reads only until it knows where the session would go.
-    if (this.settings.dryRun && !(this.reader.adapter!.waitsForFacts?.() ?? false)) {
+    // A dry run reads only until a session would open and it knows where (a file that would be appended to, to
+    // its end: whether it only continues the earlier one is known there).
+    if (this.settings.dryRun && this.wouldOpen && !this.targets.some((t) => t.append) && !(this.reader.adapter!.waitsForFacts?.() ?? false)) {
       this.cwd = this.sessionCwd();
       this.stop = { status: 'would-convert' };
     }
+  }
+
+  /**
+   * Dry run: the reason a real run would give. `grew` when it would append: the input continues what was
+   * converted, and a session is still the file written then (the real run's own check, AppendFile.reopen,
+   * opening it without writing).
+   */
+  private dryRunReason(): string {
+    if (!this.wouldExtend) return this.task.reason;
+    for (const target of this.targets) {
+      if (!target.append || target.known?.session_mark === undefined) continue;
+      try {
+        AppendFile.reopen(target.known.session_file, target.known.session_mark).close();
+        return 'grew';
+      } catch {
+        // Not that file any more: a real run writes a new session.
+      }
+    }
+    return this.task.reason;
   }
 
   /** The first parsed line: decide the format and whether this file is converted at all. */
@@ -245,7 +272,14 @@ export class FileConversion {
   /** Write one event (or hold it until the session opens); returns why the session rejected it, if it did. */
   private emit(event: GenericEvent, where: string, source?: JsonSource): string | undefined {
     this.outcome.events += 1;
-    if (this.settings.dryRun) return undefined;
+    if (this.settings.dryRun) {
+      // Where a real run would open the sessions (see below).
+      if (!this.wouldOpen && ((event.agent_id === undefined && event.type !== 'context') || ++this.wouldHold > MAX_HELD_EVENTS)) {
+        this.wouldOpen = true;
+        this.wouldExtend = this.reader.adapter?.extendsEarlier?.() !== false;
+      }
+      return undefined;
+    }
     if (!this.settings.keepUsage && 'usage' in event && event.usage !== undefined) {
       const { usage: _dropped, ...rest } = event;
       event = rest as GenericEvent;

@@ -73,7 +73,8 @@ export class FileHash {
  * (the thread pool waits for the disk): the caller syncs a finished file while the next one is converted.
  */
 export async function syncFile(path: string): Promise<void> {
-  const file = await open(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+  // Non-blocking: whatever may have been put at the path since it was written, the open never waits.
+  const file = await open(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
   try {
     await file.sync();
   } finally {

@@ -6,11 +6,13 @@ import { resolve } from 'node:path';
 import { checkSessionOptions, UsageError, type SessionOptions } from '../session/options.js';
 import { findHarness } from '../agents/index.js';
 import { findInputFormat, inputFormatNames } from '../input/index.js';
+import { knownSession } from './append-lock.js';
 import { syncFile } from './convert-file.js';
 import { discoverSources } from './discover.js';
-import { Manifest, ManifestWriter, type ManifestEntry } from './manifest.js';
+import { Manifest, manifestDirProblem, ManifestWriter, type ManifestEntry } from './manifest.js';
 import { createInlineRunner, createWorkerRunner, type ConvertRunner } from './pool.js';
 import { ProgressLine } from './progress.js';
+import { SessionLock } from './session-lock.js';
 import type { ConvertOutcome, ConvertReason, ConvertSettings, ConvertTarget, ConvertTask, SessionRef } from './types.js';
 
 export { discoverSources, isSubagentSidecar, LOG_EXTENSIONS } from './discover.js';
@@ -118,6 +120,12 @@ export async function runConvert(options: ConvertOptions, io: ConvertIO): Promis
     format,
     root: resolve(options.processCwd, options.sessionDirs[format] ?? findHarness(format)!.defaultRoot(options.env, options.homedir)),
   }));
+  // A manifest directory that is a link (or no directory) would put run files, and session locks, elsewhere.
+  const problems = [...new Set(roots.map(({ root }) => manifestDirProblem(root)).filter((p) => p !== undefined))];
+  if (problems.length > 0) {
+    for (const problem of problems) out.diagnostic(problem);
+    return { code: 1, converted: 0, skipped: 0, skippedBy: {}, failed: 0, wouldConvert: 0, aborted: false, manifestFiles: [] };
+  }
   const manifests = new Map<string, Manifest>();
   for (const { root } of roots) {
     if (!manifests.has(root)) manifests.set(root, Manifest.read(root, (message) => out.diagnostic(message)));
@@ -178,12 +186,17 @@ export async function runConvert(options: ConvertOptions, io: ConvertIO): Promis
         outcome.error = `cannot sync the session: ${(error as Error).message}`;
       }
     }
+    // What the converter read again under a session's lock is newer than what this run planned with.
+    for (const [format, entry] of Object.entries(outcome.known ?? {})) slot.known.set(format, entry);
     if (!dryRun) {
       try {
         await record(slot, outcome, roots, writers);
+        for (const lock of outcome.locks ?? []) SessionLock.release(lock);
       } catch (error) {
         outcome.status = 'failed';
         outcome.error = `the sessions were written, but the manifest could not be: ${(error as Error).message}`;
+        // Not recorded: the next run that takes the lock cuts the append back.
+        for (const lock of outcome.locks ?? []) SessionLock.orphanPath(lock);
       }
     }
     slot.outcome = outcome;
@@ -280,12 +293,7 @@ function plan(
     for (const { format, root } of roots) {
       const entry = manifests.get(root)!.get(source.real, format);
       if (entry) slot.known.set(format, entry);
-      const known = entry && {
-        size: entry.size, sha256: entry.sha256, session_id: entry.session_id, session_file: entry.session_file,
-        input_format: entry.input_format, cwd: entry.cwd,
-        ...(entry.session_mark ? { session_mark: entry.session_mark } : {}),
-        ...(entry.tail_events !== undefined ? { tail_events: entry.tail_events } : {}),
-      };
+      const known = entry && knownSession(entry);
       if (options.force) {
         targets.push({ format, root, rewrite: true, ...(known ? { known } : {}) });
         reason ??= 'forced';
@@ -312,7 +320,7 @@ function plan(
       });
       return slot;
     }
-    slot.task = { index, path: source.path, real: source.real, targets, reason: reason ?? 'new' };
+    slot.task = { index, path: source.path, real: source.real, targets, reason: reason ?? 'new', ...(source.bytes ? { bytes: source.bytes } : {}) };
     return slot;
   });
 }
@@ -354,15 +362,29 @@ async function record(
   }));
 }
 
+/** Whether a stdout has failed, kept per stream: one error listener however many runs (a watch's passes) use it. */
+const stdoutStates = new WeakMap<NodeJS.WritableStream, { closed: boolean }>();
+
+function stdoutState(stdout: NodeJS.WritableStream): { closed: boolean } {
+  let state = stdoutStates.get(stdout);
+  if (!state) {
+    const created = { closed: false };
+    stdout.on('error', () => {
+      created.closed = true;
+    });
+    stdoutStates.set(stdout, created);
+    state = created;
+  }
+  return state;
+}
+
 /** stdout (data, never failing the run: a closed stdout only stops the report) and stderr (diagnostics). */
 class Output {
   progress: ProgressLine | undefined;
-  private stdoutClosed = false;
+  private readonly stdout: { closed: boolean };
 
   constructor(private readonly io: ConvertIO, private readonly changesOnly = false) {
-    io.stdout.on('error', () => {
-      this.stdoutClosed = true;
-    });
+    this.stdout = stdoutState(io.stdout);
   }
 
   diagnostic(message: string): void {
@@ -383,13 +405,13 @@ class Output {
       this.io.stderr.write(lines.join(''));
       this.progress?.draw(true);
     }
-    if (!this.stdoutClosed) {
+    if (!this.stdout.closed) {
       // stdout may be the terminal the progress line is drawn on: a report line never continues it.
       this.progress?.clear();
       try {
         this.io.stdout.write(`${outcomeLine(path, outcome)}\n`);
       } catch {
-        this.stdoutClosed = true;
+        this.stdout.closed = true;
       }
       this.progress?.draw();
     }

@@ -15,6 +15,35 @@ export const MANIFEST_DIR = 'asyncai-log-convert';
 
 const RUN_FILE = /^run-[A-Za-z0-9-]+\.ndjson$/;
 
+/**
+ * Why the manifest directory under `root` cannot be used (a symbolic link, or not a directory: its run files
+ * would land elsewhere), or undefined when it is a real directory or absent. Never followed.
+ */
+export function manifestDirProblem(root: string): string | undefined {
+  const dir = join(root, MANIFEST_DIR);
+  let st;
+  try {
+    st = lstatSync(dir);
+  } catch {
+    // Absent, or its root is no directory: what writes there says so (the sessions fail to be created).
+    return undefined;
+  }
+  if (st.isDirectory()) return undefined;
+  return `${dir}: ${st.isSymbolicLink() ? 'is a symbolic link' : 'is not a directory'}; the manifest is not read or written through it`;
+}
+
+/** The manifest directory under `root`, made (mode 0700) when absent; throws one line when it is not a real directory. */
+export function manifestDir(root: string): string {
+  const dir = join(root, MANIFEST_DIR);
+  const problem = manifestDirProblem(root);
+  if (problem !== undefined) throw new Error(problem);
+  makeDirs(dir);
+  // Made by someone else meanwhile as a link: still refused.
+  const again = manifestDirProblem(root);
+  if (again !== undefined) throw new Error(again);
+  return dir;
+}
+
 /** One source converted into one session of one format. */
 export interface ManifestEntry {
   v: 1;
@@ -96,6 +125,11 @@ export class Manifest {
   static read(root: string, warn: (message: string) => void): Manifest {
     const manifest = new Manifest();
     const dir = join(root, MANIFEST_DIR);
+    const problem = manifestDirProblem(root);
+    if (problem !== undefined) {
+      warn(problem);
+      return manifest;
+    }
     const read = new Set<string>();
     // A file listed but gone when read was folded into a new one by a watch (written before the old went):
     // the directory is listed again for it.
@@ -255,7 +289,7 @@ export class ManifestWriter {
   private async create(): Promise<FileHandle> {
     const dir = join(this.root, MANIFEST_DIR);
     const fresh = !existsSync(dir);
-    makeDirs(dir);
+    manifestDir(this.root);
     const stamp = this.now().toISOString().replace(/[:.]/g, '-');
     for (let attempt = 0; attempt < 16; attempt += 1) {
       const path = join(dir, `run-${stamp}-${process.pid}-${randomBytes(4).toString('hex')}.ndjson`);

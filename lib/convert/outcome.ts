@@ -29,13 +29,15 @@ export interface ConversionEnd {
   tailEvents: number;
   /** The file's input format is known. */
   recognised: boolean;
-  /** The sessions were opened. */
+  /** The sessions were opened (a dry run: would have been). */
   opened: boolean;
   /** A session of an earlier run was appended to. */
   appended: boolean;
   dryRun: boolean;
   /** The project directory the sessions would go to, for a dry run that read the whole file. */
   dryRunCwd(): string;
+  /** The reason a real run would give (a dry run; `grew` when it would append). */
+  dryRunReason(): string;
 }
 
 /** Fill `o` from how the conversion ended; `fingerprint` is of the bytes converted. */
@@ -56,14 +58,14 @@ export function settleOutcome(o: ConvertOutcome, end: ConversionEnd, fingerprint
     o.status = stop.status;
     if (stop.status === 'skipped') o.reason = stop.reason;
     else if (stop.status === 'failed') o.error = stop.error;
-    else o.reason = end.task.reason;
+    else o.reason = end.dryRunReason();
     return;
   }
-  if (end.dryRun && end.recognised && o.records > 0) {
-    // The whole file was read without learning more (a stream that never names its project).
+  if (end.dryRun && end.opened) {
+    // The whole file was read (a stream that never names its project, or one a real run would append to).
     o.cwd = end.cwd ?? end.dryRunCwd();
     o.status = 'would-convert';
-    o.reason = end.task.reason;
+    o.reason = end.dryRunReason();
     return;
   }
   if (!end.opened) {

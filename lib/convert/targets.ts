@@ -2,6 +2,7 @@
 // is reopened and appended to (it keeps its project directory); every other target gets a new session.
 import { findHarness } from '../agents/index.js';
 import type { HarnessOptions, SessionHarness } from '../agents/types.js';
+import type { FileMark, WriteJournal } from '../session/append-file.js';
 import { openSessions } from '../session/open.js';
 import { provenanceFor } from './provenance.js';
 import type { ConvertSettings, ConvertTarget, ConvertTask } from './types.js';
@@ -57,10 +58,10 @@ export function openTargets(
       root: target.root, cwd: known.cwd, cwdFromInput: true, env: settings.env, homedir: settings.homedir,
       provenance, warn: context.warn, ...(settings.model !== undefined ? { model: settings.model } : {}),
     };
+    // The session's lock rides on the mark to the reopened file (AppendFile.reopen): told of every write.
+    const mark: FileMark & { journal?: WriteJournal } = target.journal ? { ...known.session_mark, journal: target.journal } : known.session_mark;
     try {
-      const harness = findHarness(target.format)!.reopen!(options, {
-        sessionId: known.session_id, sessionFile: known.session_file, mark: known.session_mark,
-      });
+      const harness = findHarness(target.format)!.reopen!(options, { sessionId: known.session_id, sessionFile: known.session_file, mark });
       harnesses.set(target.format, harness);
       reopened.set(target.format, harness);
       sessionCwd = known.cwd;

@@ -1,6 +1,7 @@
 // The shapes a batch conversion passes between the planner (main thread) and the file converters (inline or
 // in worker threads): plain data only, so they cross a worker boundary by structured clone.
-import type { FileMark } from '../session/append-file.js';
+import type { FileMark, WriteJournal } from '../session/append-file.js';
+import type { ManifestEntry } from './manifest.js';
 
 /** What the manifest already knows about one source for one harness format. */
 export interface KnownSession {
@@ -27,6 +28,8 @@ export interface ConvertTarget {
   rewrite: boolean;
   /** The source only grew since `known` was written: append what is new to that session. */
   append?: boolean;
+  /** The lock of the known session (set on the converting thread, never sent across): told of every append. */
+  journal?: WriteJournal;
 }
 
 /** Why a source is converted. */
@@ -40,6 +43,8 @@ export interface ConvertTask {
   path: string;
   /** Canonical absolute path (what is opened, and the manifest key). */
   real: string;
+  /** The path's bytes when they are not UTF-8 (see Source.bytes): what is opened then. */
+  bytes?: Uint8Array;
   targets: ConvertTarget[];
   reason: ConvertReason;
 }
@@ -102,4 +107,8 @@ export interface ConvertOutcome {
   marks?: Record<string, FileMark>;
   /** Events the input format gave only at the end of the bytes converted. */
   tail_events?: number;
+  /** Manifest entries read again under the session's lock (newer than the run's), by format. */
+  known?: Record<string, ManifestEntry>;
+  /** Session locks to release once the manifest lines are fsync'd (see append-lock.ts). */
+  locks?: string[];
 }

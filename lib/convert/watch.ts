@@ -89,9 +89,17 @@ export async function watchConvert(options: ConvertOptions, io: ConvertIO & { si
         const absolute = resolve(options.processCwd, input);
         const onError = () => startPolling();
         if (statSync(absolute).isDirectory()) {
-          const w = watch(absolute, { recursive: true }, (_event, name) => {
+          const w = watch(absolute, { recursive: true, encoding: 'buffer' }, (_event, name) => {
             if (name === null) return startPolling(); // the platform did not say which: look at all
-            const found = join(input, name.toString());
+            // Node 20's recursive watch on Linux gives text whatever the encoding asked: undecodable bytes are U+FFFD.
+            const text = typeof name === 'string' ? name : name.toString('utf8');
+            if (typeof name === 'string' ? text.includes('\uFFFD') : !Buffer.from(text, 'utf8').equals(name)) {
+              // A name that is not UTF-8 has no text path: the walk of the whole input finds it by its bytes.
+              pending.add(input);
+              nudge();
+              return;
+            }
+            const found = join(input, text);
             if (walkTakes(resolve(options.processCwd, found))) {
               pending.add(found);
               nudge();

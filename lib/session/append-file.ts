@@ -25,6 +25,17 @@ export interface FileMark {
   tail: string;
 }
 
+/**
+ * Told around each own write to a reopened file (convert's lock records the append under way), so the bytes
+ * of a write cut short by a crash can later be told from another process's.
+ */
+export interface WriteJournal {
+  /** Our next write, of `length` bytes, follows what we know of the file, `at` bytes. */
+  writing(at: number, length: number): void;
+  /** It is done: the file as we know it is `size` bytes; `foreign` when another process's bytes came with it. */
+  wrote(size: number, foreign: boolean): void;
+}
+
 /** How many fresh names to try before giving up (a collision of random UUIDs means something is wrong). */
 const MAX_ATTEMPTS = 16;
 
@@ -87,6 +98,7 @@ export class AppendFile {
   private used = 0;
   /** Encoded and not yet written (see `stage`). */
   private staged: Uint8Array[] = [];
+  private journal: WriteJournal | undefined;
 
   private constructor(
     readonly path: string,
@@ -121,10 +133,13 @@ export class AppendFile {
    * Reopen a file this tool wrote in an earlier run (its manifest holds `mark`) to append to it: opened with
    * O_APPEND|O_NOFOLLOW and never O_CREAT, and only when it is still that file (same device and inode, at least
    * as long, the same last bytes of ours). Bytes after `mark.size` count as another process's. Throws one line.
+   * A `journal` riding on the mark is told of every write.
    */
-  static reopen(path: string, mark: FileMark): AppendFile {
-    const fd = openSync(path, REOPEN_FLAGS);
+  static reopen(path: string, mark: FileMark & { journal?: WriteJournal }): AppendFile {
+    // Non-blocking: a FIFO planted at the path must not hold the open (fstat then refuses it).
+    const fd = openSync(path, REOPEN_FLAGS | (constants.O_NONBLOCK ?? 0));
     const file = new AppendFile(path, fd);
+    file.journal = mark.journal;
     try {
       const st = fstatSync(fd);
       if (!st.isFile() || st.dev !== mark.dev || st.ino !== mark.ino) throw new Error('it is not the file written before');
@@ -200,6 +215,7 @@ export class AppendFile {
     if (iov.length === 0) return;
     const ours = iov.slice();
     const before = this.knownSize;
+    this.journal?.writing(before, iov.reduce((sum, piece) => sum + piece.length, 0));
     let total = 0;
     let first = 0;
     while (first < iov.length) {
@@ -214,6 +230,7 @@ export class AppendFile {
     // ours, and counting only our own would misplace every later look at the file. One fstat tells.
     const size = fstatSync(this.fd).size;
     if (size > this.knownSize) this.locateOwnWrite(before, size, ours, total);
+    this.journal?.wrote(this.knownSize, this.knownSize !== before + total);
   }
 
   /**

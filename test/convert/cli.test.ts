@@ -327,7 +327,7 @@ describe('convert: the manifest and reruns', () => {
     appendFileSync(join(tree.dir, F.events), `${JSON.stringify({ type: 'user', text: 'More.' })}\n`);
     const before = filesUnder(tree.root);
     const r = await convert(tree, ['tree', '--dry-run']);
-    expect(report(r).filter((l) => l.status !== 'skipped').map((l) => [l.source, l.status, l.reason])).toEqual([[F.events, 'would-convert', 'changed']]);
+    expect(report(r).filter((l) => l.status !== 'skipped').map((l) => [l.source, l.status, l.reason])).toEqual([[F.events, 'would-convert', 'grew']]);
     expect(filesUnder(tree.root)).toEqual(before);
   });
 

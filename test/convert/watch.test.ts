@@ -105,6 +105,58 @@ describe('convert --watch', () => {
     expect(lines()).toHaveLength(2);
   }, 60_000);
 
+  test('a file whose name is not UTF-8 is mirrored as it grows', async () => {
+    const dir = tempDir('asyncai-log-watch-bytes-');
+    const root = join(dir, 'claude');
+    mkdirSync(join(dir, 'tree'));
+    const name = Buffer.concat([Buffer.from(join(dir, 'tree', 'caf')), Buffer.from([0xe9, 0xff]), Buffer.from('.ndjson')]);
+    writeFileSync(name, ev({ type: 'user', text: 'First question.' }));
+    const { out, lines } = watchTree(dir, root);
+    await until(() => out.stderr.includes('watching tree'));
+    expect(lines()).toMatchObject([{ status: 'converted', reason: 'new' }]);
+    appendFileSync(name, ev({ type: 'assistant', text: 'First answer.' }));
+    await until(() => lines().length >= 2);
+    expect(lines()[1]).toMatchObject({ status: 'converted', reason: 'grew', harnesses: [{ session_id: lines()[0].harnesses[0].session_id }] });
+    expect(texts(lines()[0].harnesses[0].session_file)).toEqual(['First question.', 'First answer.']);
+    expect(out.stderr).not.toContain('ENOENT');
+  }, 60_000);
+
+  test('twelve passes of a watch keep one error listener on stdout: no MaxListenersExceededWarning', async () => {
+    const dir = tempDir('asyncai-log-watch-passes-');
+    const root = join(dir, 'claude');
+    const source = join(dir, 'log.ndjson');
+    writeFileSync(source, ev({ type: 'user', text: 'Question 0.' }));
+    const stdout = new PassThrough();
+    let out = '';
+    stdout.on('data', (d: Buffer) => { out += d.toString(); });
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`);
+    process.on('warning', onWarning);
+    const controller = new AbortController();
+    try {
+      const running = watchConvert({
+        inputs: ['log.ndjson'], from: 'auto', formats: ['claude-code-cli'], sessionDirs: { 'claude-code-cli': root },
+        agentName: 'asyncai-log', env: cleanEnv(), homedir: dir, processCwd: dir,
+      }, { stdout, stderr: new PassThrough(), signal: controller.signal }, { forcePoll: true, pollMs: 20 });
+      const lines = () => out.split('\n').filter((l) => l !== '');
+      await until(() => lines().length >= 1);
+      const listeners = stdout.listenerCount('error');
+      for (let n = 1; n <= 12; n += 1) {
+        appendFileSync(source, ev({ type: n % 2 === 1 ? 'assistant' : 'user', text: `Turn ${n}.` }));
+        await until(() => lines().length >= 1 + n);
+      }
+      expect(lines()).toHaveLength(13);
+      controller.abort();
+      await running;
+      // A warning is emitted on the next tick: let it come before looking.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(stdout.listenerCount('error')).toBe(listeners);
+      expect(warnings.filter((w) => w.startsWith('MaxListenersExceededWarning'))).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+    }
+  }, 60_000);
+
   test('a long watch keeps a bounded number of manifest files; after kill -9 a new run still knows what was converted', async () => {
     const dir = tempDir('asyncai-log-watch-compact-');
     const root = join(dir, 'claude');
