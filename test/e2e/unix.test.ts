@@ -201,6 +201,9 @@ describe('signals end the run whatever it waits for', () => {
   });
 });
 
+/** The last `n` lines of a run's stderr (which ends with a newline). */
+const lastLines = (stderr: string, n: number) => stderr.split('\n').slice(-n - 1, -1);
+
 describe('runs that write nothing', () => {
   test('empty input keeps no session: no session line, one line on stderr, exit 0', async () => {
     const { root } = setup({});
@@ -229,10 +232,9 @@ describe('runs that write nothing', () => {
     expect(r.code).toBe(1);
     const { session_id: id, session_file: file } = sessionOf(r);
     expect(existsSync(file)).toBe(false);
-    expect(r.stderr.split('\n').slice(-3)).toEqual([
+    expect(lastLines(r.stderr, 2)).toEqual([
       'asyncai-log: stdin: no event in 2 lines: they look like generic events, but none held an event (see above)',
       `asyncai-log: no events to write, so session ${id} was not kept (removed ${file})`,
-      '',
     ]);
   });
 
@@ -242,10 +244,9 @@ describe('runs that write nothing', () => {
     expect(r.code).toBe(1);
     const { session_id: id, session_file: file } = sessionOf(r);
     expect(existsSync(file)).toBe(false);
-    expect(r.stderr.split('\n').slice(-3)).toEqual([
+    expect(lastLines(r.stderr, 2)).toEqual([
       'asyncai-log: stdin: no event in 3 lines: they look like plain text, not JSON',
       `asyncai-log: no events to write, so session ${id} was not kept (removed ${file})`,
-      '',
     ]);
   });
 
@@ -256,10 +257,9 @@ describe('runs that write nothing', () => {
     });
     expect(r.code).toBe(1);
     const { session_id: id, session_file: file } = sessionOf(r);
-    expect(r.stderr.split('\n').slice(-3)).toEqual([
+    expect(lastLines(r.stderr, 2)).toEqual([
       'asyncai-log: stdin: no event in 5 lines: they look like generic events, not codex-rollout (--from)',
       `asyncai-log: no events to write, so session ${id} was not kept (removed ${file})`,
-      '',
     ]);
   });
 

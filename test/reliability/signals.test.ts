@@ -1,18 +1,16 @@
 // The signals that end a run (SIGINT, SIGTERM and SIGHUP: a closed terminal, a dropped SSH connection) end
 // each command the same way: the filter writes what it read and the monitors' stopped notices and keeps no
-// empty session, convert finishes the files in progress, `read -` removes its temporary copy of stdin; the
-// exit code is 128 + the signal's number.
+// empty session, `read -` removes its temporary copy of stdin (convert: test/convert/cli.test.ts "convert:
+// signals"); the exit code is 128 + the signal's number.
 import { describe, expect, test } from 'vitest';
-import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { BIN, cleanEnv, FIXTURES, tempDir } from '../support/run.js';
-import { makeTree, manifestEntries, writeHugeLog } from '../convert/support.js';
+import { cleanEnv, FIXTURES, tempDir } from '../support/run.js';
 import { finished, listTree, sessionFromStdout, spawnBin, transcriptState, until } from './support.js';
 
 const SIGNALS = [['SIGTERM', 143], ['SIGINT', 130], ['SIGHUP', 129]] as const;
 
-/** The first stdout line of a live run (the session line, or convert's first report line). */
+/** The first stdout line of a live run: the session line. */
 function firstLine(stdout: NodeJS.ReadableStream): Promise<string> {
   return new Promise((resolve) => {
     let out = '';
@@ -27,12 +25,12 @@ describe('the filter on each signal before the first record', () => {
   test.each(SIGNALS)('%s: exit %i, and the session file made for no record is removed', async (signal, code) => {
     const root = tempDir();
     const live = spawnBin(['--session-dir', `claude-code-cli=${root}`, '--cwd', '/home/user/project']);
-    const file = sessionFromStdout(await firstLine(live.child.stdout)).session_file;
+    const { session_id: id, session_file: file } = sessionFromStdout(await firstLine(live.child.stdout));
     live.child.kill(signal);
     const exited = await finished(live);
     expect(exited.code).toBe(code);
     expect(listTree(root).filter((path) => path.endsWith('.jsonl'))).toEqual([]);
-    expect(exited.stderr).toContain(`no events to write, so the session was not kept (removed ${file})`);
+    expect(exited.stderr).toContain(`no events to write, so session ${id} was not kept (removed ${file})`);
   });
 
   test.each(SIGNALS)('%s with a monitor: exit %i, the monitor\'s stopped notice is written, no empty file is left', async (signal, code) => {
@@ -67,28 +65,4 @@ describe('read - on each signal', () => {
     expect(exited.code).toBe(code);
     expect(readdirSync(tmp)).toEqual([]);
   });
-});
-
-describe('convert on SIGHUP', () => {
-  test('SIGHUP is SIGTERM: the file in progress is finished and recorded, the rest reported interrupted, exit 129', async () => {
-    const tree = makeTree();
-    for (let i = 0; i < 4; i += 1) writeHugeLog(join(tree.dir, 'big', `log-${i}.ndjson`), 3);
-    const child = spawn(process.execPath, [BIN, 'convert', 'big', '--jobs', '1', '--session-dir', `claude-code-cli=${tree.root}`], {
-      cwd: tree.dir, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
-    child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
-    await until(() => stdout.includes('\n'), 60_000);
-    child.kill('SIGHUP');
-    const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
-    expect(code).toBe(129);
-    expect(stderr).toContain('finishing the files in progress');
-    const lines = stdout.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l));
-    expect(lines).toHaveLength(4);
-    const converted = lines.filter((l) => l.status === 'converted');
-    expect(lines.filter((l) => l.status === 'skipped' && l.reason === 'interrupted').length).toBeGreaterThan(0);
-    expect(manifestEntries(tree.root).map((e) => e.session_id).sort()).toEqual(converted.map((l) => l.harnesses[0].session_id).sort());
-  }, 120_000);
 });
