@@ -9,10 +9,19 @@ const STOP_SIGNALS = [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]] as con
 /**
  * Call `stop` with the exit code when SIGINT, SIGTERM or SIGHUP arrives. SIGHUP (a closed terminal, a dropped
  * SSH connection) is handled as SIGTERM is: its default action killed the process before the end of the run,
- * which removes a session that got no record and writes the monitors' stopped notices.
+ * which removes a session that got no record and writes the monitors' stopped notices. A hangup comes twice
+ * (from the kernel, then from the shell passing it on to its jobs): a SIGHUP after the first signal is not
+ * someone asking to stop at once, so it is not passed on.
  */
 export function onStopSignals(stop: (code: number) => void): void {
-  for (const [signal, code] of STOP_SIGNALS) process.on(signal, () => stop(code));
+  let stopping = false;
+  for (const [signal, code] of STOP_SIGNALS) {
+    process.on(signal, () => {
+      if (stopping && signal === 'SIGHUP') return;
+      stopping = true;
+      stop(code);
+    });
+  }
 }
 
 export function exitWhenDrained(code: number): void {

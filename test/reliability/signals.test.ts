@@ -66,3 +66,29 @@ describe('read - on each signal', () => {
     expect(readdirSync(tmp)).toEqual([]);
   });
 });
+
+/** A SIGHUP sent to process `pid` is not yet delivered (pending, in /proc/<pid>/status). */
+function hangupPending(pid: number): boolean {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return ['SigPnd', 'ShdPnd'].some((field) => (BigInt(`0x${new RegExp(`^${field}:\\s+([0-9a-f]+)$`, 'm').exec(status)![1]}`) & 1n) !== 0n);
+}
+
+describe('a hangup said twice', () => {
+  test('a second SIGHUP (the shell passing the kernel\'s on) does not end the run at once: the slow monitor\'s stopped notice is written, exit 129', async () => {
+    const root = tempDir();
+    // A monitor that ignores SIGTERM: stopping it takes the kill grace period, so a run ended at once loses its notice.
+    const live = spawnBin(['--session-dir', `claude-code-cli=${root}`, '--cwd', '/home/user/project',
+      '--monitor', 'trap "" TERM; echo up; while :; do sleep 1; done', '--monitor-description', 'stubborn']);
+    const file = sessionFromStdout(await firstLine(live.child.stdout)).session_file;
+    await until(() => readFileSync(file, 'utf8').includes('up'));
+    live.child.kill('SIGHUP');
+    // Two signals sent before the first is taken are one: the second goes once the first was delivered.
+    await until(() => !hangupPending(live.child.pid!));
+    live.child.kill('SIGHUP');
+    const exited = await finished(live);
+    expect(exited.code).toBe(129);
+    const state = transcriptState(file);
+    expect(state.damaged).toEqual([]);
+    expect(JSON.stringify(state.records.at(-1))).toContain('Monitor \\"stubborn\\" stopped');
+  });
+});
