@@ -1,6 +1,6 @@
 #!/usr/bin/env -S node --max-semi-space-size=4 --heap-growing-percent=50 --expose-gc --no-concurrent-recompilation
 // The command line: argv (yargs) -> options -> a library call -> exit code. Nothing else lives here.
-// Exit codes: 0 success, 1 failure at run time, 2 usage error, 130/143 after SIGINT/SIGTERM.
+// Exit codes: 0 success, 1 failure at run time, 2 usage error, 130/143/129 after SIGINT/SIGTERM/SIGHUP.
 // The shebang (and that of bin/launch.mjs, the installed command) gives V8 a young generation of 4 MB
 // semi-spaces (default 16): what one read of stdin makes dies young, and the larger default only holds memory
 // (about 30 MB of peak RSS, with no gain in speed). `--expose-gc` lets `read` run a full collection between a

@@ -1,6 +1,28 @@
 // How a command ends: its exit code once stdout and stderr have drained (a pipe reader must get every
-// byte we wrote), and a usage error reported as one line with exit 2.
+// byte we wrote), a usage error reported as one line with exit 2, and the signals that end a run
+// (SIGINT, SIGTERM, SIGHUP: 128 + the signal's number).
 import { UsageError } from '../lib/session/options.js';
+
+/** The signals that end a command as asked, each with its exit code (128 + its number). */
+const STOP_SIGNALS = [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]] as const;
+
+/**
+ * Call `stop` with the exit code when SIGINT, SIGTERM or SIGHUP arrives. SIGHUP (a closed terminal, a dropped
+ * SSH connection) is handled as SIGTERM is: its default action killed the process before the end of the run,
+ * which removes a session that got no record and writes the monitors' stopped notices. A hangup comes twice
+ * (from the kernel, then from the shell passing it on to its jobs): a SIGHUP after the first signal is not
+ * someone asking to stop at once, so it is not passed on.
+ */
+export function onStopSignals(stop: (code: number) => void): void {
+  let stopping = false;
+  for (const [signal, code] of STOP_SIGNALS) {
+    process.on(signal, () => {
+      if (stopping && signal === 'SIGHUP') return;
+      stopping = true;
+      stop(code);
+    });
+  }
+}
 
 export function exitWhenDrained(code: number): void {
   process.exitCode = code;

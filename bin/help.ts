@@ -72,13 +72,13 @@ export const CONVERT_EXAMPLES = examples(
 
 export const MAIN_NOTES = [
   'Exit codes: 0 success (bad input lines are reported on stderr and skipped), 1 failure at run time, 2 usage error, '
-    + '130 and 143 after SIGINT and SIGTERM, 129 after SIGHUP while monitors run (what was read is written).',
+    + '130, 143 and 129 after SIGINT, SIGTERM and SIGHUP (what was read is written).',
   `Sessions are written under ${HARNESSES.map((h) => `${h.rootHelp} for ${h.format}`).join('; ')}, unless --session-dir says otherwise.`,
   'More: asyncai-log read --help, asyncai-log convert --help, man asyncai-log, and the README.',
 ].join('\n\n');
 
 export const READ_NOTES = 'Exit codes: 0 when every transcript was read (damaged lines are reported on stderr), 1 when one could not be '
-  + '(the others are still read), 2 usage error.';
+  + '(the others are still read), 2 usage error, 130, 143, 129 after SIGINT, SIGTERM, SIGHUP.';
 
 export const CONVERT_NOTES = 'Exit codes: 0 when every input was converted or skipped, 1 when any failed (the others go on), 2 usage error, '
-  + '130, 143 after SIGINT, SIGTERM (the files in progress are finished).';
+  + '130, 143, 129 after SIGINT, SIGTERM, SIGHUP (the files in progress are finished).';

@@ -1,13 +1,13 @@
 // `asyncai-log convert <file | directory>...`: parses the convert command's flags (the session flags are
 // shared with the filter) and calls runConvert. Exit 0 when every input was converted or skipped, 1 when any
-// failed, 2 for usage errors, 130/143 after SIGINT/SIGTERM (a second signal stops at once).
+// failed, 2 for usage errors, 130/143/129 after SIGINT/SIGTERM/SIGHUP (a second signal stops at once).
 import { availableParallelism, homedir } from 'node:os';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { runConvert, watchConvert } from '../../lib/convert/index.js';
 import { parseSessionDirs } from '../../lib/session/options.js';
 import { MAX_THREADS, wholeNumber } from '../arguments.js';
 import { CONVERT_EXAMPLES, CONVERT_NOTES, inputFormatChoices } from '../help.js';
-import { runCommand } from '../exit.js';
+import { onStopSignals, runCommand } from '../exit.js';
 import { maxLineBytesFlag, sessionFlags, type SessionArgs } from './filter.js';
 
 interface ConvertArgs extends SessionArgs {
@@ -51,14 +51,13 @@ export const convertCommand: CommandModule<object, ConvertArgs> = {
   handler: async (argv: ArgumentsCamelCase<ConvertArgs>) => {
     const controller = new AbortController();
     let signalCode = 0;
-    const onSignal = (code: number) => () => {
+    const onSignal = (code: number) => {
       if (signalCode !== 0) process.exit(code); // the second signal: stop now, mid-file
       signalCode = code;
       process.stderr.write('asyncai-log: convert: finishing the files in progress (a second signal stops at once)\n');
       controller.abort();
     };
-    process.on('SIGINT', onSignal(130));
-    process.on('SIGTERM', onSignal(143));
+    onStopSignals(onSignal);
     await runCommand(async () => {
       const maxLineBytes = argv['max-line-bytes'];
       const options = {

@@ -10,7 +10,7 @@ import { monitorSpecs } from '../../lib/monitor/index.js';
 import { HARNESSES } from '../../lib/agents/index.js';
 import { MAX_LINE_BYTES, MAX_THREADS, wholeNumber } from '../arguments.js';
 import { FILTER_EXAMPLES, MAIN_NOTES, inputFormatChoices, sessionFormatChoices } from '../help.js';
-import { runCommand } from '../exit.js';
+import { onStopSignals, runCommand } from '../exit.js';
 import { mistypedCommand } from '../usage-error.js';
 
 export interface SessionArgs {
@@ -49,7 +49,7 @@ export const maxLineBytesFlag = {
 } as const;
 
 /**
- * How long a run may take to end after SIGINT or SIGTERM before it is ended as it stands: a last resort for a
+ * How long a run may take to end after SIGINT, SIGTERM or SIGHUP before it is ended as it stands: a last resort for a
  * run that is stuck, not a slow one. On a busy machine the normal end (a flooding monitor's last pipe load
  * written, each monitor's stopped notice) took more than 2 s, and an exit then lost those notices.
  */
@@ -107,7 +107,7 @@ export const filterCommand: CommandModule<object, FilterArgs> = {
   handler: async (argv: ArgumentsCamelCase<FilterArgs>) => {
     const controller = new AbortController();
     let signalCode = 0;
-    const onSignal = (code: number) => () => {
+    const onSignal = (code: number) => {
       if (signalCode !== 0) process.exit(code); // the second signal: at once
       signalCode = code;
       // A terminal has echoed ^C where the cursor was: what we say next starts on a line of its own.
@@ -117,11 +117,9 @@ export const filterCommand: CommandModule<object, FilterArgs> = {
       // it up after that (monitors dying slowly, a reader that no longer reads stdout) does not keep it alive.
       setTimeout(() => process.exit(code), STOP_MS).unref();
     };
-    process.on('SIGINT', onSignal(130));
-    process.on('SIGTERM', onSignal(143));
+    // Monitors run in their own process groups, out of reach of a hangup: the run stops them on SIGHUP too.
+    onStopSignals(onSignal);
     const monitors = monitorSpecs(list(argv.monitor), list(argv['monitor-description']));
-    // Monitors run in their own process groups, out of reach of a hangup: stop them ourselves.
-    if (typeof monitors !== 'string' && monitors.length > 0) process.on('SIGHUP', onSignal(129));
     await runCommand(async () => {
       if (typeof monitors === 'string') throw new UsageError(monitors);
       const files = argv.files ?? [];

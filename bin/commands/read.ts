@@ -1,12 +1,14 @@
 // `asyncai-log read <transcript | session-uuid>...`: parses the read command's flags and calls runRead
-// (lib/read/run-read.ts); exit 0, 1 when a transcript could not be read, 2 on a usage error.
+// (lib/read/run-read.ts); exit 0, 1 when a transcript could not be read, 2 on a usage error, 130/143/129
+// after SIGINT/SIGTERM/SIGHUP (its temporary copy of a stream removed).
 import { homedir, tmpdir } from 'node:os';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { parseSessionDirs, UsageError } from '../../lib/session/options.js';
 import { runRead } from '../../lib/read/run-read.js';
 import { MAX_LINE_BYTES, MAX_THREADS, wholeNumber } from '../arguments.js';
 import { READ_EXAMPLES, READ_NOTES } from '../help.js';
-import { runCommand } from '../exit.js';
+import { onStopSignals, runCommand } from '../exit.js';
+import { removeTempDirs } from '../../lib/util/temp-dirs.js';
 
 interface ReadArgs {
   transcripts: string[];
@@ -51,6 +53,11 @@ export const readCommand: CommandModule<object, ReadArgs> = {
     .example(READ_EXAMPLES)
     .epilogue(READ_NOTES) as unknown as Argv<ReadArgs>,
   handler: async (argv: ArgumentsCamelCase<ReadArgs>) => {
+    // `read` writes no file of its own but its temporary copies: a signal removes them and ends it at once.
+    onStopSignals((code) => {
+      removeTempDirs();
+      process.exit(code);
+    });
     await runCommand(async () => {
       if (argv.usage && argv.tree) throw new UsageError('--usage and --tree cannot be combined');
       if (process.stdin.isTTY && argv.transcripts.includes('-')) {

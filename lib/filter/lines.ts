@@ -4,10 +4,11 @@
 import { EventReader, type LineSink } from '../input/event-reader.js';
 import { detectInputFormat, inputFormatNames } from '../input/index.js';
 import { INVALID_UTF8_NOTE, overLongMessage, preview } from '../input/line-messages.js';
-import type { Line } from '../input/lines.js';
+import { DEFAULT_MAX_LINE_BYTES, type Line } from '../input/lines.js';
 import type { InputAdapter } from '../input/types.js';
 import type { MonitorSink, MonitorSource } from '../monitor/index.js';
 import type { FilterSession } from './session.js';
+import { InputSurvey } from './survey.js';
 
 /** Stdin as a monitored stream (`--monitor` without a command): its source, and where its events go. */
 export interface StdinMonitor {
@@ -17,6 +18,8 @@ export interface StdinMonitor {
 
 export class FilterLines {
   readonly reader: EventReader;
+  /** What the lines looked like (said when they held no event). */
+  readonly survey = new InputSurvey();
   /** Where the pretty-printed document being gathered began (it is located there). */
   private documentAt: string | undefined;
   /** The value being read is a document gathered over several lines, not the line at hand's. */
@@ -68,8 +71,10 @@ export class FilterLines {
       this.monitorLine(line, now, where);
       return;
     }
+    this.survey.line(line.bytes > (this.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES));
     // A pretty-printed document opening the input is gathered, then read as one value located at its first line.
     const read = this.reader.value(line);
+    if (read && 'value' in read) this.survey.value(read.value);
     if (!read) {
       this.documentAt ??= where;
       return;

@@ -11,6 +11,7 @@ import { FilterLines } from './lines.js';
 import { FilterMonitors } from './monitors.js';
 import { FilterSession } from './session.js';
 import { Stdout } from './stdout.js';
+import type { InputSurvey } from './survey.js';
 import { runThreaded, threadPlan } from './threads.js';
 import type { FilterIO, FilterOptions, FilterResult } from './types.js';
 
@@ -56,7 +57,20 @@ export async function runFilter(options: FilterOptions, io: FilterIO): Promise<F
 
   await monitors.end(inputName, io.signal);
   stdout.release();
+  noEvent(session, options, lines.survey, (options.files ?? []).length > 1 ? options.files!.join(', ') : inputs.current);
   return finish(session, options, io.stderr);
+}
+
+/**
+ * Input that held lines but no event is a failed run (exit 1), said in one line with what the lines looked
+ * like: plain text, or another format than `--from` names, exited 0 before, and a script took the session line
+ * it had printed for a session. Not after a failure said already, nor after a signal.
+ */
+function noEvent(session: FilterSession, options: FilterOptions, survey: InputSurvey, where: string): void {
+  const { result } = session;
+  if (result.events > 0 || survey.lines === 0 || result.code !== 0 || result.aborted || session.stop) return;
+  result.code = 1;
+  session.report(`${where}: ${survey.describe(options.from)}`);
 }
 
 /** The adapter `--from` names (none for `auto`: the first line decides). */
@@ -137,10 +151,11 @@ function finish(session: FilterSession, options: FilterOptions, stderr: NodeJS.W
   if (logger?.failed) result.code = 1;
   const kept = result.harnesses.filter((harness) => !removed.includes(harness));
   // Said once, unless the session could not be created or written (that was said).
+  // The session line named the first harness's id: the line says that id has nothing behind it.
   if (!options.noSession && kept.length === 0 && !session.refused && !logger?.failed) {
     stderr.write(removed.length === 0
       ? 'asyncai-log: no events to write, so no session was made\n'
-      : `asyncai-log: no events to write, so the session was not kept (removed ${removed.map((h) => h.sessionFile).join(', ')})\n`);
+      : `asyncai-log: no events to write, so session ${result.harnesses[0]!.sessionId} was not kept (removed ${removed.map((h) => h.sessionFile).join(', ')})\n`);
   }
   result.harnesses = kept;
   result.warnings = session.warnings;

@@ -5,7 +5,7 @@
 // (Codex rollouts, `codex exec --json`, Claude stream-json, generic events) goes through the filter's input
 // adapter and comes out as the same generic events, line by line.
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
-import { mkdtemp, open, rm } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readAsTranscript } from '../agents/index.js';
 import { normalizeEvent, type GenericEvent } from '../events.js';
@@ -13,6 +13,7 @@ import { detectInputFormat } from './index.js';
 import { DEFAULT_MAX_LINE_BYTES, LineSplitter, type Line } from './lines.js';
 import { LineValues, type LineValue } from './pretty-document.js';
 import { InputError, type InputFormat } from './types.js';
+import { makeTempDir, removeTempDir } from '../util/temp-dirs.js';
 
 /** Bytes read at a time while looking for the first line. */
 const HEAD_CHUNK_BYTES = 64 * 1024;
@@ -174,8 +175,9 @@ export async function sniffStream(stream: AsyncIterable<Buffer | string>, maxLin
  * the transcript reader can read it twice; `remove` deletes both.
  */
 export async function keepStream(chunks: AsyncIterable<Buffer>, name: string, tmpdir: string): Promise<{ path: string; remove: () => Promise<void> }> {
-  const dir = await mkdtemp(join(tmpdir, 'asyncai-log-read-'));
-  const remove = () => rm(dir, { recursive: true, force: true });
+  // Listed while it exists: a signal that ends the process removes it too (lib/util/temp-dirs.ts).
+  const dir = makeTempDir(tmpdir, 'asyncai-log-read-');
+  const remove = () => removeTempDir(dir);
   try {
     const path = join(dir, `${name}.jsonl`);
     const file = await open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600);

@@ -426,7 +426,8 @@ describe('convert: progress', () => {
 });
 
 describe('convert: signals', () => {
-  test('SIGINT finishes the file in progress, reports the rest as interrupted, exits 130, and a rerun converts the rest', async () => {
+  // SIGHUP (a closed terminal) is SIGTERM's: it killed convert mid-file before.
+  test.each([['SIGINT', 130], ['SIGHUP', 129]] as const)('%s finishes the file in progress, reports the rest as interrupted, exits %i, and a rerun converts the rest', async (signal, exit) => {
     const tree = makeTree();
     for (let i = 0; i < 8; i += 1) writeHugeLog(join(tree.dir, 'big', `log-${i}.ndjson`), 3);
     const child = spawn(process.execPath, [BIN, 'convert', 'big', '--jobs', '1', '--session-dir', `claude-code-cli=${tree.root}`], {
@@ -441,10 +442,10 @@ describe('convert: signals', () => {
         if (stdout.includes('\n')) resolve();
       });
     });
-    child.kill('SIGINT');
+    child.kill(signal);
     const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
     child.stdout.removeAllListeners('data');
-    expect(code).toBe(130);
+    expect(code).toBe(exit);
     expect(stderr).toContain('finishing the files in progress');
     const lines = stdout.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l));
     expect(lines).toHaveLength(8);

@@ -194,7 +194,7 @@ describe('filter command line', () => {
     expect(r.code).toBe(0);
     const file = sessionOf(r).session_file;
     expect(existsSync(file)).toBe(false);
-    expect(r.stderr).toBe(`asyncai-log: no events to write, so the session was not kept (removed ${file})\n`);
+    expect(r.stderr).toBe(`asyncai-log: no events to write, so session ${sessionOf(r).session_id} was not kept (removed ${file})\n`);
   });
 
   test('an unknown --from exits 2', async () => {

@@ -4,7 +4,7 @@ import { describe, expect, test } from 'vitest';
 import { spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BIN, cleanEnv, run, runBin, sessionOf, tempDir } from '../support/run.js';
+import { BIN, cleanEnv, FIXTURES, run, runBin, sessionOf, tempDir } from '../support/run.js';
 import { screen, startOnTerminal } from '../support/pty.js';
 import { until } from '../reliability/support.js';
 import { makeTree, TREE_FILES } from '../convert/support.js';
@@ -120,8 +120,12 @@ describe('numbers and directories in flags', () => {
   test('--max-line-bytes takes its smallest and largest values', async () => {
     const { flags } = setup({});
     const small = await runBin([...flags, '--max-line-bytes', '1'], { input: ev({ type: 'user', text: 'x' }) });
-    expect(small.code).toBe(0);
-    expect(small.stderr.split('\n')[0]).toMatch(/^asyncai-log: stdin:1: line of 26 bytes is over the limit of 1 bytes; skipped$/);
+    // Its only line skipped, the input held no event: exit 1, saying why.
+    expect(small.code).toBe(1);
+    expect(small.stderr.split('\n').slice(0, 2)).toEqual([
+      'asyncai-log: stdin:1: line of 26 bytes is over the limit of 1 bytes; skipped',
+      'asyncai-log: stdin: no event in 1 line: it is over the line limit (--max-line-bytes)',
+    ]);
     const large = await runBin([...flags, '--max-line-bytes', '1073741824'], { input: ev({ type: 'user', text: 'x' }) });
     expect(large.code).toBe(0);
     expect(texts(sessionOf(large).session_file)).toEqual(['x']);
@@ -197,6 +201,9 @@ describe('signals end the run whatever it waits for', () => {
   });
 });
 
+/** The last `n` lines of a run's stderr (which ends with a newline). */
+const lastLines = (stderr: string, n: number) => stderr.split('\n').slice(-n - 1, -1);
+
 describe('runs that write nothing', () => {
   test('empty input keeps no session: no session line, one line on stderr, exit 0', async () => {
     const { root } = setup({});
@@ -215,16 +222,52 @@ describe('runs that write nothing', () => {
     const files = sessionOf(r).harnesses.map((h) => h.session_file);
     expect(files).toHaveLength(2);
     for (const file of files) expect(existsSync(file)).toBe(false);
-    expect(r.stderr).toBe(`asyncai-log: no events to write, so the session was not kept (removed ${files.join(', ')})\n`);
+    expect(r.stderr).toBe(`asyncai-log: no events to write, so session ${sessionOf(r).session_id} was not kept (removed ${files.join(', ')})\n`);
     expect(readdirSync(join(root, 'projects', '-home-user-project'))).toEqual([]);
   });
 
-  test('input whose every line is bad keeps no session either', async () => {
+  test('input whose every line is bad keeps no session either, and exits 1 saying what the lines looked like', async () => {
     const { flags } = setup({});
     const r = await runBin(flags, { input: 'nope\n' + ev({ type: 'mystery' }) });
+    expect(r.code).toBe(1);
+    const { session_id: id, session_file: file } = sessionOf(r);
+    expect(existsSync(file)).toBe(false);
+    expect(lastLines(r.stderr, 2)).toEqual([
+      'asyncai-log: stdin: no event in 2 lines: they look like generic events, but none held an event (see above)',
+      `asyncai-log: no events to write, so session ${id} was not kept (removed ${file})`,
+    ]);
+  });
+
+  test('plain text: exit 1, one line saying it looks like plain text, and the session line\'s id said to be removed', async () => {
+    const { flags } = setup({});
+    const r = await runBin(flags, { input: 'hello\nworld\n\nagain\n' });
+    expect(r.code).toBe(1);
+    const { session_id: id, session_file: file } = sessionOf(r);
+    expect(existsSync(file)).toBe(false);
+    expect(lastLines(r.stderr, 2)).toEqual([
+      'asyncai-log: stdin: no event in 3 lines: they look like plain text, not JSON',
+      `asyncai-log: no events to write, so session ${id} was not kept (removed ${file})`,
+    ]);
+  });
+
+  test('a wrong --from: exit 1, one line naming the format the lines look like and the one --from gave', async () => {
+    const { root } = setup({});
+    const r = await runBin(['--session-dir', `claude-code-cli=${root}`, '--from', 'codex-rollout'], {
+      input: readFileSync(join(FIXTURES, 'events', 'quickstart.ndjson')),
+    });
+    expect(r.code).toBe(1);
+    const { session_id: id, session_file: file } = sessionOf(r);
+    expect(lastLines(r.stderr, 2)).toEqual([
+      'asyncai-log: stdin: no event in 5 lines: they look like generic events, not codex-rollout (--from)',
+      `asyncai-log: no events to write, so session ${id} was not kept (removed ${file})`,
+    ]);
+  });
+
+  test('blank lines only are empty input: exit 0', async () => {
+    const { root } = setup({});
+    const r = await runBin(['--session-dir', `claude-code-cli=${root}`], { input: '\n  \n\r\n' });
     expect(r.code).toBe(0);
-    expect(existsSync(sessionOf(r).session_file)).toBe(false);
-    expect(r.stderr.split('\n').at(-2)).toMatch(/^asyncai-log: no events to write, so the session was not kept/);
+    expect(r.stderr).toBe('asyncai-log: no events to write, so no session was made\n');
   });
 });
 
@@ -282,7 +325,7 @@ describe('on a terminal', () => {
     const lines = screen(out);
     const session = JSON.parse(lines.find((l) => l.startsWith('{"work_name"'))!).result;
     expect(existsSync(session.session_file)).toBe(false);
-    expect(lines.slice(-2)).toEqual(['^C', `asyncai-log: no events to write, so the session was not kept (removed ${session.session_file})`]);
+    expect(lines.slice(-2)).toEqual(['^C', `asyncai-log: no events to write, so session ${session.session_id} was not kept (removed ${session.session_file})`]);
     expect(out).not.toContain('resume with');
   });
 

@@ -9,7 +9,7 @@ import { ensurePinnedInstall, nestedNpmEnv } from '../../scripts/pinned-install.
 import { CLIENTS_DIR, claudeBinary, clientBin } from '../clients/clients.mjs';
 import { geminiBinary } from '../support/gemini-cli.js';
 import { opencodeBinary } from '../support/opencode.js';
-import { ROOT, tempDir } from '../support/run.js';
+import { cleanEnv, ROOT, tempDir } from '../support/run.js';
 
 /** A spec folder pinning `dependencies`, with the lockfile npm makes for it (from the local cache). */
 function pinnedSet(dir: string, dependencies: Record<string, string>): void {
@@ -72,9 +72,11 @@ describe('the real CLIs the tests run', () => {
 
   test('are installed in the cache at those versions (the global setup installs them)', () => {
     expect(claudeBinary().startsWith(CLIENTS_DIR)).toBe(true);
-    expect(execFileSync(claudeBinary(), ['--version'], { encoding: 'utf8' })).toMatch(/^2\.1\.328 /);
-    expect(execFileSync(clientBin('codex'), ['--version'], { encoding: 'utf8' }).trim()).toBe('codex-cli 0.171.0');
-    expect(execFileSync(clientBin('ccusage'), ['--version'], { encoding: 'utf8' }).trim()).toBe('ccusage 20.0.24');
+    // Each in a home of its own: codex --version alone leaves symlinks in $CODEX_HOME/tmp/arg0-linux/.
+    const env = cleanEnv();
+    expect(execFileSync(claudeBinary(), ['--version'], { encoding: 'utf8', env })).toMatch(/^2\.1\.328 /);
+    expect(execFileSync(clientBin('codex'), ['--version'], { encoding: 'utf8', env }).trim()).toBe('codex-cli 0.171.0');
+    expect(execFileSync(clientBin('ccusage'), ['--version'], { encoding: 'utf8', env }).trim()).toBe('ccusage 20.0.24');
     expect(geminiBinary().startsWith(CLIENTS_DIR)).toBe(true);
     expect(JSON.parse(readFileSync(join(CLIENTS_DIR, 'node_modules', '@google', 'gemini-cli', 'package.json'), 'utf8')).version).toBe('0.61.0');
     // Package versions, not `--version` runs: those two write to the home they start in.

@@ -4,12 +4,14 @@
 // ASYNCAI_LOG_TEST_NODE: checked here, so a run that meant Node 24 cannot pass on another one (tests and the
 // bins they spawn run on process.execPath). Every temporary directory of the run (the tests', and the real
 // CLIs': opencode unpacks a 5 MB library into it on each start) is made in one directory, removed at the end:
-// a day of runs left about 70 GB behind before.
+// a day of runs left about 70 GB behind before. HOME is a new empty directory for the run, checked empty at
+// the end (test/support/sandbox-home.ts): the install above runs with the user's own, before it is switched.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { installTestClients } from '../clients/clients.mjs';
 import { build } from '../../scripts/build.mjs';
+import { sandboxHome } from './sandbox-home.js';
 
 export default function setup(): () => void {
   const wanted = process.env.ASYNCAI_LOG_TEST_NODE;
@@ -17,7 +19,11 @@ export default function setup(): () => void {
   installTestClients();
   build();
   // The test processes are started after this, with this environment: os.tmpdir() is the run's directory.
+  const checkHome = sandboxHome();
   const runTmp = mkdtempSync(join(tmpdir(), 'asyncai-log-run-'));
   process.env.TMPDIR = runTmp;
-  return () => rmSync(runTmp, { recursive: true, force: true });
+  return () => {
+    rmSync(runTmp, { recursive: true, force: true });
+    checkHome();
+  };
 }

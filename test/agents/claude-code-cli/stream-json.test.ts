@@ -132,7 +132,7 @@ describe('claude stream-json on the command line', () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('asyncai-log: stdin:2: claude API error 400: Prompt is too long');
     expect(existsSync(sessionOf(r).session_file)).toBe(false);
-    expect(r.stderr).toContain(`asyncai-log: no events to write, so the session was not kept (removed ${sessionOf(r).session_file})\n`);
+    expect(r.stderr).toContain(`asyncai-log: no events to write, so session ${sessionOf(r).session_id} was not kept (removed ${sessionOf(r).session_file})\n`);
   });
 
   test('a subagent\'s lines stay out of the transcript, and its report arrives as the Agent tool\'s result', async () => {
