@@ -355,7 +355,9 @@ export class TranscriptEventMapper {
     const path = match[1]!;
     const read = resolve(path);
     if (read.ok) return read.text;
-    warn(`spilled output ${path} is ${read.reason}; the pointer is kept`);
+    // A planted link may stand for every spill of the session: reported once, not once per pointer.
+    if (read.link !== undefined) this.once(`spill-link:${read.link}`, `spilled output ${path} is not read: ${read.reason}; the pointer is kept (reported once per link)`, warn);
+    else warn(`spilled output ${path} is ${read.reason}; the pointer is kept`);
     return text;
   }
 

@@ -60,7 +60,8 @@ describe('spilled output', () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'secret.txt'), 'secret');
     symlinkSync(join(dir, 'secret.txt'), join(dir, 'link.txt'));
-    expect(readSpillFile(join(dir, 'link.txt'))).toEqual({ ok: false, reason: 'a symbolic link' });
+    const link = join(dir, 'link.txt');
+    expect(readSpillFile(link)).toEqual({ ok: false, reason: `a symbolic link (${link}), not followed`, link });
   });
 
   test('a FIFO is refused without blocking', () => {
