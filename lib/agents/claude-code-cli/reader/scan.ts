@@ -5,11 +5,12 @@
 import { closeSync, constants, fstatSync, openSync } from 'node:fs';
 import { FileLines, lineText, type FileLine, type SpareBuffer } from './file-lines.js';
 import { sameFile } from '../../../util/no-follow.js';
+import { MAX_RECORD_BYTES } from '../../../util/record-limit.js';
 import { isObject } from './record-types.js';
 import { parseBytes, type JsonSource } from '../../../json/raw-json.js';
 
 /** Longest record accepted (Claude Code itself loads 30 MB tool results). */
-export const DEFAULT_MAX_RECORD_BYTES = 64 * 1024 * 1024;
+export const DEFAULT_MAX_RECORD_BYTES = MAX_RECORD_BYTES;
 
 /** One record and the 1-based line it came from. */
 export interface ScannedRecord {
