@@ -44,7 +44,7 @@ export const readCommand: CommandModule<object, ReadArgs> = {
     })
     .option('max-record-bytes', {
       type: 'string', requiresArg: true, coerce: wholeNumber('max-record-bytes', 1, MAX_LINE_BYTES),
-      describe: '<n>: longest record read, in bytes, 1 to 1 GiB; a longer one is skipped with a warning (default: 64 MiB)',
+      describe: '<n>: longest record read, in bytes, 1 to 1 GiB; a longer one is skipped with a warning (default: 65 MiB, what the filter writes from its longest line)',
     })
     .option('threads', {
       type: 'string', requiresArg: true, coerce: wholeNumber('threads', 0, MAX_THREADS),

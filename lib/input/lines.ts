@@ -4,6 +4,7 @@
 // put all records of one read into one write, so no record waits for more input.
 import { Transform, type TransformCallback } from 'node:stream';
 import { isUtf8 } from 'node:buffer';
+import { MAX_LINE_BYTES } from '../util/record-limit.js';
 
 /** One line of input. `text` is undefined when the line was over the limit (its bytes were dropped). */
 export interface Line {
@@ -94,8 +95,8 @@ const { utf8Slice } = Buffer.prototype as unknown as { utf8Slice: (start: number
 /** A pending line this long is gathered in one growing buffer (see LineSplitter.append). */
 const GROW_FROM_BYTES = 1024 * 1024;
 
-/** Default limit on one line: 64 MiB (Claude Code itself loads 30 MB tool results). */
-export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
+/** Default limit on one line: 64 MiB (Claude Code itself loads 30 MB tool results; see record-limit.ts). */
+export const DEFAULT_MAX_LINE_BYTES = MAX_LINE_BYTES;
 
 export interface LineSplitterOptions {
   maxLineBytes?: number;

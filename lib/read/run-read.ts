@@ -13,6 +13,7 @@ import {
 } from '../agents/types.js';
 import type { InputFormat } from '../input/types.js';
 import { describeError } from '../util/fs-errors.js';
+import { MAX_RECORD_BYTES } from '../util/record-limit.js';
 import { keepStream, readAdapted, sniffFile, sniffStream } from '../input/any-input.js';
 import { Output } from './output.js';
 
@@ -109,7 +110,7 @@ class ReadRun {
     } else {
       path = resolve(this.options.processCwd, input);
     }
-    const what = sniffFile(path, this.options.maxRecordBytes);
+    const what = sniffFile(path, this.options.maxRecordBytes ?? MAX_RECORD_BYTES);
     if (what.kind === 'bad') {
       await this.say(what.message);
       return 1;
@@ -209,10 +210,10 @@ class ReadRun {
       report(`${name}: --usage, --tree and --branch read ${readers} transcripts; this is ${format.name} input`);
       return 1;
     }
-    const maxLineBytes = options.maxRecordBytes;
+    const maxLineBytes = options.maxRecordBytes ?? MAX_RECORD_BYTES;
     try {
       await readAdapted(chunks, format, {
-        name, events: options.events, ...(maxLineBytes !== undefined ? { maxLineBytes } : {}), report,
+        name, events: options.events, maxLineBytes, report,
         write: (events) => out.writeAll(events), closed: () => out.closed,
       });
       return 0;
@@ -225,7 +226,7 @@ class ReadRun {
 
   /** Read a stream (stdin, a FIFO): another format as it comes, a transcript from a private copy. */
   private async stream(source: AsyncIterable<Buffer | string>, name: string): Promise<number> {
-    const head = await sniffStream(source, this.options.maxRecordBytes);
+    const head = await sniffStream(source, this.options.maxRecordBytes ?? MAX_RECORD_BYTES);
     if (head.problem !== undefined) {
       this.report(`${name}:${head.problem}`);
       return 1;

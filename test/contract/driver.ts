@@ -60,6 +60,13 @@ export interface ContractDriver {
    * resume (with a newline), holding `marker`; it must not change the conversation.
    */
   foreignLine(session: SessionEntry, marker: string): string;
+  /**
+   * What `read` opens beside the session file (the read-symlinks item): make the agent's sidecar directories
+   * for `session` as real directories, each holding a file `read --events --subagents` prints, with whatever
+   * the session file needs to point at them, and give each directory with the text it makes `read` print
+   * (holding `marker`). `null`: the agent's reader opens nothing but the session file.
+   */
+  plantSidecars(session: SessionEntry, marker: string): { dir: string; text: string }[] | null;
 }
 
 /** The usual place: a root and a project directory in one fresh temp directory, HOME elsewhere. */

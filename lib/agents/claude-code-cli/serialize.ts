@@ -4,6 +4,7 @@ import type { JsonSource } from '../../json/raw-json.js';
 import { stringifySpliced, type JsonPieces } from '../../json/spliced-json.js';
 import { PRE, PRE_HUMAN_TURN, renderReminder } from '../../monitor/notification.js';
 import { EventRejected } from '../types.js';
+import { overRecordLimit, recordTooLong } from '../../util/record-limit.js';
 import type { ClaudeRecord } from './records.js';
 
 /** The hidden fields of records ClaudeRecordMapper makes from its prototypes (see serializeRecord). */
@@ -29,6 +30,16 @@ interface Templated {
  * raw bytes (the same JSON value, without serialising them again).
  */
 export function serializeRecord(record: ClaudeRecord, out: JsonPieces, source?: JsonSource): void {
+  const from = out.length;
+  serializeOne(record, out, source);
+  const over = overRecordLimit(out, from);
+  if (over !== undefined) {
+    out.length = from;
+    throw new EventRejected(recordTooLong(over));
+  }
+}
+
+function serializeOne(record: ClaudeRecord, out: JsonPieces, source?: JsonSource): void {
   try {
     const { turnTailBytes, queueOperation } = record as Templated;
     if (turnTailBytes !== undefined) {

@@ -1,5 +1,8 @@
 // Contract driver for Claude Code: the root is CLAUDE_CONFIG_DIR, the real `claude -p --resume` runs from the
 // project directory against the Messages API mock, and a request's `messages` are its elements.
+import { randomUUID } from 'node:crypto';
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { startMockAnthropic } from '../../support/mock-anthropic.js';
 import { resumeWithClaude } from '../../support/run.js';
 import { plainPlace, type ContractDriver, type Element } from '../driver.js';
@@ -51,4 +54,28 @@ export const driver: ContractDriver = {
   },
   // State, not conversation: Claude Code appends such records (reference: claude-code-transcript.md).
   foreignLine: (session, marker) => `${JSON.stringify({ type: 'custom-title', customTitle: marker, sessionId: session.session_id })}\n`,
+  plantSidecars(session, marker) {
+    // `<session>/tool-results/` (a spill the appended call's result points at) and `<session>/subagents/`.
+    const dir = join(dirname(session.session_file), session.session_id);
+    const spills = join(dir, 'tool-results');
+    const subagents = join(dir, 'subagents');
+    mkdirSync(spills, { recursive: true });
+    mkdirSync(subagents, { recursive: true });
+    writeFileSync(join(spills, 'contract.txt'), `${marker} spilled`);
+    const common = { sessionId: session.session_id, cwd: '/', timestamp: new Date().toISOString() };
+    writeFileSync(join(subagents, 'agent-contract.jsonl'), `${JSON.stringify({
+      ...common, parentUuid: null, isSidechain: true, type: 'user', uuid: randomUUID(), message: { role: 'user', content: `${marker} subagent` },
+    })}\n`);
+    const lines = readFileSync(session.session_file, 'utf8').split('\n').filter((l) => l !== '');
+    const last = (JSON.parse(lines[lines.length - 1]!) as { uuid: string }).uuid;
+    const call = randomUUID();
+    appendFileSync(session.session_file, [
+      { ...common, parentUuid: last, isSidechain: false, type: 'assistant', uuid: call, message: {
+        id: 'msg_contract_spill', type: 'message', role: 'assistant', model: 'claude-sonnet-4-5-20250929', stop_reason: 'tool_use',
+        content: [{ type: 'tool_use', id: 'toolu_contract_spill', name: 'Bash', input: {} }], usage: { input_tokens: 1, output_tokens: 1 } } },
+      { ...common, parentUuid: call, isSidechain: false, type: 'user', uuid: randomUUID(), message: { role: 'user', content: [{
+        type: 'tool_result', tool_use_id: 'toolu_contract_spill', content: `Output too large. Full output saved to: ${join(spills, 'contract.txt')}` }] } },
+    ].map((r) => `${JSON.stringify(r)}\n`).join(''));
+    return [{ dir: spills, text: `${marker} spilled` }, { dir: subagents, text: `${marker} subagent` }];
+  },
 };

@@ -51,4 +51,6 @@ export const driver: ContractDriver = {
   },
   // An event_msg, as Codex appends on resume: state for its own display, not sent to the model.
   foreignLine: (_session, marker) => `${JSON.stringify({ timestamp: new Date().toISOString(), type: 'event_msg', payload: { type: 'agent_message', message: marker } })}\n`,
+  // Its sessions are read through its input adapter, from the session file alone.
+  plantSidecars: () => null,
 };

@@ -49,4 +49,6 @@ export const driver: ContractDriver = {
   },
   // A metadata update, as the CLI appends when it resumes (reference: gemini-cli.md).
   foreignLine: (_session, marker) => `${JSON.stringify({ $set: { lastUpdated: new Date().toISOString(), summary: marker } })}\n`,
+  // Its sessions are read through its input adapter, from the session file alone.
+  plantSidecars: () => null,
 };

@@ -69,4 +69,6 @@ export const driver: ContractDriver = {
     return out;
   },
   foreignLine: (_session, marker) => `${JSON.stringify({ foreign: marker })}\n`,
+  // Its sessions are read through its input adapter, from the session file alone.
+  plantSidecars: () => null,
 };

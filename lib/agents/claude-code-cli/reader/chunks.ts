@@ -155,7 +155,8 @@ const EMPTY = Buffer.alloc(0);
 export function forEachTaskLine(task: ChunkTask, onLine: (line: FileLine, index: number) => void): void {
   const bytes = Buffer.from(task.bytes.buffer, task.bytes.byteOffset, task.bytes.byteLength);
   const { lines } = task;
-  const line: FileLine = { no: 0, buf: bytes, start: 0, end: 0, bytes: 0, overLong: false, invalidUtf8: false, last: false };
+  // An over-long line's skipped head does not travel with the chunk (see firstPass).
+  const line: FileLine = { no: 0, buf: bytes, start: 0, end: 0, bytes: 0, overLong: false, skippedHead: undefined, invalidUtf8: false, last: false };
   for (let i = 0; i * LINE_INTS < lines.length; i += 1) {
     const at = i * LINE_INTS;
     const flags = lines[at + 3]!;

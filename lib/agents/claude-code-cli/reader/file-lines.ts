@@ -4,6 +4,8 @@
 // blank lines dropped, invalid UTF-8 flagged, a line over the limit reported and never held.
 import { isUtf8 } from 'node:buffer';
 import { readSync } from 'node:fs';
+import type { RecordHead } from './record-head.js';
+import { SkippedHead } from './skipped-head.js';
 
 /** Bytes read at a time. */
 export const CHUNK_BYTES = 1024 * 1024;
@@ -20,6 +22,8 @@ export interface FileLine {
   bytes: number;
   /** The line was over the limit: its bytes were dropped. */
   overLong: boolean;
+  /** An over-long line's top-level uuid, parentUuid, type... read as its bytes went by (see skipped-head.ts). */
+  skippedHead: RecordHead | undefined;
   /** The line holds bytes that are not UTF-8 (decoding replaces them with U+FFFD). */
   invalidUtf8: boolean;
   /** The file's last line, not ended by a newline. */
@@ -74,8 +78,10 @@ export class FileLines {
   /** The caller keeps this chunk's buffer (see keepBuffer): the next chunk is read into a new one. */
   private kept = false;
   private readonly line: FileLine = {
-    no: 0, buf: EMPTY, start: 0, end: 0, bytes: 0, overLong: false, invalidUtf8: false, last: false,
+    no: 0, buf: EMPTY, start: 0, end: 0, bytes: 0, overLong: false, skippedHead: undefined, invalidUtf8: false, last: false,
   };
+  /** The head of the over-long line being skipped. */
+  private head: SkippedHead | undefined;
 
   /**
    * @param fd an open regular file
@@ -112,11 +118,13 @@ export class FileLines {
     if (this.skipping) {
       const nl = view.indexOf(10, this.have);
       if (nl === -1) {
+        this.head?.feed(view, this.have, end);
         this.skipped += n;
         this.have = 0;
         onChunkEnd?.();
         return true;
       }
+      this.head?.feed(view, this.have, nl);
       this.skipped += nl - this.have;
       this.lineNo += 1;
       this.emitOverLong(onLine, this.skipped, false);
@@ -150,6 +158,8 @@ export class FileLines {
       this.buf.copyWithin(0, start, end);
     }
     if (this.have > this.maxLineBytes) {
+      this.head = new SkippedHead();
+      this.head.feed(this.buf, 0, this.have);
       this.skipping = true;
       this.skipped = this.have;
       this.have = 0;
@@ -191,6 +201,8 @@ export class FileLines {
     line.end = 0;
     line.bytes = bytes;
     line.overLong = true;
+    line.skippedHead = this.head?.head();
+    this.head = undefined;
     line.invalidUtf8 = false;
     line.last = last;
     onLine(line);
@@ -205,6 +217,8 @@ export class FileLines {
     if (end > start && buf[end - 1] === 13) end -= 1;
     const bytes = end - start;
     if (bytes > this.maxLineBytes) {
+      this.head = new SkippedHead();
+      this.head.feed(buf, start, end);
       this.emitOverLong(onLine, bytes, last);
       return;
     }
@@ -219,6 +233,7 @@ export class FileLines {
     line.end = end;
     line.bytes = bytes;
     line.overLong = false;
+    line.skippedHead = undefined;
     line.invalidUtf8 = !knownValid && !isUtf8(buf.subarray(start, end));
     line.last = last;
     onLine(line);

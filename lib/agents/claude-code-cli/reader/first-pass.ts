@@ -34,6 +34,8 @@ export async function firstPass(file: TranscriptFile, previews: boolean, pool?: 
   let regular = true;
   let lines = 0;
   const scan = file.open();
+  /** Over-long lines' heads, by line number, while their chunk is with the pool (its line table has no room). */
+  const skippedHeads = new Map<number, RecordHead>();
   const onHead = (head: RecordHead, no: number) => {
     if (!file.accept(head, no)) return;
     index.addHead(head, no, file.warn);
@@ -43,6 +45,10 @@ export async function firstPass(file: TranscriptFile, previews: boolean, pool?: 
     const warnings = scan.warnings;
     const records = scan.records(line);
     if (records.length !== 1 || scan.warnings !== warnings) regular = false;
+    // A record too long to read keeps its place in the chain: the records before and after it stay one branch.
+    const skipped = line.skippedHead ?? skippedHeads.get(line.no);
+    skippedHeads.delete(line.no);
+    if (skipped !== undefined && file.accept(skipped, line.no)) index.addHead(skipped, line.no, file.warn);
     for (const record of records) {
       if (!file.accept(record, line.no)) continue;
       index.add(record, line.no, file.warn);
@@ -59,7 +65,11 @@ export async function firstPass(file: TranscriptFile, previews: boolean, pool?: 
   if (pool === undefined || previews) {
     while (file.readChunk(scan, onLine));
   } else {
-    for await (const result of pipeline(file, scan, pool, 'heads', () => true)) {
+    const wanted = (line: FileLine) => {
+      if (line.skippedHead !== undefined) skippedHeads.set(line.no, line.skippedHead);
+      return true;
+    };
+    for await (const result of pipeline(file, scan, pool, 'heads', wanted)) {
       const { task, heads } = result as HeadsResult;
       forEachTaskLine(task, (line, i) => {
         // A chunk no worker scanned (heads empty: the worker could not, or failed) is scanned here.

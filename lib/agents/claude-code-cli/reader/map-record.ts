@@ -135,7 +135,7 @@ export class TranscriptEventMapper {
       case 'assistant': this.assistant(record, timestamp, out, warn); break;
       case 'system': this.context(out, 'system', timestamp, typeof record.subtype === 'string' ? record.subtype : undefined,
         typeof record.content === 'string' ? record.content : undefined); break;
-      case 'attachment': this.attachment(record, timestamp, out); break;
+      case 'attachment': this.attachment(record, timestamp, out, warn); break;
       default: break;
     }
     return this.mark(out);
@@ -355,7 +355,9 @@ export class TranscriptEventMapper {
     const path = match[1]!;
     const read = resolve(path);
     if (read.ok) return read.text;
-    warn(`spilled output ${path} is ${read.reason}; the pointer is kept`);
+    // A planted link may stand for every spill of the session: reported once, not once per pointer.
+    if (read.link !== undefined) this.once(`spill-link:${read.link}`, `spilled output ${path} is not read: ${read.reason}; the pointer is kept (reported once per link)`, warn);
+    else warn(`spilled output ${path} is ${read.reason}; the pointer is kept`);
     return text;
   }
 
@@ -452,13 +454,17 @@ export class TranscriptEventMapper {
   }
 
   /** A record whose attachment is a queued Monitor notification, or other context. */
-  private attachment(record: Record<string, unknown>, timestamp: string, out: GenericEvent[]): void {
+  private attachment(record: Record<string, unknown>, timestamp: string, out: GenericEvent[], warn: Warn): void {
     const attachment = isObject(record.attachment) ? record.attachment : {};
     if (attachment.type === 'queued_command' && attachment.commandMode === 'task-notification'
       && typeof attachment.prompt === 'string' && this.monitor(attachment.prompt, timestamp, out)) {
       return;
     }
-    this.context(out, 'attachment', timestamp, typeof attachment.type === 'string' ? attachment.type : undefined, attachmentText(record, attachment));
+    if (!this.options.includeEvents) return;
+    const text = attachmentText(record, attachment);
+    // Claude Code spills big hook and command output from attachments too: read as a tool result's spill is.
+    this.context(out, 'attachment', timestamp, typeof attachment.type === 'string' ? attachment.type : undefined,
+      text !== undefined ? this.unspill(text, warn) : undefined);
   }
 }
 

@@ -7,13 +7,14 @@ import { existsSync, promises as fsp, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import type { ContextEvent, GenericEvent } from '../../../events.js';
+import { lstatBelow } from '../../../util/no-follow.js';
 import { ReaderError, type ReaderWarning, type TranscriptReading } from '../../types.js';
 import { branchFilter, type TranscriptTree } from './branch.js';
 import { firstPass } from './first-pass.js';
 import { TranscriptEventMapper } from './map-record.js';
 import { isObject } from './record-types.js';
 import { eventText, secondPass, type EventOutput, type SecondPassPlan } from './second-pass.js';
-import { readSpillFile, spillResolver } from './spill.js';
+import { readSidecar, spillResolver } from './spill.js';
 import { TranscriptFile } from './transcript-file.js';
 import { UsageCounter, type UsageTotals } from './usage.js';
 import type { UuidIdsOptions } from './uuid-ids.js';
@@ -67,6 +68,8 @@ interface SubagentOf {
   meta: SubagentMeta;
   /** The parent session's project directory (where spills live). */
   projectDir: string;
+  /** The file lstat saw when the subagent was listed: it is opened without following a link and must be it. */
+  identity: { dev: number; ino: number };
 }
 
 /** A subagent's meta file is small; anything bigger is not one. */
@@ -98,6 +101,7 @@ export class ClaudeTranscriptReader implements AsyncIterable<GenericEvent>, Tran
       ...(options.maxRecordBytes !== undefined ? { maxRecordBytes: options.maxRecordBytes } : {}),
       ...(options.chunkBytes !== undefined ? { chunkBytes: options.chunkBytes } : {}),
       ...(options.onWarning !== undefined ? { onWarning: options.onWarning } : {}),
+      ...(subagent !== undefined ? { identity: subagent.identity } : {}),
     });
   }
 
@@ -270,7 +274,14 @@ export class ClaudeTranscriptReader implements AsyncIterable<GenericEvent>, Tran
    * of their own, in file-name order: a subagent's turns are not the parent's turns.
    */
   async subagents(): Promise<ClaudeTranscriptReader[]> {
-    const dir = join(dirname(this.path), this.sessionId, 'subagents');
+    // `<session>` and `subagents` come with the transcript (a shared tarball): neither is followed as a link.
+    const base = dirname(this.path);
+    const found = lstatBelow(base, [this.sessionId, 'subagents'], 'directory');
+    if (!found.ok) {
+      if (found.link !== undefined) this.file.warn(undefined, `subagents are not read: ${found.reason}`);
+      return [];
+    }
+    const dir = found.path;
     let entries: import('node:fs').Dirent[];
     try {
       entries = await fsp.readdir(dir, { withFileTypes: true });
@@ -280,11 +291,16 @@ export class ClaudeTranscriptReader implements AsyncIterable<GenericEvent>, Tran
     const readers: ClaudeTranscriptReader[] = [];
     for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
       const match = /^agent-(.+)\.jsonl$/.exec(entry.name);
-      if (!match || !entry.isFile()) continue;
+      if (!match) continue;
+      const file = lstatBelow(dir, [entry.name], 'file');
+      if (!file.ok) {
+        if (file.link !== undefined) this.file.warn(undefined, `a subagent is not read: ${file.reason}`);
+        continue;
+      }
       const agentId = match[1]!;
       const metaPath = join(dir, `agent-${agentId}.meta.json`);
       let meta: SubagentMeta = {};
-      const read = readSpillFile(metaPath, MAX_META_BYTES);
+      const read = readSidecar(dir, [`agent-${agentId}.meta.json`], MAX_META_BYTES);
       if (read.ok) {
         try {
           const parsed: unknown = JSON.parse(read.text);
@@ -292,10 +308,12 @@ export class ClaudeTranscriptReader implements AsyncIterable<GenericEvent>, Tran
         } catch {
           this.file.warn(undefined, `${metaPath} is not JSON; the subagent is read without it`);
         }
+      } else if (read.link !== undefined) {
+        this.file.warn(undefined, `${metaPath} is not read: ${read.reason}; the subagent is read without it`);
       }
       const { branch: _branch, name: _name, ...options } = this.options;
-      readers.push(new ClaudeTranscriptReader(join(dir, entry.name), options, {
-        agentId, meta, projectDir: this.subagent?.projectDir ?? dirname(this.path),
+      readers.push(new ClaudeTranscriptReader(file.path, options, {
+        agentId, meta, projectDir: this.subagent?.projectDir ?? base, identity: { dev: file.stat.dev, ino: file.stat.ino },
       }));
     }
     return readers;

@@ -4,11 +4,13 @@
 // session partial. Every problem is reported through `warn` with its line number.
 import { closeSync, constants, fstatSync, openSync } from 'node:fs';
 import { FileLines, lineText, type FileLine, type SpareBuffer } from './file-lines.js';
+import { sameFile } from '../../../util/no-follow.js';
+import { MAX_RECORD_BYTES } from '../../../util/record-limit.js';
 import { isObject } from './record-types.js';
 import { parseBytes, type JsonSource } from '../../../json/raw-json.js';
 
 /** Longest record accepted (Claude Code itself loads 30 MB tool results). */
-export const DEFAULT_MAX_RECORD_BYTES = 64 * 1024 * 1024;
+export const DEFAULT_MAX_RECORD_BYTES = MAX_RECORD_BYTES;
 
 /** One record and the 1-based line it came from. */
 export interface ScannedRecord {
@@ -24,6 +26,8 @@ export interface ScanOptions {
   bytes?: number;
   /** Where a big line buffer is left for the next pass, and taken from (see SpareBuffer). */
   spare?: SpareBuffer;
+  /** The inode the file must be: it is then opened without following a link (a subagent's, found by lstat). */
+  identity?: { dev: number; ino: number };
   warn: (line: number | undefined, message: string) => void;
 }
 
@@ -194,10 +198,12 @@ export class TranscriptScan {
 
   /** Open `path` (a regular file only, never blocking on a FIFO or device) for one pass. */
   static open(path: string, options: ScanOptions): TranscriptScan {
-    const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    const identity = options.identity;
+    const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | (identity !== undefined ? constants.O_NOFOLLOW : 0));
     try {
       const stat = fstatSync(fd);
       if (!stat.isFile()) throw Object.assign(new Error('not a regular file'), { code: 'ENOTFILE' });
+      if (identity !== undefined && !sameFile(stat, identity)) throw Object.assign(new Error('replaced since it was found'), { code: 'ENOTSAME' });
       return new TranscriptScan(fd, options);
     } catch (error) {
       closeSync(fd);

@@ -14,6 +14,8 @@ export interface TranscriptFileOptions {
   maxRecordBytes?: number;
   chunkBytes?: number;
   onWarning?: (warning: ReaderWarning) => void;
+  /** The inode the file must be, opened without following a link (a file found beside a transcript). */
+  identity?: { dev: number; ino: number };
 }
 
 /** Warnings kept in `warnings` (later ones are still reported through onWarning). */
@@ -59,6 +61,7 @@ export class TranscriptFile {
         ...(this.options.maxRecordBytes !== undefined ? { maxRecordBytes: this.options.maxRecordBytes } : {}),
         ...(this.options.chunkBytes !== undefined ? { chunkBytes: this.options.chunkBytes } : {}),
         ...(bytes !== undefined ? { bytes } : {}),
+        ...(this.options.identity !== undefined ? { identity: this.options.identity } : {}),
       });
     } catch (error) {
       throw new ReaderError(`${this.name}: cannot be read: ${describeError(error)}`);

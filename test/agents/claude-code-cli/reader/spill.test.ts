@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { MAX_SPILL_BYTES, readSpillFile } from '../../../../lib/agents/claude-code-cli/reader/spill.js';
 import { tempDir } from '../../../support/run.js';
-import { readAll, SID, text, toolResult, user, writeTranscript } from './support.js';
+import { attachment, readAll, SID, text, toolResult, user, writeTranscript } from './support.js';
 
 const pointer = (path: string) => `<persisted-output>\nOutput too large (45.0KB). Full output saved to: ${path}\n\nPreview (first 2KB):\n1\n2\n</persisted-output>`;
 
@@ -60,7 +60,8 @@ describe('spilled output', () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'secret.txt'), 'secret');
     symlinkSync(join(dir, 'secret.txt'), join(dir, 'link.txt'));
-    expect(readSpillFile(join(dir, 'link.txt'))).toEqual({ ok: false, reason: 'a symbolic link' });
+    const link = join(dir, 'link.txt');
+    expect(readSpillFile(link)).toEqual({ ok: false, reason: `a symbolic link (${link}), not followed`, link });
   });
 
   test('a FIFO is refused without blocking', () => {
@@ -105,6 +106,36 @@ describe('spilled output', () => {
     writeFileSync(file, 'full');
     const { events, warnings } = await readAll(spilled(file), { resolveSpills: false });
     expect(events[0]).toMatchObject({ content: pointer(file) });
+    expect(warnings).toEqual([]);
+  });
+
+  test('a pointer in an attachment is replaced by the spilled file (read --events)', async () => {
+    const file = spillPath('hook.txt');
+    writeFileSync(file, 'the whole hook output\n');
+    const path = writeTranscript([
+      user('u1', null, 'hi'),
+      attachment('t1', 'u1', { type: 'hook_success', content: pointer(file) }),
+      attachment('t2', 't1', { type: 'hook_success', content: 'short output' }),
+    ]);
+    const { events, warnings } = await readAll(path, { includeEvents: true });
+    expect(events.filter((e) => e.type === 'context').map((e) => (e as { text?: string }).text)).toEqual(['the whole hook output\n', 'short output']);
+    expect(warnings).toEqual([]);
+  });
+
+  test('an attachment\'s pointer follows the same rules: outside a tool-results directory it is kept, with a warning', async () => {
+    const file = join(tempDir(), 'elsewhere.txt');
+    writeFileSync(file, 'not a spill');
+    const path = writeTranscript([user('u1', null, 'hi'), attachment('t1', 'u1', { type: 'hook_success', content: pointer(file) })]);
+    const { events, warnings } = await readAll(path, { includeEvents: true });
+    expect(events[1]).toMatchObject({ type: 'context', kind: 'attachment', text: pointer(file) });
+    expect(warnings.map((w) => w.message)).toEqual([`spilled output ${file} is not in a Claude Code tool-results directory; the pointer is kept`]);
+  });
+
+  test('without --events an attachment\'s spill is not read at all', async () => {
+    const file = spillPath('unread.txt');
+    const path = writeTranscript([user('u1', null, 'hi'), attachment('t1', 'u1', { type: 'hook_success', content: pointer(file) })]);
+    const { events, warnings } = await readAll(path);
+    expect(events.map((e) => e.type)).toEqual(['user']);
     expect(warnings).toEqual([]);
   });
 });
