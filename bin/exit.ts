@@ -1,6 +1,7 @@
 // How a command ends: its exit code once stdout and stderr have drained (a pipe reader must get every
 // byte we wrote), and a usage error reported as one line with exit 2.
 import { UsageError } from '../lib/session/options.js';
+import { usageErrorText } from './usage-error.js';
 
 export function exitWhenDrained(code: number): void {
   process.exitCode = code;
@@ -20,14 +21,15 @@ export function exitWhenDrained(code: number): void {
 
 /**
  * Run a command's body and exit with the code it returns; a UsageError it throws is reported on stderr
- * and exits 2. Anything else is a bug and propagates.
+ * (usageErrorText: `command` names the help to try, undefined for the filter's) and exits 2. Anything else is
+ * a bug and propagates.
  */
-export async function runCommand(body: () => Promise<number>): Promise<void> {
+export async function runCommand(body: () => Promise<number>, command?: string): Promise<void> {
   try {
     exitWhenDrained(await body());
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    process.stderr.write(`asyncai-log: ${error.message}\n`);
+    process.stderr.write(usageErrorText(error.message, command));
     exitWhenDrained(2);
   }
 }
