@@ -5,7 +5,8 @@ import { closeSync, constants, fstatSync, openSync } from 'node:fs';
 import { findHarness } from '../agents/index.js';
 import { FileConversion, type ConvertHooks } from './file-conversion.js';
 import { chunks, FileHash } from './file-read.js';
-import { describe, emptyOutcome } from './outcome.js';
+import { emptyOutcome } from './outcome.js';
+import { cannotBeRead, notRegularFile } from '../util/fs-errors.js';
 import type { ConvertOutcome, ConvertSettings, ConvertTarget, ConvertTask, SessionRef } from './types.js';
 
 export { MAX_MESSAGES, type ConvertHooks } from './file-conversion.js';
@@ -23,13 +24,13 @@ export async function convertSource(task: ConvertTask, settings: ConvertSettings
   try {
     file = openSync(task.real, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
   } catch (error) {
-    outcome.error = `cannot read: ${describe(error)}`;
+    outcome.error = cannotBeRead(error);
     return outcome;
   }
   try {
     const st = fstatSync(file);
     if (!st.isFile()) {
-      outcome.error = 'not a regular file';
+      outcome.error = cannotBeRead(notRegularFile(st));
       return outcome;
     }
     const write = task.targets.filter((t) => t.rewrite || t.known === undefined);
@@ -80,7 +81,7 @@ export async function convertSource(task: ConvertTask, settings: ConvertSettings
     return outcome;
   } catch (error) {
     outcome.status = 'failed';
-    outcome.error = `cannot read: ${describe(error)}`;
+    outcome.error = cannotBeRead(error);
     return outcome;
   } finally {
     closeSync(file);

@@ -12,7 +12,7 @@ import {
   ReaderError, type ReaderWarning, type TranscriptReading, type TranscriptReadOptions, type UsageCounting,
 } from '../agents/types.js';
 import type { InputFormat } from '../input/types.js';
-import { describeError } from '../util/fs-errors.js';
+import { cannotBeRead } from '../util/fs-errors.js';
 import { keepStream, readAdapted, sniffFile, sniffStream } from '../input/any-input.js';
 import { Output } from './output.js';
 
@@ -218,7 +218,7 @@ class ReadRun {
       return 0;
     } catch (error) {
       if (typeof (error as NodeJS.ErrnoException).syscall !== 'string') throw error;
-      report(`${name}: cannot be read: ${describeError(error)}`);
+      report(`${name}: ${cannotBeRead(error)}`);
       return 1;
     }
   }

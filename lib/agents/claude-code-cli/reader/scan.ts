@@ -5,6 +5,7 @@
 import { closeSync, constants, fstatSync, openSync } from 'node:fs';
 import { FileLines, lineText, type FileLine, type SpareBuffer } from './file-lines.js';
 import { isObject } from './record-types.js';
+import { notRegularFile } from '../../../util/fs-errors.js';
 import { parseBytes, type JsonSource } from '../../../json/raw-json.js';
 
 /** Longest record accepted (Claude Code itself loads 30 MB tool results). */
@@ -197,7 +198,7 @@ export class TranscriptScan {
     const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
     try {
       const stat = fstatSync(fd);
-      if (!stat.isFile()) throw Object.assign(new Error('not a regular file'), { code: 'ENOTFILE' });
+      if (!stat.isFile()) throw notRegularFile(stat);
       return new TranscriptScan(fd, options);
     } catch (error) {
       closeSync(fd);

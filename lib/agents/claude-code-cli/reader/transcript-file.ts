@@ -1,6 +1,6 @@
 // One transcript file as both passes meet it: each pass opens it again and reads it a chunk at a time; what
 // spans the passes is here (the warnings, given once each, and which record types were reported).
-import { describeError } from '../../../util/fs-errors.js';
+import { cannotBeRead } from '../../../util/fs-errors.js';
 import { ReaderError, type ReaderWarning } from '../../types.js';
 import { CHUNK_BYTES, SpareBuffer, type FileLine } from './file-lines.js';
 import { classifyRecordType } from './record-types.js';
@@ -61,7 +61,7 @@ export class TranscriptFile {
         ...(bytes !== undefined ? { bytes } : {}),
       });
     } catch (error) {
-      throw new ReaderError(`${this.name}: cannot be read: ${describeError(error)}`);
+      throw new ReaderError(`${this.name}: ${cannotBeRead(error)}`);
     }
   }
 
@@ -74,7 +74,7 @@ export class TranscriptFile {
       scan.close();
       // Only the file system's errors mean the file cannot be read; anything else is a fault of ours.
       if (typeof (error as NodeJS.ErrnoException).syscall !== 'string') throw error;
-      throw new ReaderError(`${this.name}: cannot be read: ${describeError(error)}`);
+      throw new ReaderError(`${this.name}: ${cannotBeRead(error)}`);
     }
     if (!more && scan.summary.partial) this.partial = true;
     return more;
