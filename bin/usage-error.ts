@@ -3,6 +3,7 @@
 // the command knows; an unexpected word with the closest command; a missing operand or value by name.
 import type { Argv } from 'yargs';
 import { COMMANDS } from './help.js';
+import { diagnosticLine } from '../lib/util/shown-text.js';
 
 /** Edit distance with adjacent transpositions (optimal string alignment): "sesion" -> "session" is 1. */
 export function editDistance(a: string, b: string): number {
@@ -117,7 +118,7 @@ export function commandOf(args: readonly string[]): string | undefined {
 
 /** The whole of a usage error on stderr: `asyncai-log: <what>` and the line naming the command's help. */
 export function usageErrorText(what: string, command: string | undefined): string {
-  return `asyncai-log: ${what}\nTry 'asyncai-log${command !== undefined ? ` ${command}` : ''} --help'.\n`;
+  return `${diagnosticLine(what)}Try 'asyncai-log${command !== undefined ? ` ${command}` : ''} --help'.\n`;
 }
 
 /**

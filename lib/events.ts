@@ -3,6 +3,7 @@
 // (in canonical snake_case form, timestamp resolved) or one human-readable reason it was rejected.
 
 import { isObject } from './util/is-object.js';
+import { preview, previewValue } from './input/line-messages.js';
 
 /** Token usage as the agent reported it; passed through to the transcript unchanged. */
 export type Usage = Record<string, unknown>;
@@ -165,7 +166,7 @@ export function resolveTimestamp(value: unknown, now: string): string {
     date = new Date(value);
   } else if (typeof value === 'string') {
     if (!/^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/i.test(value)) {
-      fail(`"timestamp" is not RFC 3339: ${JSON.stringify(value.slice(0, 40))}`);
+      fail(`"timestamp" is not RFC 3339: ${preview(value)}`);
     }
     date = new Date(value);
   } else {
@@ -360,7 +361,7 @@ function build(type: string, obj: Record<string, unknown>, now: string): Generic
       return event;
     }
     default:
-      return fail(`unknown event type ${JSON.stringify(type).slice(0, 60)} (expected one of ${EVENT_TYPES.join(', ')})`);
+      return fail(`unknown event type ${previewValue(type)} (expected one of ${EVENT_TYPES.join(', ')})`);
   }
 }
 

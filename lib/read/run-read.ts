@@ -15,6 +15,7 @@ import type { InputFormat } from '../input/types.js';
 import { cannotBeRead } from '../util/fs-errors.js';
 import { keepStream, readAdapted, sniffFile, sniffStream } from '../input/any-input.js';
 import { Output } from './output.js';
+import { diagnosticLine } from '../util/shown-text.js';
 
 export interface ReadCommandOptions {
   /** Transcript paths, bare session ids, or `-` (stdin). */
@@ -82,7 +83,7 @@ class ReadRun {
 
   constructor(private readonly options: ReadCommandOptions, private readonly io: ReadIO) {
     this.report = (message: string) => {
-      io.stderr.write(`asyncai-log: ${message}\n`);
+      io.stderr.write(diagnosticLine(message));
     };
     this.out = new Output(io.stdout, this.report);
     this.readOptions = {
