@@ -3,6 +3,7 @@
 import { describe, expect, test } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { cleanEnv, runBin, sessionOf, tempDir } from '../support/run.js';
+import { assistant, text, user, writeTranscript } from '../agents/claude-code-cli/reader/support.js';
 
 const BAD: [string, string, string][] = [
   ['1e999', 'input_tokens', 'Infinity'],
@@ -32,6 +33,19 @@ describe('usage values', () => {
       expect(usages[0]).toMatchObject({ cache_read_input_tokens: 4, service_tier: 'standard' });
       const totals = JSON.parse((await runBin(['read', '--usage', file], { env: cleanEnv({ CLAUDE_CONFIG_DIR: root }) })).stdout);
       expect(totals).toMatchObject({ input_tokens: 5, output_tokens: 2, cache_read_input_tokens: 4 });
+    });
+  }
+
+  for (const [raw, key, shown] of BAD) {
+    test(`read --usage over a transcript whose "${key}" is ${raw}: reported with its line, left out of the sums`, async () => {
+      const bad = JSON.stringify(assistant('a1', 'u1', [text('a')], { usage: { [key]: 123456789, cache_read_input_tokens: 4 } }))
+        .replace('123456789', raw) + '\n';
+      const good = assistant('a2', 'u2', [text('b')], { usage: { input_tokens: 5, output_tokens: 2 } });
+      const path = writeTranscript([user('u1', null, 'hi'), bad, user('u2', 'a1', 'again'), good]);
+      const r = await runBin(['read', '--usage', path], { env: cleanEnv() });
+      expect(r.code).toBe(0);
+      expect(r.stderr).toBe(`asyncai-log: ${path}:2: "message.usage.${key}" must be a non-negative whole number, got ${shown}; left out\n`);
+      expect(JSON.parse(r.stdout)).toMatchObject({ responses: 2, input_tokens: 5, output_tokens: 2, cache_read_input_tokens: 4 });
     });
   }
 

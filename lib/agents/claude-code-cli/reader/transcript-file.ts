@@ -100,7 +100,7 @@ export class TranscriptFile {
    * (usage-scan.ts), read from their bytes when the walk can, else parsed and checked as every pass does, so
    * damage in other lines is not reported here. What `usage()` needs, at about half the cost of every record.
    */
-  forEachAssistantRecord(onRecord: (record: Record<string, unknown>) => void): void {
+  forEachAssistantRecord(onRecord: (record: Record<string, unknown>, line: number) => void): void {
     const scan = this.open();
     const assistant = new AssistantLines();
     const onLine = (line: FileLine) => {
@@ -108,11 +108,11 @@ export class TranscriptFile {
         if (!assistant.mayHold(line.buf, line.start, line.end)) return;
         const light = scanUsageRecord(line.buf, line.start, line.end);
         if (light !== undefined) {
-          if (this.accept(light, line.no)) onRecord(light);
+          if (this.accept(light, line.no)) onRecord(light, line.no);
           return;
         }
       }
-      for (const record of scan.records(line)) if (this.accept(record, line.no)) onRecord(record);
+      for (const record of scan.records(line)) if (this.accept(record, line.no)) onRecord(record, line.no);
     };
     while (this.readChunk(scan, onLine, () => assistant.reset()));
   }
