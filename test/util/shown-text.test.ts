@@ -21,27 +21,25 @@ describe('escapeText', () => {
   });
 });
 
+/** What JSON.parse throws for `text`. */
+function parseError(text: string): unknown {
+  try {
+    JSON.parse(text);
+  } catch (error) {
+    return error;
+  }
+  throw new Error(`${text} is JSON`);
+}
+
 describe('a bad line quoted in a diagnostic', () => {
   test('invalid JSON quotes the line once, not V8\'s piece of it as well', () => {
-    let error: unknown;
-    try {
-      JSON.parse('not json');
-    } catch (caught) {
-      error = caught;
-    }
-    expect(invalidJsonMessage(error, 'not json')).toBe('invalid JSON: Unexpected token \'o\': "not json"');
+    expect(invalidJsonMessage(parseError('not json'), 'not json')).toBe('invalid JSON: Unexpected token \'o\': "not json"');
   });
 
   test('a long line is cut to PREVIEW_CHARS, with ... after the closing quote', () => {
     const long = 'x'.repeat(200);
     expect(preview(long)).toBe(`"${'x'.repeat(PREVIEW_CHARS)}"...`);
-    let error: unknown;
-    try {
-      JSON.parse(long);
-    } catch (caught) {
-      error = caught;
-    }
-    const message = invalidJsonMessage(error, long);
+    const message = invalidJsonMessage(parseError(long), long);
     expect(message.split('x'.repeat(10)).length - 1).toBe(PREVIEW_CHARS / 10);
     expect(message.endsWith(`"${'x'.repeat(PREVIEW_CHARS)}"...`)).toBe(true);
   });
