@@ -12,12 +12,12 @@
 import yargs, { type Argv } from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { filterCommand } from './commands/filter.js';
-import { completion } from './completion.js';
+import { completion, completionCommand, YARGS_COMPLETION_NAME } from './completion.js';
 import { convertCommand } from './commands/convert.js';
 import { readCommand } from './commands/read.js';
 import { markOperands, unmarkOperands } from './arguments.js';
 import { helpWidth, withoutTypeColumn } from './help.js';
-import { knownFlags, unknownArgumentMessage } from './usage-error.js';
+import { commandOf, knownFlags, usageErrorMessage, usageErrorText } from './usage-error.js';
 import { setGcFlags } from '../lib/util/worker-heap.js';
 
 setGcFlags();
@@ -37,7 +37,8 @@ await cli
   .command(filterCommand)
   .command(readCommand)
   .command(convertCommand)
-  .completion('completion', 'print a bash or zsh completion script (for ~/.bashrc or ~/.zshrc)',
+  .command(completionCommand(() => (cli as unknown as { showCompletionScript($0: string, cmd: string): void }).showCompletionScript('asyncai-log', 'completion')))
+  .completion(YARGS_COMPLETION_NAME, false,
     completion(() => knownFlags((filterCommand.builder as (y: Argv) => Argv)(yargs([])))))
   .strict()
   .help()
@@ -49,9 +50,8 @@ await cli
   .wrap(helpWidth())
   .fail((message, error) => {
     const args = hideBin(process.argv);
-    const unknown = message ? unknownArgumentMessage(message, args, knownFlags(cli)) : undefined;
-    if (unknown !== undefined) process.stderr.write(`asyncai-log: ${unknown}\n`);
-    else process.stderr.write(`asyncai-log: ${message ?? error?.message ?? 'usage error'}\nTry 'asyncai-log --help'.\n`);
+    const what = usageErrorMessage(message ?? error?.message ?? 'usage error', args, knownFlags(cli));
+    process.stderr.write(usageErrorText(what, commandOf(args)));
     process.exit(2);
   })
   .parseAsync();

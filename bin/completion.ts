@@ -1,8 +1,9 @@
 // Shell completion (`asyncai-log completion` prints the bash or zsh script; the script asks
 // `asyncai-log --get-yargs-completions <words>`). yargs completes commands and each command's flags; this
 // adds what it cannot know here: the default command's flags at the top level, and the values of
-// --session-format, --from and --session-dir.
-import type { Argv } from 'yargs';
+// --session-format, --from and --session-dir. The command is ours, so that `completion --help` is its help
+// and an extra argument a usage error: yargs' own prints the script for any arguments.
+import type { Argv, CommandModule } from 'yargs';
 import { knownFormats, readableFormats } from '../lib/agents/index.js';
 import { inputFormatNames } from '../lib/input/index.js';
 import { COMMANDS } from './help.js';
@@ -33,5 +34,21 @@ export function completion(filterFlags: () => string[], argv: readonly string[] 
     if (command === undefined && current.startsWith('-')) return done(filterFlags());
     // The default command is listed as "$0": it is what runs when no command is named, nothing to type.
     defaultCompletion((_error, completions) => done((completions ?? []).filter((entry) => !/^\$0(:|$)/.test(entry))));
+  };
+}
+
+/**
+ * The name yargs' completion is registered under: it must be some name, and its command (which prints the
+ * script whatever follows) must be one nobody can type. No shell argument holds a NUL.
+ */
+export const YARGS_COMPLETION_NAME = '\u0000completion';
+
+/** The `completion` command: no operand, no option but --help; `printScript` prints the script for $SHELL. */
+export function completionCommand(printScript: () => void): CommandModule {
+  return {
+    command: 'completion',
+    describe: 'print a bash or zsh completion script (for ~/.bashrc or ~/.zshrc)',
+    builder: (y) => y.usage('$0 completion\n\nPrint a bash completion script, or a zsh one when $SHELL is zsh. Install it with:\nasyncai-log completion >> ~/.bashrc (or ~/.zshrc)'),
+    handler: () => printScript(),
   };
 }

@@ -2,6 +2,7 @@
 // byte we wrote), a usage error reported as one line with exit 2, and the signals that end a run
 // (SIGINT, SIGTERM, SIGHUP: 128 + the signal's number).
 import { UsageError } from '../lib/session/options.js';
+import { usageErrorText } from './usage-error.js';
 
 /** The signals that end a command as asked, each with its exit code (128 + its number). */
 const STOP_SIGNALS = [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]] as const;
@@ -42,14 +43,15 @@ export function exitWhenDrained(code: number): void {
 
 /**
  * Run a command's body and exit with the code it returns; a UsageError it throws is reported on stderr
- * and exits 2. Anything else is a bug and propagates.
+ * (usageErrorText: `command` names the help to try, undefined for the filter's) and exits 2. Anything else is
+ * a bug and propagates.
  */
-export async function runCommand(body: () => Promise<number>): Promise<void> {
+export async function runCommand(body: () => Promise<number>, command?: string): Promise<void> {
   try {
     exitWhenDrained(await body());
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    process.stderr.write(`asyncai-log: ${error.message}\n`);
+    process.stderr.write(usageErrorText(error.message, command));
     exitWhenDrained(2);
   }
 }

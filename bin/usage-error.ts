@@ -1,7 +1,9 @@
-// The line for a usage error that yargs found: an unknown flag is named as it was typed, with the closest
-// flag the command knows; an unexpected word with the closest command. One line, then exit 2.
+// How a usage error is told, in every command: `asyncai-log: <what>`, then `Try 'asyncai-log <command> --help'.`,
+// exit 2, nothing else. What yargs found is said our way: an unknown flag as it was typed, with the closest flag
+// the command knows; an unexpected word with the closest command; a missing operand or value by name.
 import type { Argv } from 'yargs';
 import { COMMANDS } from './help.js';
+import { diagnosticLine } from '../lib/util/shown-text.js';
 
 /** Edit distance with adjacent transpositions (optimal string alignment): "sesion" -> "session" is 1. */
 export function editDistance(a: string, b: string): number {
@@ -73,18 +75,50 @@ function firstUnknownFlag(args: readonly string[], flags: readonly string[]): st
  * command accepts.
  */
 export function unknownArgumentMessage(message: string, args: readonly string[], flags: readonly string[]): string | undefined {
-  const command = args.find((arg) => COMMANDS.includes(arg));
-  const help = `see asyncai-log${command !== undefined ? ` ${command}` : ''} --help`;
+  const command = commandOf(args);
   const flag = firstUnknownFlag(args, flags);
   if (flag !== undefined) {
     const suggestion = flag.startsWith('--') ? closest(flag, flags.filter((known) => known.startsWith('--'))) : undefined;
-    return `unknown option ${flag} (${suggestion !== undefined ? `did you mean ${suggestion}?` : help})`;
+    return `unknown option ${flag}${suggestion !== undefined ? ` (did you mean ${suggestion}?)` : ''}`;
   }
   const match = /^Unknown arguments?: (.*)$/s.exec(message);
   if (match === null) return undefined;
   const word = match[1]!.split(', ')[0]!;
   const suggestion = command === undefined ? closest(word, COMMANDS) : undefined;
-  return `unexpected argument "${word}" (${suggestion !== undefined ? `did you mean ${suggestion}?` : help})`;
+  return `unexpected argument ${JSON.stringify(word)}${suggestion !== undefined ? ` (did you mean ${suggestion}?)` : ''}`;
+}
+
+/** What each command wants as operands, for the line that says none was given. */
+const OPERANDS: Record<string, string> = {
+  read: 'a transcript file, a session uuid or - (stdin)',
+  convert: 'a file or directory to convert',
+};
+
+/**
+ * The `<what>` of a usage error yargs reports as `message`, said our way (see unknownArgumentMessage; a
+ * missing operand or flag value named); any other message as yargs wrote it.
+ */
+export function usageErrorMessage(message: string, args: readonly string[], flags: readonly string[]): string {
+  const unknown = unknownArgumentMessage(message, args, flags);
+  if (unknown !== undefined) return unknown;
+  const command = commandOf(args);
+  if (/^Not enough non-option arguments/.test(message) && command !== undefined && OPERANDS[command] !== undefined) {
+    return `missing argument: ${command} wants ${OPERANDS[command]}`;
+  }
+  const value = /^Not enough arguments following: (.*)$/.exec(message);
+  if (value !== null) return `--${value[1]} wants a value`;
+  return message;
+}
+
+/** The command named on the command line (`read`, `convert`, `completion`), or undefined for the filter. */
+export function commandOf(args: readonly string[]): string | undefined {
+  const end = args.indexOf('--');
+  return (end === -1 ? args : args.slice(0, end)).find((arg) => COMMANDS.includes(arg));
+}
+
+/** The whole of a usage error on stderr: `asyncai-log: <what>` and the line naming the command's help. */
+export function usageErrorText(what: string, command: string | undefined): string {
+  return `${diagnosticLine(what)}Try 'asyncai-log${command !== undefined ? ` ${command}` : ''} --help'.\n`;
 }
 
 /**

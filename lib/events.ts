@@ -3,6 +3,8 @@
 // (in canonical snake_case form, timestamp resolved) or one human-readable reason it was rejected.
 
 import { isObject } from './util/is-object.js';
+import { preview, previewValue } from './input/line-messages.js';
+import { checkedUsage } from './usage.js';
 
 /** Token usage as the agent reported it; passed through to the transcript unchanged. */
 export type Usage = Record<string, unknown>;
@@ -126,7 +128,8 @@ const ENUM_NAMES: Record<string, EventType | null> = {
   MonitorConsumed: null,
 };
 
-export type Normalized = { ok: true; event: GenericEvent } | { ok: true; event: null } | { ok: false; error: string };
+/** An accepted event may come with `warnings`: problems of the line that left something out of it (a bad token count). */
+export type Normalized = { ok: true; event: GenericEvent; warnings?: string[] } | { ok: true; event: null } | { ok: false; error: string };
 
 class Invalid extends Error {}
 
@@ -165,7 +168,7 @@ export function resolveTimestamp(value: unknown, now: string): string {
     date = new Date(value);
   } else if (typeof value === 'string') {
     if (!/^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/i.test(value)) {
-      fail(`"timestamp" is not RFC 3339: ${JSON.stringify(value.slice(0, 40))}`);
+      fail(`"timestamp" is not RFC 3339: ${preview(value)}`);
     }
     date = new Date(value);
   } else {
@@ -249,14 +252,16 @@ function toolArguments(value: unknown): Record<string, unknown> {
   return fail(`"arguments" must be an object or a JSON string, got ${describe(value)}`);
 }
 
-/** The optional `usage` object of an assistant-side event. */
-function usageOf(obj: Record<string, unknown>): Usage | undefined {
+/** The optional `usage` object of an assistant-side event, its bad token counts left out (told in `warnings`). */
+function usageOf(obj: Record<string, unknown>, warnings: string[]): Usage | undefined {
   if (obj.usage === undefined || obj.usage === null) return undefined;
   if (!isObject(obj.usage)) fail('"usage" must be an object');
-  return obj.usage;
+  const usage = checkedUsage(obj.usage, 'usage', 0, warnings);
+  return Object.keys(usage).length > 0 ? usage : undefined;
 }
 
-function build(type: string, obj: Record<string, unknown>, now: string): GenericEvent {
+
+function build(type: string, obj: Record<string, unknown>, now: string, warnings: string[]): GenericEvent {
   const timestamp = resolveTimestamp(obj.timestamp, now);
   switch (type) {
     case 'user': {
@@ -272,7 +277,7 @@ function build(type: string, obj: Record<string, unknown>, now: string): Generic
       const event: AssistantEvent = { type, text: str(obj, 'text', true), timestamp };
       const model = str(obj, 'model', false);
       if (model !== undefined) event.model = model;
-      const usage = usageOf(obj);
+      const usage = usageOf(obj, warnings);
       if (usage !== undefined) event.usage = usage;
       return event;
     }
@@ -296,7 +301,7 @@ function build(type: string, obj: Record<string, unknown>, now: string): Generic
       if (event.name === '') fail('"name" must not be empty');
       const model = str(obj, 'model', false);
       if (model !== undefined) event.model = model;
-      const usage = usageOf(obj);
+      const usage = usageOf(obj, warnings);
       if (usage !== undefined) event.usage = usage;
       return event;
     }
@@ -360,7 +365,7 @@ function build(type: string, obj: Record<string, unknown>, now: string): Generic
       return event;
     }
     default:
-      return fail(`unknown event type ${JSON.stringify(type).slice(0, 60)} (expected one of ${EVENT_TYPES.join(', ')})`);
+      return fail(`unknown event type ${previewValue(type)} (expected one of ${EVENT_TYPES.join(', ')})`);
   }
 }
 
@@ -377,6 +382,7 @@ function withAgentId(event: GenericEvent, obj: Record<string, unknown>): Generic
  * normalises to `event: null` (accepted, nothing to write).
  */
 export function normalizeEvent(value: unknown, now: string): Normalized {
+  const warnings: string[] = [];
   try {
     if (value === 'MonitorConsumed') return { ok: true, event: null };
     if (!isObject(value)) return { ok: false, error: `expected a JSON object, got ${describe(value)}` };
@@ -388,14 +394,18 @@ export function normalizeEvent(value: unknown, now: string): Normalized {
         if (type === null || type === undefined) return { ok: true, event: null };
         const inner = value[name];
         if (!isObject(inner)) return { ok: false, error: `"${name}" must hold an object` };
-        return { ok: true, event: withAgentId(build(type, inner, now), inner) };
+        return accepted(withAgentId(build(type, inner, now, warnings), inner), warnings);
       }
       return { ok: false, error: 'missing "type"' };
     }
     if (typeof value.type !== 'string') return { ok: false, error: `"type" must be a string, got ${describe(value.type)}` };
-    return { ok: true, event: withAgentId(build(value.type, value, now), value) };
+    return accepted(withAgentId(build(value.type, value, now, warnings), value), warnings);
   } catch (error) {
     if (error instanceof Invalid) return { ok: false, error: error.message };
     throw error;
   }
+}
+
+function accepted(event: GenericEvent, warnings: string[]): Normalized {
+  return warnings.length > 0 ? { ok: true, event, warnings } : { ok: true, event };
 }

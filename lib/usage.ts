@@ -1,8 +1,10 @@
 // Usage objects (an API response's token counts, as the events carry them) summed and differenced field by
 // field: the Claude Code writer sums what a response's events reported, its reader gives each event what grew.
-// One depth for both, so what the writer sums the reader takes apart again.
+// One depth for both, so what the writer sums the reader takes apart again. Token counts are checked on the way
+// in (checkedUsage): only non-negative safe integers are summed.
 import type { Usage } from './events.js';
 import { isObject } from './util/is-object.js';
+import { previewValue } from './input/line-messages.js';
 
 /** How deep nested usage objects are summed and compared field by field; deeper ones are taken as a whole. */
 export const USAGE_MAX_DEPTH = 4;
@@ -59,6 +61,32 @@ function growth(earlier: Record<string, unknown>, later: Record<string, unknown>
     }
     // An own "__proto__" key (JSON may hold one) must stay a key, not become the prototype.
     Object.defineProperty(out, key, { value: part, enumerable: true, writable: true, configurable: true });
+  }
+  return out;
+}
+
+/** A field that holds a token count by its name (`input_tokens`, `web_search_requests`): a number is wanted there. */
+const COUNT_KEY = /(^|_)(tokens|requests)$/;
+
+/**
+ * `usage` without the token counts that are no non-negative safe integer (`1e999`, `-50`, `"7"` where a count is
+ * named), each told once in `warnings`: summed, they would make every total wrong. Other values pass as they are.
+ */
+export function checkedUsage(usage: Usage, path: string, depth: number, warnings: string[]): Usage {
+  const out: Usage = {};
+  for (const [key, value] of Object.entries(usage)) {
+    const where = `${path}.${key}`;
+    let kept: unknown = value;
+    if (typeof value === 'number' || (COUNT_KEY.test(key) && !isObject(value) && value !== null)) {
+      if (!(Number.isSafeInteger(value) && (value as number) >= 0)) {
+        warnings.push(`"${where}" must be a non-negative whole number, got ${typeof value === 'number' ? String(value) : previewValue(value)}; left out`);
+        continue;
+      }
+    } else if (isObject(value) && depth < USAGE_MAX_DEPTH) {
+      kept = checkedUsage(value, where, depth + 1, warnings);
+    }
+    // An own "__proto__" key (JSON may hold one) must stay a key, not become the prototype.
+    Object.defineProperty(out, key, { value: kept, enumerable: true, writable: true, configurable: true });
   }
   return out;
 }

@@ -82,6 +82,6 @@ export const convertCommand: CommandModule<object, ConvertArgs> = {
       const io = { stdout: process.stdout, stderr: process.stderr, signal: controller.signal };
       const summary = argv.watch && !argv['dry-run'] ? await watchConvert(options, io) : await runConvert(options, io);
       return signalCode !== 0 ? signalCode : summary.code;
-    });
+    }, 'convert');
   },
 };

@@ -12,6 +12,7 @@ import { MAX_LINE_BYTES, MAX_THREADS, wholeNumber } from '../arguments.js';
 import { FILTER_EXAMPLES, MAIN_NOTES, inputFormatChoices, sessionFormatChoices } from '../help.js';
 import { onStopSignals, runCommand } from '../exit.js';
 import { mistypedCommand } from '../usage-error.js';
+import { diagnosticLine } from '../../lib/util/shown-text.js';
 
 export interface SessionArgs {
   'session-format': string[];
@@ -161,7 +162,7 @@ export const filterCommand: CommandModule<object, FilterArgs> = {
       });
       if (process.stderr.isTTY) {
         for (const harness of result.harnesses) {
-          process.stderr.write(`asyncai-log: resume with: ${harness.resumeCommand}  (from ${harness.cwd})\n`);
+          process.stderr.write(diagnosticLine(`resume with: ${harness.resumeCommand}  (from ${harness.cwd})`));
         }
       }
       return signalCode !== 0 ? signalCode : result.code;

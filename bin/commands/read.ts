@@ -85,6 +85,6 @@ export const readCommand: CommandModule<object, ReadArgs> = {
         ...(collect !== undefined ? { collect } : {}),
       }, { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin });
       return code;
-    });
+    }, 'read');
   },
 };

@@ -6,8 +6,9 @@ import { findHarness } from '../agents/index.js';
 import { lockSessions } from './append-lock.js';
 import { FileConversion, type ConvertHooks } from './file-conversion.js';
 import { chunks, FileHash } from './file-read.js';
-import { describe, emptyOutcome } from './outcome.js';
+import { emptyOutcome } from './outcome.js';
 import { SessionLock } from './session-lock.js';
+import { cannotBeRead, notRegularFile } from '../util/fs-errors.js';
 import type { ConvertOutcome, ConvertSettings, ConvertTarget, ConvertTask, SessionRef } from './types.js';
 
 export { MAX_MESSAGES, type ConvertHooks } from './file-conversion.js';
@@ -26,14 +27,14 @@ export async function convertSource(task: ConvertTask, settings: ConvertSettings
     // Non-blocking: a FIFO named as a source must not hold the open (fstat then refuses it).
     file = openSync(task.bytes ? Buffer.from(task.bytes) : task.real, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
   } catch (error) {
-    outcome.error = `cannot read: ${describe(error)}`;
+    outcome.error = cannotBeRead(error);
     return outcome;
   }
   let locks = new Map<string, SessionLock>();
   try {
     const st = fstatSync(file);
     if (!st.isFile()) {
-      outcome.error = 'not a regular file';
+      outcome.error = cannotBeRead(notRegularFile(st));
       return outcome;
     }
     const write = task.targets.filter((t) => t.rewrite || t.known === undefined);
@@ -100,7 +101,7 @@ export async function convertSource(task: ConvertTask, settings: ConvertSettings
     return outcome;
   } catch (error) {
     outcome.status = 'failed';
-    outcome.error = `cannot read: ${describe(error)}`;
+    outcome.error = cannotBeRead(error);
     return outcome;
   } finally {
     closeSync(file);

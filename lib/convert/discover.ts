@@ -4,6 +4,7 @@
 import { lstatSync, readdirSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { basename, dirname, extname, join, resolve, sep } from 'node:path';
 import { MANIFEST_DIR } from './manifest.js';
+import { cannotBeRead, notRegularFile } from '../util/fs-errors.js';
 
 /** File name endings a directory walk takes; a file named on the command line is read whatever its name. */
 export const LOG_EXTENSIONS: readonly string[] = ['.jsonl', '.ndjson', '.json'];
@@ -51,11 +52,6 @@ function entryPath(dir: string, dirBytes: Buffer | undefined, name: Buffer): { p
   return { path: bytes.toString('latin1'), bytes };
 }
 
-function describe(error: unknown): string {
-  const err = error as NodeJS.ErrnoException;
-  return err.code !== undefined ? `${err.code}: ${err.message.replace(/^[A-Z]+: /, '')}` : err.message;
-}
-
 /**
  * List the files behind `inputs` (paths relative to `processCwd`), in argument order. A directory is
  * walked depth first with its entries sorted by name, so the order is the same on every run.
@@ -70,12 +66,12 @@ export function discoverSources(inputs: readonly string[], processCwd: string): 
       st = statSync(absolute);
       real = realpathSync(absolute);
     } catch (error) {
-      out.push({ kind: 'error', path: input, error: describe(error) });
+      out.push({ kind: 'error', path: input, error: cannotBeRead(error) });
       continue;
     }
     if (st.isDirectory()) walk(input, real, out);
     else if (st.isFile()) out.push({ kind: 'source', source: source(input, real, st) });
-    else out.push({ kind: 'error', path: input, error: 'not a regular file or directory' });
+    else out.push({ kind: 'error', path: input, error: cannotBeRead(notRegularFile(st)) });
   }
   return out;
 }
@@ -86,7 +82,7 @@ function walk(shown: string, real: string, out: Discovered[], realBytes?: Buffer
     // As bytes: a name that is not UTF-8 is still a file to convert.
     entries = readdirSync(realBytes ?? real, { encoding: 'buffer' });
   } catch (error) {
-    out.push({ kind: 'error', path: shown, error: describe(error) });
+    out.push({ kind: 'error', path: shown, error: cannotBeRead(error) });
     return;
   }
   // Plain code-unit order, not the locale's: the same tree lists the same way everywhere.
@@ -101,7 +97,7 @@ function walk(shown: string, real: string, out: Discovered[], realBytes?: Buffer
       st = lstatSync(entry.bytes ?? path);
     } catch (error) {
       // Gone between the listing and the look: report it, the rest go on.
-      out.push({ kind: 'error', path: shownPath, error: describe(error) });
+      out.push({ kind: 'error', path: shownPath, error: cannotBeRead(error) });
       continue;
     }
     if (st.isDirectory()) {

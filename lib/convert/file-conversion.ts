@@ -15,6 +15,7 @@ import { SessionLogger } from '../session/logger.js';
 import { sessionCwd } from '../session/open.js';
 import { chunks, FileHash } from './file-read.js';
 import { describe, settleOutcome, type Stop } from './outcome.js';
+import { cannotBeRead } from '../util/fs-errors.js';
 import { isCodexSubagent, isConvertedRecord } from './provenance.js';
 import { openTargets } from './targets.js';
 import type { ConvertOutcome, ConvertSettings, ConvertTarget, ConvertTask } from './types.js';
@@ -131,7 +132,7 @@ export class FileConversion {
     } catch (error) {
       // An fs error is the file's; anything else is a fault in mapping it (reported, never thrown on).
       const code = (error as NodeJS.ErrnoException).code;
-      this.stop ??= { status: 'failed', error: `${code !== undefined ? 'cannot read' : 'cannot convert'}: ${describe(error)}` };
+      this.stop ??= { status: 'failed', error: code !== undefined ? cannotBeRead(error) : `cannot convert: ${describe(error)}` };
     }
     this.logger?.finish();
     if (this.logger?.failed) this.stop ??= { status: 'failed', error: this.loggerError ?? 'cannot write the session' };

@@ -14,6 +14,7 @@ import { createInlineRunner, createWorkerRunner, type ConvertRunner } from './po
 import { ProgressLine } from './progress.js';
 import { SessionLock } from './session-lock.js';
 import type { ConvertOutcome, ConvertReason, ConvertSettings, ConvertTarget, ConvertTask, SessionRef } from './types.js';
+import { diagnosticLine } from '../util/shown-text.js';
 
 export { discoverSources, isSubagentSidecar, LOG_EXTENSIONS } from './discover.js';
 export type { Discovered, Source } from './discover.js';
@@ -389,17 +390,17 @@ class Output {
 
   diagnostic(message: string): void {
     this.progress?.clear();
-    this.io.stderr.write(`asyncai-log: ${message}\n`);
+    this.io.stderr.write(diagnosticLine(message));
     this.progress?.draw(true);
   }
 
   report(path: string, outcome: ConvertOutcome): void {
     if (this.changesOnly && outcome.status === 'skipped') return;
-    const lines = outcome.messages.map((message) => `asyncai-log: ${message}\n`);
+    const lines = outcome.messages.map(diagnosticLine);
     if (outcome.warnings > outcome.messages.length) {
-      lines.push(`asyncai-log: ${path}: ${outcome.warnings - outcome.messages.length} more warnings not shown\n`);
+      lines.push(diagnosticLine(`${path}: ${outcome.warnings - outcome.messages.length} more warnings not shown`));
     }
-    if (outcome.status === 'failed' && outcome.error !== undefined) lines.push(`asyncai-log: ${path}: ${outcome.error}\n`);
+    if (outcome.status === 'failed' && outcome.error !== undefined) lines.push(diagnosticLine(`${path}: ${outcome.error}`));
     if (lines.length > 0) {
       this.progress?.clear();
       this.io.stderr.write(lines.join(''));

@@ -8,6 +8,7 @@ import { basename, dirname, extname, join, resolve, sep } from 'node:path';
 import { runConvert, type ConvertIO, type ConvertOptions, type ConvertSummary } from './index.js';
 import { LOG_EXTENSIONS } from './discover.js';
 import { compactRunFiles, MANIFEST_DIR } from './manifest.js';
+import { diagnosticLine } from '../util/shown-text.js';
 
 export interface WatchSettings {
   /** List every input again this often instead of waiting for events (ms); also the fallback's period. */
@@ -53,10 +54,10 @@ async function compactOwn(files: string[], io: ConvertIO): Promise<string[]> {
       continue;
     }
     try {
-      const folded = await compactRunFiles(own, (message) => io.stderr.write(`asyncai-log: ${message}\n`));
+      const folded = await compactRunFiles(own, (message) => io.stderr.write(diagnosticLine(message)));
       if (folded !== undefined) kept.push(folded);
     } catch (error) {
-      io.stderr.write(`asyncai-log: ${dir}: cannot compact the manifest: ${(error as Error).message}\n`);
+      io.stderr.write(diagnosticLine(`${dir}: cannot compact the manifest: ${(error as Error).message}`));
       kept.push(...own);
     }
   }
@@ -127,8 +128,8 @@ export async function watchConvert(options: ConvertOptions, io: ConvertIO & { si
 
   const pollMs = settings.pollMs ?? DEFAULT_POLL_MS;
   if (!signal.aborted) {
-    io.stderr.write(`asyncai-log: convert: watching ${options.inputs.length === 1 ? options.inputs[0] : `${options.inputs.length} inputs`} `
-      + `(${polling ? `listing again every ${pollMs / 1000} s` : 'file system events'}; SIGINT or SIGTERM ends)\n`);
+    io.stderr.write(diagnosticLine(`convert: watching ${options.inputs.length === 1 ? options.inputs[0] : `${options.inputs.length} inputs`} `
+      + `(${polling ? `listing again every ${pollMs / 1000} s` : 'file system events'}; SIGINT or SIGTERM ends)`));
   }
   const sleep = (ms: number) => new Promise<void>((done) => {
     const timer = setTimeout(() => {

@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import { fileInput } from '../input/file-input.js';
 import { LineSplitter, type LineBatch } from '../input/lines.js';
-import { describeError } from '../util/fs-errors.js';
+import { cannotBeRead, notRegularFile } from '../util/fs-errors.js';
 import type { FilterSession } from './session.js';
 import type { FilterIO, FilterOptions } from './types.js';
 
@@ -103,7 +103,7 @@ export class FilterInputs {
 
   private cannotRead(name: string, error: unknown): void {
     this.session.result.code = 1;
-    this.session.report(`${name}: cannot be read: ${describeError(error)}`);
+    this.session.report(`${name}: ${cannotBeRead(error)}`);
   }
 }
 
@@ -116,7 +116,7 @@ async function openInputFile(path: string, name: string): Promise<OpenInput> {
   const handle = await openFile(path, 'r');
   try {
     const stat = await handle.stat();
-    if (stat.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
+    if (stat.isDirectory()) throw notRegularFile(stat);
     const stream = stat.isFile() ? fileInput(handle.fd) : handle.createReadStream({ autoClose: false });
     return { name, stream, ...(stat.isFile() ? { fd: handle.fd } : {}), close: () => handle.close() };
   } catch (error) {

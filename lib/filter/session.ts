@@ -9,6 +9,7 @@ import { openEachSession, sessionCwd } from '../session/open.js';
 import { WarnOnce } from '../util/warn-once.js';
 import type { Stdout } from './stdout.js';
 import type { FilterOptions, FilterResult } from './types.js';
+import { diagnosticLine } from '../util/shown-text.js';
 
 /** Why a run stopped before its input ended: `message` is said on stderr (a bad line under --strict was said). */
 export interface Stop {
@@ -35,7 +36,7 @@ export class FilterSession {
   /** One line on stderr, counted as a warning. */
   report = (message: string): void => {
     this.warnings += 1;
-    this.stderr.write(`asyncai-log: ${message}\n`);
+    this.stderr.write(diagnosticLine(message));
   };
 
   /** A session warning: one given once per session (`once`) is said once in the run. */

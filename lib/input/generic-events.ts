@@ -15,9 +15,10 @@ export const genericEvents: InputFormat = {
   create(): InputAdapter {
     return {
       format: 'events',
-      map(value, now): GenericEvent[] {
+      map(value, now, warn): GenericEvent[] {
         const result = normalizeEvent(value, now);
         if (!result.ok) throw new InputError(result.error);
+        if (result.event !== null) for (const warning of result.warnings ?? []) warn(warning);
         return result.event ? [result.event] : [];
       },
       end: () => [],

@@ -11,12 +11,28 @@ export function overLongMessage(bytes: number, max: number | undefined): string 
   return `line of ${bytes} bytes is over the limit of ${max ?? 'the maximum'} bytes; skipped`;
 }
 
-/** A line JSON.parse rejected with `error`. */
+/** A line JSON.parse rejected with `error`: V8's reason without the piece of the line it quotes (quoted once, here). */
 export function invalidJsonMessage(error: unknown, text: string): string {
-  return `invalid JSON: ${(error as Error).message}: ${preview(text)}`;
+  const reason = (error as Error).message.replace(/, ".*"(\.\.\.)? is not valid JSON$/s, '');
+  return `invalid JSON: ${reason}: ${preview(text)}`;
 }
 
-/** The start of a line, quoted, for a diagnostic. */
+/** How much of a line (or value) a diagnostic quotes, in UTF-16 code units. */
+export const PREVIEW_CHARS = 80;
+
+/**
+ * The start of a line, quoted for a diagnostic: its first PREVIEW_CHARS as a JSON string (a surrogate pair is
+ * never split), then `...` outside the quotes when it was cut. Every bad-line message quotes its line this way.
+ */
 export function preview(text: string): string {
-  return JSON.stringify(text.length > 80 ? `${text.slice(0, 80)}...` : text);
+  if (text.length <= PREVIEW_CHARS) return JSON.stringify(text);
+  const end = /[\ud800-\udbff]/.test(text[PREVIEW_CHARS - 1]!) ? PREVIEW_CHARS - 1 : PREVIEW_CHARS;
+  return `${JSON.stringify(text.slice(0, end))}...`;
+}
+
+/** A value taken from an input line (an unknown type, say), for a diagnostic: a string as preview quotes it, anything else as JSON, cut the same way. */
+export function previewValue(value: unknown): string {
+  if (typeof value === 'string') return preview(value);
+  const json = JSON.stringify(value) ?? String(value);
+  return json.length <= PREVIEW_CHARS ? json : `${json.slice(0, PREVIEW_CHARS)}...`;
 }

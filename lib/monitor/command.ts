@@ -7,6 +7,7 @@ import type { Readable } from 'node:stream';
 import type { GenericEvent } from '../events.js';
 import { LineSplitter } from '../input/lines.js';
 import { MonitorSource } from './source.js';
+import { diagnosticLine } from '../util/shown-text.js';
 
 /** Where monitor events go: the same writer as the input's events (one process, one ordered stream). */
 export interface MonitorSink {
@@ -127,7 +128,7 @@ export function startCommandMonitor(options: CommandMonitorOptions): CommandMoni
     let ok = true;
     for (const line of lines) {
       const text = line.text ?? `[line of ${line.bytes} bytes over the limit; skipped]`;
-      ok = options.stderr.write(`asyncai-log: ${label}: ${text}\n`) && ok;
+      ok = options.stderr.write(diagnosticLine(`${label}: ${text}`)) && ok;
     }
     // Wait for a slow stderr, never for a failed one (closed pipe, full disk): waiting there would block the
     // command on its own stderr pipe for good. Its lines are then lost; its events and its end are not.

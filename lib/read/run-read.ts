@@ -12,10 +12,11 @@ import {
   ReaderError, type ReaderWarning, type TranscriptReading, type TranscriptReadOptions, type UsageCounting,
 } from '../agents/types.js';
 import type { InputFormat } from '../input/types.js';
-import { describeError } from '../util/fs-errors.js';
+import { cannotBeRead } from '../util/fs-errors.js';
 import { MAX_RECORD_BYTES } from '../util/record-limit.js';
 import { keepStream, readAdapted, sniffFile, sniffStream } from '../input/any-input.js';
 import { Output } from './output.js';
+import { diagnosticLine } from '../util/shown-text.js';
 
 export interface ReadCommandOptions {
   /** Transcript paths, bare session ids, or `-` (stdin). */
@@ -83,7 +84,7 @@ class ReadRun {
 
   constructor(private readonly options: ReadCommandOptions, private readonly io: ReadIO) {
     this.report = (message: string) => {
-      io.stderr.write(`asyncai-log: ${message}\n`);
+      io.stderr.write(diagnosticLine(message));
     };
     this.out = new Output(io.stdout, this.report);
     this.readOptions = {
@@ -219,7 +220,7 @@ class ReadRun {
       return 0;
     } catch (error) {
       if (typeof (error as NodeJS.ErrnoException).syscall !== 'string') throw error;
-      report(`${name}: cannot be read: ${describeError(error)}`);
+      report(`${name}: ${cannotBeRead(error)}`);
       return 1;
     }
   }

@@ -142,9 +142,9 @@ describe('convert: one run over a tree', () => {
     const tree = makeTree();
     const r = await convert(tree, ['nowhere.jsonl', F.events]);
     expect(r.code).toBe(1);
-    expect(lineOf(r, 'nowhere.jsonl')).toMatchObject({ status: 'failed', error: expect.stringContaining('ENOENT') });
+    expect(lineOf(r, 'nowhere.jsonl')).toMatchObject({ status: 'failed', error: 'cannot be read: no such file' });
     expect(lineOf(r, F.events).status).toBe('converted');
-    expect(r.stderr).toContain('asyncai-log: nowhere.jsonl: ENOENT');
+    expect(r.stderr).toContain('asyncai-log: nowhere.jsonl: cannot be read: no such file\n');
   });
 
   test('a session that cannot be written fails its file, and the run exits 1', async () => {
@@ -197,7 +197,7 @@ describe('convert: usage errors', () => {
     [['--jobs', '0', 'x.jsonl'], '--jobs wants a whole number from 1 to 256, got "0"'],
     [['--session-format', 'nope', 'x.jsonl'], 'unknown session format'],
     [['--session-dir', 'oops', 'x.jsonl'], '--session-dir wants'],
-    [[], 'Not enough non-option arguments'],
+    [[], 'missing argument: convert wants a file or directory'],
   ])('%j exits 2, says why and writes nothing', async (args, message) => {
     const tree = makeTree();
     const r = await convert(tree, args);

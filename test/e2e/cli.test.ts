@@ -144,7 +144,7 @@ describe('filter command line', () => {
   test('an unknown flag exits 2', async () => {
     const r = await runBin(['--frobnicate'], { input: '' });
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe('asyncai-log: unknown option --frobnicate (see asyncai-log --help)\n');
+    expect(r.stderr).toBe("asyncai-log: unknown option --frobnicate\nTry 'asyncai-log --help'.\n");
   });
 
   test('--no-session writes no file and prints no session line', async () => {

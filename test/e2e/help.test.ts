@@ -137,24 +137,25 @@ describe('completion', () => {
 });
 
 describe('unknown flags', () => {
-  const cases: [string[], string][] = [
-    [['--sesion-format', 'x'], 'unknown option --sesion-format (did you mean --session-format?)'],
-    [['--no-sesion'], 'unknown option --no-sesion (did you mean --no-session?)'],
-    [['--modle=opus'], 'unknown option --modle (did you mean --model?)'],
-    [['--cwd', '/p', '--frobnicate'], 'unknown option --frobnicate (see asyncai-log --help)'],
-    [['convert', '--dryrun', 'logs'], 'unknown option --dryrun (did you mean --dry-run?)'],
-    [['convert', 'logs', '--echo'], 'unknown option --echo (see asyncai-log convert --help)'],
-    [['read', 'x.jsonl', '--tre'], 'unknown option --tre (did you mean --tree?)'],
-    [['-z'], 'unknown option -z (see asyncai-log --help)'],
-    [['conver', 'logs'], 'unexpected argument "conver" (did you mean convert?)'],
+  // [arguments, what is said, the command whose help to try]
+  const cases: [string[], string, string][] = [
+    [['--sesion-format', 'x'], 'unknown option --sesion-format (did you mean --session-format?)', ''],
+    [['--no-sesion'], 'unknown option --no-sesion (did you mean --no-session?)', ''],
+    [['--modle=opus'], 'unknown option --modle (did you mean --model?)', ''],
+    [['--cwd', '/p', '--frobnicate'], 'unknown option --frobnicate', ''],
+    [['convert', '--dryrun', 'logs'], 'unknown option --dryrun (did you mean --dry-run?)', ' convert'],
+    [['convert', 'logs', '--echo'], 'unknown option --echo', ' convert'],
+    [['read', 'x.jsonl', '--tre'], 'unknown option --tre (did you mean --tree?)', ' read'],
+    [['-z'], 'unknown option -z', ''],
+    [['conver', 'logs'], 'unexpected argument "conver" (did you mean convert?)', ''],
   ];
-  for (const [args, message] of cases) {
-    test(`asyncai-log ${args.join(' ')}: one line naming it, exit 2, nothing written`, async () => {
+  for (const [args, message, command] of cases) {
+    test(`asyncai-log ${args.join(' ')}: one line naming it and the help to try, exit 2, nothing written`, async () => {
       const home = tempDir();
       const r = await runBin(args, { input: '{"type":"user","text":"hi"}\n', env: cleanEnv({ CLAUDE_CONFIG_DIR: home, CODEX_HOME: home }) });
       expect(r.code).toBe(2);
       expect(r.stdout).toBe('');
-      expect(r.stderr).toBe(`asyncai-log: ${message}\n`);
+      expect(r.stderr).toBe(`asyncai-log: ${message}\nTry 'asyncai-log${command} --help'.\n`);
     });
   }
 });

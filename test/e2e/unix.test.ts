@@ -139,7 +139,7 @@ describe('numbers and directories in flags', () => {
       for (const command of [[], ['convert', 'x.jsonl']]) {
         const r = await runBin([...command, '--session-dir', `claude-code-cli=${root}`, '--cwd', cwd!], { cwd: dir, input: ev({ type: 'user', text: 'x' }) });
         expect(r.code).toBe(2);
-        expect(r.stderr).toBe(`asyncai-log: ${message}\n`);
+        expect(r.stderr).toBe(`asyncai-log: ${message}\nTry 'asyncai-log${command.length > 0 ? ' convert' : ''} --help'.\n`);
         expect(readdirSync(root)).toEqual([]);
       }
     }

@@ -96,7 +96,7 @@ describe('--monitor with commands', () => {
     const root = tempDir();
     const r = await runBin(args(root, '--monitor', 'echo a', '--monitor-description', 'x', '--monitor-description', 'y'), { input: '' });
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe('asyncai-log: --monitor-description given 2 times for 1 --monitor\n');
+    expect(r.stderr).toBe("asyncai-log: --monitor-description given 2 times for 1 --monitor\nTry 'asyncai-log --help'.\n");
     expect(r.stdout).toBe('');
     expect(existsSync(join(root, 'projects'))).toBe(false);
   });

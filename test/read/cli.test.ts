@@ -145,7 +145,7 @@ describe('asyncai-log read', () => {
   test('--usage and --tree together are a usage error', async () => {
     const r = await runBin(['read', '--usage', '--tree', simple()]);
     expect([r.code, r.stdout]).toEqual([2, '']);
-    expect(r.stderr).toBe('asyncai-log: --usage and --tree cannot be combined\n');
+    expect(r.stderr).toBe("asyncai-log: --usage and --tree cannot be combined\nTry 'asyncai-log read --help'.\n");
   });
 
   test('a malformed --session-dir is a usage error', async () => {

@@ -443,7 +443,7 @@ describe('closed and failing stdio', () => {
     const r = await run('/bin/bash', ['-c', `mkfifo "${out}" || exit 1; ( exec <"${out}" ) & reader=$!; exec 3>"${out}"; wait $reader; `
       + `"${process.execPath}" "${BIN}" --session-dir claude-code-cli="${root}" --cwd /p < "${file}" >&3 3>&-; echo "exit=$?"`], { env: cleanEnv() });
     expect(r.stdout.trim()).toBe('exit=0');
-    expect(r.stderr).toBe('asyncai-log: stdin:2: invalid JSON: Unexpected token \'o\', "not json" is not valid JSON: "not json"\n');
+    expect(r.stderr).toBe('asyncai-log: stdin:2: invalid JSON: Unexpected token \'o\': "not json"\n');
     expect(onlySession(root).records.map(textOf)).toEqual(['a', 'b']);
   });
 

@@ -66,6 +66,12 @@ function randomObject(rng: Rng): string {
   return `{${keys.map((k) => `${JSON.stringify(k)}:${randomJson(rng, 1)}`).join(',')}}`;
 }
 
+/** A random usage (as text): hostile keys, but each number a valid token count (a bad one is a diagnostic of its own). */
+function randomUsage(rng: Rng): string {
+  const keys = Array.from({ length: rng.between(1, 4) }, () => (rng.chance(0.4) ? rng.pick(HOSTILE_KEYS) : randomText(rng, 6)));
+  return `{${keys.map((k) => `${JSON.stringify(k)}:${rng.chance(0.5) ? rng.int(1_000_000) : JSON.stringify(randomText(rng, 6))}`).join(',')}}`;
+}
+
 /** Escape every non-ASCII character as \uXXXX (a valid, different spelling of the same JSON). */
 function asciiOnly(json: string): string {
   return json.replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
@@ -125,7 +131,7 @@ export class EventGenerator {
         return { json: `{"User":{"text":${JSON.stringify(text)}}}`, markers: [m], kind: 'User enum' };
       case 2:
         return {
-          json: `{"type":"assistant","text":${JSON.stringify(text)},"model":"claude-sonnet-4-5-20250929","usage":${randomObject(rng)}${ts}}`,
+          json: `{"type":"assistant","text":${JSON.stringify(text)},"model":"claude-sonnet-4-5-20250929","usage":${randomUsage(rng)}${ts}}`,
           markers: [m], kind: 'assistant',
         };
       case 3: {

@@ -5,6 +5,7 @@ import type { ContentPart, GenericEvent, ImageInput } from '../../events.js';
 import { resolveTimestamp } from '../../events.js';
 import { WarnOnce, isObject, text } from '../../input/adapter-kit.js';
 import { InputError, type InputAdapter, type InputFormat, type SessionFacts } from '../../input/types.js';
+import { previewValue } from '../../input/line-messages.js';
 
 type Warn = (message: string) => void;
 
@@ -53,7 +54,7 @@ class ClaudeStreamJsonAdapter implements InputAdapter {
         // Partial deltas (--include-partial-messages): the complete assistant line follows each block.
         return [];
       default:
-        this.once.warn(`type:${value.type}`, `unknown claude stream-json line type ${JSON.stringify(value.type).slice(0, 60)}; skipped (further ones silently)`, warn);
+        this.once.warn(`type:${value.type}`, `unknown claude stream-json line type ${previewValue(value.type)}; skipped (further ones silently)`, warn);
         return [];
     }
   }
@@ -70,7 +71,7 @@ class ClaudeStreamJsonAdapter implements InputAdapter {
     const subtype = text(line, 'subtype') ?? '';
     if (subtype === 'init') this.cwd ??= text(line, 'cwd');
     else if (!SYSTEM_SUBTYPES.has(subtype)) {
-      this.once.warn(`system:${subtype}`, `unknown claude stream-json system subtype ${JSON.stringify(subtype).slice(0, 60)}; skipped (further ones silently)`, warn);
+      this.once.warn(`system:${subtype}`, `unknown claude stream-json system subtype ${previewValue(subtype)}; skipped (further ones silently)`, warn);
     }
     return [];
   }
@@ -132,7 +133,7 @@ class ClaudeStreamJsonAdapter implements InputAdapter {
           break;
         }
         default:
-          this.once.warn(`block:${String(block.type)}`, `assistant ${JSON.stringify(block.type ?? null).slice(0, 40)} blocks have no generic event; dropped (further ones silently)`, warn);
+          this.once.warn(`block:${String(block.type)}`, `assistant ${previewValue(block.type ?? null)} blocks have no generic event; dropped (further ones silently)`, warn);
       }
     }
     return events;
@@ -160,7 +161,7 @@ class ClaudeStreamJsonAdapter implements InputAdapter {
       } else if (block.type === 'image' && image(block)) {
         images.push(image(block)!);
       } else {
-        this.once.warn(`user:${String(block.type)}`, `user ${JSON.stringify(block.type ?? null).slice(0, 40)} blocks have no generic event; dropped (further ones silently)`, warn);
+        this.once.warn(`user:${String(block.type)}`, `user ${previewValue(block.type ?? null)} blocks have no generic event; dropped (further ones silently)`, warn);
       }
     }
     if (texts.length > 0 || images.length > 0) {
@@ -176,7 +177,7 @@ class ClaudeStreamJsonAdapter implements InputAdapter {
       if (block.type === 'text' && typeof block.text === 'string') return [{ type: 'text', text: block.text }];
       const img = block.type === 'image' ? image(block) : undefined;
       if (img) return [{ type: 'image', ...img }];
-      this.once.warn(`result:${String(block.type)}`, `tool_result ${JSON.stringify(block.type ?? null).slice(0, 40)} parts have no generic form; dropped (further ones silently)`, warn);
+      this.once.warn(`result:${String(block.type)}`, `tool_result ${previewValue(block.type ?? null)} parts have no generic form; dropped (further ones silently)`, warn);
       return [];
     });
   }

@@ -5,6 +5,7 @@ import type { ContentPart, GenericEvent } from '../../events.js';
 import { CodexUsage, HeldAssistant, callAndResult, todos, toolId, unwrapShell } from './input-common.js';
 import { WarnOnce, isObject, text } from '../../input/adapter-kit.js';
 import { InputError, type InputAdapter, type InputFormat } from '../../input/types.js';
+import { previewValue } from '../../input/line-messages.js';
 
 const EVENT_TYPES = new Set([
   'thread.started', 'turn.started', 'turn.completed', 'turn.failed', 'item.started', 'item.updated', 'item.completed', 'error',
@@ -75,7 +76,7 @@ class CodexExecAdapter implements InputAdapter {
         this.item(value.type.slice(5), value.item, now, warn, out);
         break;
       default:
-        this.once.warn(`type:${value.type}`, `unknown codex exec event type ${JSON.stringify(value.type).slice(0, 60)}; skipped (further ones silently)`, warn);
+        this.once.warn(`type:${value.type}`, `unknown codex exec event type ${previewValue(value.type)}; skipped (further ones silently)`, warn);
     }
     return out;
   }
@@ -171,7 +172,7 @@ class CodexExecAdapter implements InputAdapter {
         warn(`codex: ${text(item, 'message') ?? 'error item without a message'}`);
         return;
       default:
-        this.once.warn(`item:${kind}`, `unknown codex item type ${JSON.stringify(kind).slice(0, 60)}; skipped (further ones silently)`, warn);
+        this.once.warn(`item:${kind}`, `unknown codex item type ${previewValue(kind)}; skipped (further ones silently)`, warn);
     }
   }
 

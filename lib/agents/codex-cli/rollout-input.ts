@@ -6,6 +6,7 @@ import { resolveTimestamp } from '../../events.js';
 import { CodexUsage, HeldAssistant, callAndResult, joinArgv, todos, toolId } from './input-common.js';
 import { WarnOnce, isObject, text } from '../../input/adapter-kit.js';
 import { InputError, type InputAdapter, type InputFormat, type SessionFacts } from '../../input/types.js';
+import { previewValue } from '../../input/line-messages.js';
 
 type Warn = (message: string) => void;
 
@@ -90,7 +91,7 @@ class CodexRolloutAdapter implements InputAdapter {
         // Settings and bookkeeping, not conversation (usage is taken from event_msg token_count).
         break;
       default:
-        this.once.warn(`type:${value.type}`, `unknown rollout line type ${JSON.stringify(value.type).slice(0, 60)}; skipped (further ones silently)`, warn);
+        this.once.warn(`type:${value.type}`, `unknown rollout line type ${previewValue(value.type)}; skipped (further ones silently)`, warn);
     }
     return out;
   }
@@ -185,7 +186,7 @@ class CodexRolloutAdapter implements InputAdapter {
         return;
       }
       default:
-        this.once.warn(`item:${String(item.type)}`, `unknown rollout response item ${JSON.stringify(item.type ?? null).slice(0, 60)}; skipped (further ones silently)`, warn);
+        this.once.warn(`item:${String(item.type)}`, `unknown rollout response item ${previewValue(item.type ?? null)}; skipped (further ones silently)`, warn);
     }
   }
 

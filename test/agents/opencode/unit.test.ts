@@ -80,6 +80,6 @@ describe('without the opencode program', () => {
     });
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toBe('asyncai-log: --session-format opencode needs the opencode program: install it (npm install -g opencode-ai) or name it with ASYNCAI_LOG_OPENCODE=<path>\n');
+    expect(r.stderr).toBe('asyncai-log: --session-format opencode needs the opencode program: install it (npm install -g opencode-ai) or name it with ASYNCAI_LOG_OPENCODE=<path>\nTry \'asyncai-log --help\'.\n');
   });
 });

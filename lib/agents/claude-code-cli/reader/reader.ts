@@ -255,7 +255,7 @@ export class ClaudeTranscriptReader implements AsyncIterable<GenericEvent>, Tran
   /** Session token totals over every assistant record in the file (all branches: they were all billed). */
   async usage(): Promise<UsageTotals> {
     const counter = new UsageCounter();
-    this.file.forEachAssistantRecord((record) => counter.add(record));
+    this.file.forEachAssistantRecord((record, line) => counter.add(record, (message) => this.file.warn(line, message)));
     return counter.totals();
   }
 

@@ -7,6 +7,7 @@ import { FileLines, lineText, type FileLine, type SpareBuffer } from './file-lin
 import { sameFile } from '../../../util/no-follow.js';
 import { MAX_RECORD_BYTES } from '../../../util/record-limit.js';
 import { isObject } from './record-types.js';
+import { notRegularFile } from '../../../util/fs-errors.js';
 import { parseBytes, type JsonSource } from '../../../json/raw-json.js';
 
 /** Longest record accepted (Claude Code itself loads 30 MB tool results). */
@@ -202,7 +203,7 @@ export class TranscriptScan {
     const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | (identity !== undefined ? constants.O_NOFOLLOW : 0));
     try {
       const stat = fstatSync(fd);
-      if (!stat.isFile()) throw Object.assign(new Error('not a regular file'), { code: 'ENOTFILE' });
+      if (!stat.isFile()) throw notRegularFile(stat);
       if (identity !== undefined && !sameFile(stat, identity)) throw Object.assign(new Error('replaced since it was found'), { code: 'ENOTSAME' });
       return new TranscriptScan(fd, options);
     } catch (error) {

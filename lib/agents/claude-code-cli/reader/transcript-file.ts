@@ -1,6 +1,6 @@
 // One transcript file as both passes meet it: each pass opens it again and reads it a chunk at a time; what
 // spans the passes is here (the warnings, given once each, and which record types were reported).
-import { describeError } from '../../../util/fs-errors.js';
+import { cannotBeRead } from '../../../util/fs-errors.js';
 import { ReaderError, type ReaderWarning } from '../../types.js';
 import { CHUNK_BYTES, SpareBuffer, type FileLine } from './file-lines.js';
 import { classifyRecordType } from './record-types.js';
@@ -64,7 +64,7 @@ export class TranscriptFile {
         ...(this.options.identity !== undefined ? { identity: this.options.identity } : {}),
       });
     } catch (error) {
-      throw new ReaderError(`${this.name}: cannot be read: ${describeError(error)}`);
+      throw new ReaderError(`${this.name}: ${cannotBeRead(error)}`);
     }
   }
 
@@ -77,7 +77,7 @@ export class TranscriptFile {
       scan.close();
       // Only the file system's errors mean the file cannot be read; anything else is a fault of ours.
       if (typeof (error as NodeJS.ErrnoException).syscall !== 'string') throw error;
-      throw new ReaderError(`${this.name}: cannot be read: ${describeError(error)}`);
+      throw new ReaderError(`${this.name}: ${cannotBeRead(error)}`);
     }
     if (!more && scan.summary.partial) this.partial = true;
     return more;
@@ -103,7 +103,7 @@ export class TranscriptFile {
    * (usage-scan.ts), read from their bytes when the walk can, else parsed and checked as every pass does, so
    * damage in other lines is not reported here. What `usage()` needs, at about half the cost of every record.
    */
-  forEachAssistantRecord(onRecord: (record: Record<string, unknown>) => void): void {
+  forEachAssistantRecord(onRecord: (record: Record<string, unknown>, line: number) => void): void {
     const scan = this.open();
     const assistant = new AssistantLines();
     const onLine = (line: FileLine) => {
@@ -111,11 +111,11 @@ export class TranscriptFile {
         if (!assistant.mayHold(line.buf, line.start, line.end)) return;
         const light = scanUsageRecord(line.buf, line.start, line.end);
         if (light !== undefined) {
-          if (this.accept(light, line.no)) onRecord(light);
+          if (this.accept(light, line.no)) onRecord(light, line.no);
           return;
         }
       }
-      for (const record of scan.records(line)) if (this.accept(record, line.no)) onRecord(record);
+      for (const record of scan.records(line)) if (this.accept(record, line.no)) onRecord(record, line.no);
     };
     while (this.readChunk(scan, onLine, () => assistant.reset()));
   }

@@ -4,6 +4,7 @@
 // total, as ccusage counts. A record with no id is counted, not dropped: overcounting a novelty beats silently
 // ignoring it.
 import { isObject, SYNTHETIC_MODEL } from './record-types.js';
+import { checkedUsage } from '../../../usage.js';
 
 /** Summed usage: every numeric field (nested objects summed field by field), plus counts. */
 export interface UsageTotals {
@@ -63,11 +64,17 @@ export class UsageCounter {
   /** Records without a message id, summed as they come (nothing to deduplicate them by). */
   private readonly unkeyed = { count: 0, sum: {} as Record<string, unknown>, byModel: {} as Record<string, Record<string, unknown>> };
 
-  /** Feed one record (anything but an assistant record with usage is ignored). */
-  add(record: Record<string, unknown>): void {
+  /**
+   * Feed one record (anything but an assistant record with usage is ignored). A token count that is no
+   * non-negative safe integer is told to `warn` and left out of the sums.
+   */
+  add(record: Record<string, unknown>, warn: (message: string) => void = () => {}): void {
     if (record.type !== 'assistant' || !isObject(record.message)) return;
-    const { usage, id, model } = record.message;
-    if (!isObject(usage)) return;
+    const { id, model } = record.message;
+    if (!isObject(record.message.usage)) return;
+    const problems: string[] = [];
+    const usage = checkedUsage(record.message.usage, 'message.usage', 0, problems);
+    for (const problem of problems) warn(problem);
     const entry = { usage, model: typeof model === 'string' ? model : undefined, total: tokenTotal(usage) };
     if (typeof id !== 'string' || id === '') {
       this.unkeyed.count += 1;

@@ -122,8 +122,8 @@ describe('scanning a transcript file', () => {
     expect(seen).toEqual(['u1']);
   });
 
-  test('a file that is not a regular file is refused', async () => {
+  test('a directory is refused as one', async () => {
     const path = writeTranscript([user('u1', null, 'hi')]);
-    await expect(readAll(join(path, '..'))).rejects.toThrow(/: cannot be read: not a regular file$/);
+    await expect(readAll(join(path, '..'))).rejects.toThrow(/: cannot be read: is a directory$/);
   });
 });
