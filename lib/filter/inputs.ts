@@ -1,12 +1,11 @@
 // The filter's inputs: stdin, or files named on the command line read in order as one stream (as cat does),
 // each opened as it is reached, split into line batches (one per chunk read, each line numbered within its
 // own input). A file that cannot be read is reported and the others are read.
-import { open as openFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Readable } from 'node:stream';
-import { fileInput } from '../input/file-input.js';
+import { openInputPath } from '../input/file-input.js';
 import { LineSplitter, type LineBatch } from '../input/lines.js';
-import { cannotBeRead, notRegularFile } from '../util/fs-errors.js';
+import { cannotBeRead } from '../util/fs-errors.js';
 import type { FilterSession } from './session.js';
 import type { FilterIO, FilterOptions } from './types.js';
 
@@ -107,20 +106,8 @@ export class FilterInputs {
   }
 }
 
-/**
- * Open an input file without blocking this thread (a FIFO waits for its writer on the thread pool, where a
- * signal can still end the run). A regular file is read on this thread (lib/input/file-input.ts); a pipe,
- * FIFO or device through Node's stream. A directory is refused.
- */
+/** Open an input file (lib/input/file-input.ts: a FIFO never holds this thread or the thread pool). */
 async function openInputFile(path: string, name: string): Promise<OpenInput> {
-  const handle = await openFile(path, 'r');
-  try {
-    const stat = await handle.stat();
-    if (stat.isDirectory()) throw notRegularFile(stat);
-    const stream = stat.isFile() ? fileInput(handle.fd) : handle.createReadStream({ autoClose: false });
-    return { name, stream, ...(stat.isFile() ? { fd: handle.fd } : {}), close: () => handle.close() };
-  } catch (error) {
-    await handle.close();
-    throw error;
-  }
+  const opened = openInputPath(path);
+  return { name, stream: opened.stream, ...(opened.fd !== undefined ? { fd: opened.fd } : {}), close: async () => opened.close() };
 }

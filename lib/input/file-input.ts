@@ -2,8 +2,10 @@
 // time, one read per turn of the event loop (signals and monitors are still served between reads). Node's
 // own stream reads a file through the thread pool, and the hand-off costs more than the read itself
 // (about 7% of the filter's time on a 478 MB archive). Pipes and terminals keep Node's stream.
-import { fstatSync, readSync } from 'node:fs';
+import { closeSync, constants, createReadStream, fstatSync, openSync, readSync } from 'node:fs';
+import { Socket } from 'node:net';
 import { Readable } from 'node:stream';
+import { notRegularFile } from '../util/fs-errors.js';
 
 /** Bytes per read: what one read produces dies young, which keeps garbage collection cheap. */
 export const FILE_READ_BYTES = 64 * 1024;
@@ -37,4 +39,39 @@ export function fileInput(fd: number): Readable | undefined {
       });
     },
   });
+}
+
+/** A named input opened for reading: its bytes, the descriptor of a regular file, and how to let it go. */
+export interface OpenedPath {
+  stream: Readable;
+  /** Set for a regular file, read from its current position (the worker threads may read it). */
+  fd?: number;
+  close(): void;
+}
+
+/**
+ * Open the input at `path` (a regular file, a FIFO, a device) without ever waiting in `open`: a FIFO is opened
+ * non-blocking on this thread and read through libuv's pipe handle, which waits for a writer as `cat` does.
+ * An open that waits on the thread pool cannot be ended: a signal's exit then waits on that thread for ever.
+ * A device is read through Node's own stream; a directory is refused (EISDIR). Throws what `open` throws.
+ */
+export function openInputPath(path: string): OpenedPath {
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  let stat;
+  try {
+    stat = fstatSync(fd);
+    if (stat.isDirectory()) throw notRegularFile(stat);
+  } catch (error) {
+    closeSync(fd);
+    throw error;
+  }
+  if (stat.isFile()) return { stream: fileInput(fd)!, fd, close: () => closeSync(fd) };
+  if (stat.isFIFO() || stat.isSocket()) {
+    const socket = new Socket({ fd, readable: true, writable: false });
+    return { stream: socket, close: () => socket.destroy() };
+  }
+  // A device wants a blocking descriptor, and its open does not wait for a peer.
+  closeSync(fd);
+  const stream = createReadStream(path);
+  return { stream, close: () => stream.destroy() };
 }

@@ -15,6 +15,7 @@ import type { InputFormat } from '../input/types.js';
 import { cannotBeRead } from '../util/fs-errors.js';
 import { MAX_RECORD_BYTES } from '../util/record-limit.js';
 import { keepStream, readAdapted, sniffFile, sniffStream } from '../input/any-input.js';
+import { openInputPath } from '../input/file-input.js';
 import { Output } from './output.js';
 import { diagnosticLine } from '../util/shown-text.js';
 
@@ -117,7 +118,7 @@ class ReadRun {
       return 1;
     }
     if (what.kind === 'adapted') return this.after(() => this.adapted(createReadStream(path), what.format, path));
-    if (what.kind === 'stream') return this.after(() => this.stream(createReadStream(path), path));
+    if (what.kind === 'stream') return this.after(() => this.openedStream(path));
     const reader = agent ?? this.fallbackReader(path);
     if (reader === undefined) return 1;
     const pool = this.poolOf(reader);
@@ -222,6 +223,22 @@ class ReadRun {
       if (typeof (error as NodeJS.ErrnoException).syscall !== 'string') throw error;
       report(`${name}: ${cannotBeRead(error)}`);
       return 1;
+    }
+  }
+
+  /** Read the FIFO or device at `path` as a stream (never waiting in its open: lib/input/file-input.ts). */
+  private async openedStream(path: string): Promise<number> {
+    let opened;
+    try {
+      opened = openInputPath(path);
+    } catch (error) {
+      this.report(`${path}: ${cannotBeRead(error)}`);
+      return 1;
+    }
+    try {
+      return await this.stream(opened.stream, path);
+    } finally {
+      opened.close();
     }
   }
 

@@ -3,7 +3,8 @@
 // empty session, `read -` removes its temporary copy of stdin (convert: test/convert/cli.test.ts "convert:
 // signals"); the exit code is 128 + the signal's number.
 import { describe, expect, test } from 'vitest';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { openSync, closeSync, readdirSync, readFileSync, readlinkSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { cleanEnv, FIXTURES, tempDir } from '../support/run.js';
 import { finished, listTree, sessionFromStdout, spawnBin, transcriptState, until } from './support.js';
@@ -90,5 +91,54 @@ describe('a hangup said twice', () => {
     const state = transcriptState(file);
     expect(state.damaged).toEqual([]);
     expect(JSON.stringify(state.records.at(-1))).toContain('Monitor \\"stubborn\\" stopped');
+  });
+});
+
+/** Process `pid` holds `path` open. */
+function holds(pid: number, path: string): boolean {
+  const dir = `/proc/${pid}/fd`;
+  return readdirSync(dir).some((fd) => {
+    try {
+      return readlinkSync(join(dir, fd)) === path;
+    } catch {
+      return false;
+    }
+  });
+}
+
+describe('a FIFO named as input, with no writer yet', () => {
+  // Opening it waits for a writer: an open that waits on Node's thread pool could not be ended, and even the
+  // exit a signal asks for waited on that thread for ever. It is opened without waiting, and read as cat reads it.
+  test.each([
+    ['the filter', (fifo: string, root: string) => ['--session-dir', `claude-code-cli=${root}`, '--cwd', '/home/user/project', fifo]],
+    ['read', (fifo: string) => ['read', fifo]],
+  ])('%s ends on each signal', async (_what, args) => {
+    for (const [signal, code] of SIGNALS) {
+      const dir = tempDir();
+      const fifo = join(dir, 'events.fifo');
+      execFileSync('mkfifo', ['-m', '600', fifo]);
+      const live = spawnBin(args(fifo, join(dir, 'root')));
+      await until(() => holds(live.child.pid!, fifo));
+      live.child.kill(signal);
+      const exited = await finished(live);
+      expect(exited.code).toBe(code);
+      expect(listTree(dir).filter((path) => path.endsWith('.jsonl'))).toEqual([]);
+    }
+  });
+
+  test('the filter waits for the writer and reads what it writes', async () => {
+    const dir = tempDir();
+    const fifo = join(dir, 'events.fifo');
+    execFileSync('mkfifo', ['-m', '600', fifo]);
+    const root = join(dir, 'root');
+    const live = spawnBin(['--session-dir', `claude-code-cli=${root}`, '--cwd', '/home/user/project', fifo]);
+    await until(() => holds(live.child.pid!, fifo));
+    const writer = openSync(fifo, 'w');
+    writeSync(writer, readFileSync(join(FIXTURES, 'events', 'quickstart.ndjson')));
+    closeSync(writer);
+    const exited = await finished(live);
+    expect(exited.code).toBe(0);
+    const file = sessionFromStdout(exited.stdout).session_file;
+    expect(transcriptState(file).records.length).toBeGreaterThan(1);
   });
 });
