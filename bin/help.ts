@@ -81,4 +81,4 @@ export const READ_NOTES = 'Exit codes: 0 when every transcript was read (damaged
   + '(the others are still read), 2 usage error.';
 
 export const CONVERT_NOTES = 'Exit codes: 0 when every input was converted or skipped, 1 when any failed (the others go on), 2 usage error, '
-  + '130, 143 after SIGINT, SIGTERM (the files in progress are finished).';
+  + '130, 143, 129 after SIGINT, SIGTERM, SIGHUP (the files in progress are finished).';

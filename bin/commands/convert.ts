@@ -1,6 +1,6 @@
 // `asyncai-log convert <file | directory>...`: parses the convert command's flags (the session flags are
 // shared with the filter) and calls runConvert. Exit 0 when every input was converted or skipped, 1 when any
-// failed, 2 for usage errors, 130/143 after SIGINT/SIGTERM (a second signal stops at once).
+// failed, 2 for usage errors, 130/143/129 after SIGINT/SIGTERM/SIGHUP (a second signal stops at once).
 import { availableParallelism, homedir } from 'node:os';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { runConvert, watchConvert } from '../../lib/convert/index.js';
@@ -59,6 +59,8 @@ export const convertCommand: CommandModule<object, ConvertArgs> = {
     };
     process.on('SIGINT', onSignal(130));
     process.on('SIGTERM', onSignal(143));
+    // A closed terminal: the files in progress are finished and recorded all the same, not cut off mid-append.
+    process.on('SIGHUP', onSignal(129));
     await runCommand(async () => {
       const maxLineBytes = argv['max-line-bytes'];
       const options = {

@@ -7,7 +7,7 @@ import { lockSessions } from './append-lock.js';
 import { FileConversion, type ConvertHooks } from './file-conversion.js';
 import { chunks, FileHash } from './file-read.js';
 import { describe, emptyOutcome } from './outcome.js';
-import { SessionLock } from './session-lock.js';
+import { LockWaitStopped, SessionLock } from './session-lock.js';
 import type { ConvertOutcome, ConvertSettings, ConvertTarget, ConvertTask, SessionRef } from './types.js';
 
 export { MAX_MESSAGES, type ConvertHooks } from './file-conversion.js';
@@ -42,11 +42,14 @@ export async function convertSource(task: ConvertTask, settings: ConvertSettings
       // One run at a time appends to a session, and it knows what the others appended (see append-lock.ts).
       let locked;
       try {
+        const stop = settings.stop;
         locked = await lockSessions(task, verify, (message) => {
           outcome.warnings += 1;
           outcome.messages.push(message);
-        });
+        }, stop ? { stopped: () => Atomics.load(stop, 0) !== 0 } : {});
       } catch (error) {
+        // Stopped by a signal while another run held the lock: left for a later run, as files not yet begun are.
+        if (error instanceof LockWaitStopped) return { ...outcome, status: 'skipped', reason: 'interrupted' };
         outcome.error = (error as Error).message;
         return outcome;
       }

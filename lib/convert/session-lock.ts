@@ -15,6 +15,22 @@ const NONBLOCK = constants.O_NONBLOCK ?? 0;
 const UNWRITTEN_STALE_MS = 10_000;
 /** Between looks at a lock another live run holds. */
 const POLL_MS = 25;
+/**
+ * How long a lock a live process holds is waited for: a holder that long at one append is hung, and the file
+ * fails (one line) rather than hold the run for ever.
+ */
+export const LOCK_WAIT_MS = 30_000;
+
+/** How `acquire` waits: `stopped` ends the wait (the run was signalled); the clock and sleep are for tests. */
+export interface LockWait {
+  stopped?: () => boolean;
+  limitMs?: number;
+  now?: () => number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+/** The wait for a lock was ended because the run is stopping: nothing was taken. */
+export class LockWaitStopped extends Error {}
 
 /** What a lock file says: its owner, the session, and the append under way. */
 export interface LockState {
@@ -102,11 +118,15 @@ export class SessionLock implements WriteJournal {
   /**
    * Take the lock of `mark`'s session file under `root`, waiting while a live process holds it. A lock left by a
    * process that is gone is taken over; its record of a torn append comes back as `inherited` (and stays in
-   * the new lock until `recover` settles it, so a crash meanwhile loses nothing).
+   * the new lock until `recover` settles it, so a crash meanwhile loses nothing). A live holder is waited for
+   * at most `LOCK_WAIT_MS` (then it throws `<file>: held by process <pid>`); `wait.stopped` ends the wait at
+   * the next poll with LockWaitStopped.
    */
-  static async acquire(root: string, file: string, mark: FileMark): Promise<{ lock: SessionLock; inherited?: LockState }> {
+  static async acquire(root: string, file: string, mark: FileMark, wait: LockWait = {}): Promise<{ lock: SessionLock; inherited?: LockState }> {
     const path = lockPath(root, file);
     const own: LockState = { pid: process.pid, started: OWN_START, file, dev: mark.dev, ino: mark.ino };
+    const now = wait.now ?? Date.now;
+    const deadline = now() + (wait.limitMs ?? LOCK_WAIT_MS);
     for (;;) {
       const created = SessionLock.create(path, own);
       if (created) return { lock: created };
@@ -115,7 +135,9 @@ export class SessionLock implements WriteJournal {
       const state = parseState(found.text);
       const stale = state ? !alive(state) : Date.now() - found.mtimeMs > UNWRITTEN_STALE_MS;
       if (!stale) {
-        await sleep(POLL_MS);
+        if (wait.stopped?.()) throw new LockWaitStopped(`${file}: stopped while waiting for its lock`);
+        if (now() >= deadline) throw new Error(`${file}: held by process ${state?.pid ?? 'unknown'}`);
+        await (wait.sleep ?? sleep)(POLL_MS);
         continue;
       }
       // Moved aside first: of runs taking it over at once, one gets it; the others find no file, or a live lock.
