@@ -66,6 +66,11 @@ export async function lockSessions(
   return out;
 }
 
+/** The line said when a session cannot be appended to (`refused` says why): the source goes into a new one. */
+export function refusedNotice(task: ConvertTask, sessionFile: string, refused: string): string {
+  return `${task.path}: cannot append to ${sessionFile}: ${refused}; converted into a new session`;
+}
+
 async function lockEach(
   task: ConvertTask, verify: ConvertTarget[], notice: (message: string) => void, out: LockedTargets, wait: LockWait,
 ): Promise<void> {
@@ -101,7 +106,7 @@ async function lockEach(
         refused = settled.refused;
       }
       if (refused !== undefined) {
-        notice(`${task.path}: cannot append to ${known.session_file}: ${refused}; converted into a new session`);
+        notice(refusedNotice(task, known.session_file, refused));
         const { session_mark: _dropped, ...rest } = target.known!;
         target = { ...target, known: rest };
       }

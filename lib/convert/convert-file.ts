@@ -3,7 +3,7 @@
 // writing: lib/convert/file-conversion.ts). Used inline and from worker threads alike; it never throws.
 import { closeSync, constants, fstatSync, openSync } from 'node:fs';
 import { findHarness } from '../agents/index.js';
-import { lockSessions } from './append-lock.js';
+import { lockSessions, refusedNotice } from './append-lock.js';
 import { FileConversion, type ConvertHooks } from './file-conversion.js';
 import { chunks, FileHash } from './file-read.js';
 import { describe, emptyOutcome } from './outcome.js';
@@ -38,6 +38,8 @@ export async function convertSource(task: ConvertTask, settings: ConvertSettings
     }
     const write = task.targets.filter((t) => t.rewrite || t.known === undefined);
     let verify = task.targets.filter((t) => !t.rewrite && t.known !== undefined);
+    // A dry run takes no lock, but reads what a real run would find in one: a session it would refuse is not appended to.
+    if (settings.dryRun) verify = verify.map((target) => predictRefusal(task, target, outcome));
     if (!settings.dryRun && verify.length > 0) {
       // One run at a time appends to a session, and it knows what the others appended (see append-lock.ts).
       let locked;
@@ -109,6 +111,18 @@ export async function convertSource(task: ConvertTask, settings: ConvertSettings
     closeSync(file);
     settleLocks(outcome, locks);
   }
+}
+
+/** A dry run's `target`, without its session's mark when a real run would refuse to append to it (said as there). */
+function predictRefusal(task: ConvertTask, target: ConvertTarget, outcome: ConvertOutcome): ConvertTarget {
+  const known = target.known;
+  if (known?.session_mark === undefined || findHarness(target.format)?.reopen === undefined) return target;
+  const refused = SessionLock.wouldRefuse(target.root, known.session_file, known.session_mark);
+  if (refused === undefined) return target;
+  outcome.warnings += 1;
+  outcome.messages.push(refusedNotice(task, known.session_file, refused));
+  const { session_mark: _dropped, ...rest } = known;
+  return { ...target, known: rest };
 }
 
 /**
