@@ -90,6 +90,11 @@ export interface HarnessFactory {
   readonly rootHelp: string;
   /** Optional: why this format cannot be written in `env` (a program it needs is missing), checked before input is read. */
   preflight?(env: Record<string, string | undefined>): string | undefined;
+  /**
+   * Opening may wait on a lock another program holds (Gemini CLI's project registry): such formats are opened
+   * before the others, so a signal during that wait leaves none of their files behind.
+   */
+  readonly waitsToOpen?: boolean;
   create(options: HarnessOptions): SessionHarness;
   /** Optional: reopen `session` to append to it (throws one line when it is not the file written before). */
   reopen?(options: HarnessOptions, session: ReopenSession): SessionHarness;

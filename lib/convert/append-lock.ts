@@ -5,7 +5,7 @@ import { closeSync, constants, fstatSync, openSync, type Stats } from 'node:fs';
 import { findHarness } from '../agents/index.js';
 import { Manifest, type ManifestEntry } from './manifest.js';
 import { describe } from './outcome.js';
-import { SessionLock } from './session-lock.js';
+import { LockWaitStopped, SessionLock, type LockWait } from './session-lock.js';
 import type { ConvertTarget, ConvertTask, KnownSession } from './types.js';
 
 /** What a manifest entry tells a converter about its session. */
@@ -45,10 +45,12 @@ export interface LockedTargets {
  * what the manifest knows) and bring what is known up to date. A session that is not a regular file, or not
  * the one recorded, loses its mark: it is never appended to (said in one line by `notice`).
  */
-export async function lockSessions(task: ConvertTask, verify: ConvertTarget[], notice: (message: string) => void): Promise<LockedTargets> {
+export async function lockSessions(
+  task: ConvertTask, verify: ConvertTarget[], notice: (message: string) => void, wait: LockWait = {},
+): Promise<LockedTargets> {
   const out: LockedTargets = { targets: [], locks: new Map(), known: {} };
   try {
-    await lockEach(task, verify, notice, out);
+    await lockEach(task, verify, notice, out, wait);
   } catch (error) {
     // One still holding a dead run's torn append is left for the next run; the others go at once.
     for (const lock of out.locks.values()) {
@@ -58,17 +60,25 @@ export async function lockSessions(task: ConvertTask, verify: ConvertTarget[], n
         SessionLock.release(lock.path);
       }
     }
+    if (error instanceof LockWaitStopped) throw error;
     throw new Error(`cannot lock the session: ${describe(error)}`);
   }
   return out;
 }
 
-async function lockEach(task: ConvertTask, verify: ConvertTarget[], notice: (message: string) => void, out: LockedTargets): Promise<void> {
+/** The line said when a session cannot be appended to (`refused` says why): the source goes into a new one. */
+export function refusedNotice(task: ConvertTask, sessionFile: string, refused: string): string {
+  return `${task.path}: cannot append to ${sessionFile}: ${refused}; converted into a new session`;
+}
+
+async function lockEach(
+  task: ConvertTask, verify: ConvertTarget[], notice: (message: string) => void, out: LockedTargets, wait: LockWait,
+): Promise<void> {
   for (let target of verify) {
     for (let attempt = 0; attempt < 8; attempt += 1) {
       const known = target.known;
       if (known?.session_mark === undefined || findHarness(target.format)?.reopen === undefined) break;
-      const { lock, inherited } = await SessionLock.acquire(target.root, known.session_file, known.session_mark);
+      const { lock, inherited } = await SessionLock.acquire(target.root, known.session_file, known.session_mark, wait);
       let fresh: ManifestEntry | undefined;
       const st = statSession(known.session_file);
       const moved = typeof st === 'string' || st.size !== known.session_mark.size || st.ino !== known.session_mark.ino;
@@ -96,7 +106,7 @@ async function lockEach(task: ConvertTask, verify: ConvertTarget[], notice: (mes
         refused = settled.refused;
       }
       if (refused !== undefined) {
-        notice(`${task.path}: cannot append to ${known.session_file}: ${refused}; converted into a new session`);
+        notice(refusedNotice(task, known.session_file, refused));
         const { session_mark: _dropped, ...rest } = target.known!;
         target = { ...target, known: rest };
       }

@@ -3,11 +3,11 @@
 // writing: lib/convert/file-conversion.ts). Used inline and from worker threads alike; it never throws.
 import { closeSync, constants, fstatSync, openSync } from 'node:fs';
 import { findHarness } from '../agents/index.js';
-import { lockSessions } from './append-lock.js';
+import { lockSessions, refusedNotice } from './append-lock.js';
 import { FileConversion, type ConvertHooks } from './file-conversion.js';
 import { chunks, FileHash } from './file-read.js';
 import { emptyOutcome } from './outcome.js';
-import { SessionLock } from './session-lock.js';
+import { LockWaitStopped, SessionLock } from './session-lock.js';
 import { cannotBeRead, notRegularFile } from '../util/fs-errors.js';
 import type { ConvertOutcome, ConvertSettings, ConvertTarget, ConvertTask, SessionRef } from './types.js';
 
@@ -39,15 +39,20 @@ export async function convertSource(task: ConvertTask, settings: ConvertSettings
     }
     const write = task.targets.filter((t) => t.rewrite || t.known === undefined);
     let verify = task.targets.filter((t) => !t.rewrite && t.known !== undefined);
+    // A dry run takes no lock, but reads what a real run would find in one: a session it would refuse is not appended to.
+    if (settings.dryRun) verify = verify.map((target) => predictRefusal(task, target, outcome));
     if (!settings.dryRun && verify.length > 0) {
       // One run at a time appends to a session, and it knows what the others appended (see append-lock.ts).
       let locked;
       try {
+        const stop = settings.stop;
         locked = await lockSessions(task, verify, (message) => {
           outcome.warnings += 1;
           outcome.messages.push(message);
-        });
+        }, stop ? { stopped: () => Atomics.load(stop, 0) !== 0 } : {});
       } catch (error) {
+        // Stopped by a signal while another run held the lock: left for a later run, as files not yet begun are.
+        if (error instanceof LockWaitStopped) return { ...outcome, status: 'skipped', reason: 'interrupted' };
         outcome.error = (error as Error).message;
         return outcome;
       }
@@ -107,6 +112,18 @@ export async function convertSource(task: ConvertTask, settings: ConvertSettings
     closeSync(file);
     settleLocks(outcome, locks);
   }
+}
+
+/** A dry run's `target`, without its session's mark when a real run would refuse to append to it (said as there). */
+function predictRefusal(task: ConvertTask, target: ConvertTarget, outcome: ConvertOutcome): ConvertTarget {
+  const known = target.known;
+  if (known?.session_mark === undefined || findHarness(target.format)?.reopen === undefined) return target;
+  const refused = SessionLock.wouldRefuse(target.root, known.session_file, known.session_mark);
+  if (refused === undefined) return target;
+  outcome.warnings += 1;
+  outcome.messages.push(refusedNotice(task, known.session_file, refused));
+  const { session_mark: _dropped, ...rest } = known;
+  return { ...target, known: rest };
 }
 
 /**

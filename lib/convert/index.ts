@@ -147,6 +147,8 @@ export async function runConvert(options: ConvertOptions, io: ConvertIO): Promis
     ...(options.cwd !== undefined ? { cwd: resolve(options.processCwd, options.cwd) } : {}),
     ...(options.model !== undefined ? { model: options.model } : {}),
     ...(options.maxLineBytes !== undefined ? { maxLineBytes: options.maxLineBytes } : {}),
+    // A file waiting for another run's session lock sees the signal through it, on whichever thread it is.
+    stop: new Int32Array(new SharedArrayBuffer(4)),
   };
 
   if (options.progress) {
@@ -206,6 +208,9 @@ export async function runConvert(options: ConvertOptions, io: ConvertIO): Promis
   };
   const settling: Promise<void>[] = [];
 
+  const stopFlag = () => Atomics.store(settings.stop!, 0, 1);
+  if (io.signal?.aborted) stopFlag();
+  else io.signal?.addEventListener('abort', stopFlag, { once: true });
   const runner: ConvertRunner = jobs > 1 && tasks.length > 1
     ? createWorkerRunner(Math.min(jobs, tasks.length), settings)
     : createInlineRunner(settings);
@@ -236,6 +241,7 @@ export async function runConvert(options: ConvertOptions, io: ConvertIO): Promis
     });
     await Promise.all(settling);
   } finally {
+    io.signal?.removeEventListener('abort', stopFlag);
     await runner.close();
     for (const writer of writers.values()) {
       await writer.close();

@@ -3,7 +3,9 @@
 // start time: a lock whose process is gone is taken over) and records the append under way (where our writes
 // began, how far they went, the write in flight), so the run that takes it over cuts a torn append back.
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, constants, fstatSync, ftruncateSync, linkSync, openSync, readFileSync, readSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  closeSync, constants, fstatSync, ftruncateSync, linkSync, openSync, readFileSync, readSync, renameSync, unlinkSync, writeSync, type Stats,
+} from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { join } from 'node:path';
 import type { FileMark, WriteJournal } from '../session/append-file.js';
@@ -15,6 +17,22 @@ const NONBLOCK = constants.O_NONBLOCK ?? 0;
 const UNWRITTEN_STALE_MS = 10_000;
 /** Between looks at a lock another live run holds. */
 const POLL_MS = 25;
+/**
+ * How long a lock a live process holds is waited for: a holder that long at one append is hung, and the file
+ * fails (one line) rather than hold the run for ever.
+ */
+export const LOCK_WAIT_MS = 30_000;
+
+/** How `acquire` waits: `stopped` ends the wait (the run was signalled); the clock and sleep are for tests. */
+export interface LockWait {
+  stopped?: () => boolean;
+  limitMs?: number;
+  now?: () => number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+/** The wait for a lock was ended because the run is stopping: nothing was taken. */
+export class LockWaitStopped extends Error {}
 
 /** What a lock file says: its owner, the session, and the append under way. */
 export interface LockState {
@@ -102,11 +120,15 @@ export class SessionLock implements WriteJournal {
   /**
    * Take the lock of `mark`'s session file under `root`, waiting while a live process holds it. A lock left by a
    * process that is gone is taken over; its record of a torn append comes back as `inherited` (and stays in
-   * the new lock until `recover` settles it, so a crash meanwhile loses nothing).
+   * the new lock until `recover` settles it, so a crash meanwhile loses nothing). A live holder is waited for
+   * at most `LOCK_WAIT_MS` (then it throws `<file>: held by process <pid>`); `wait.stopped` ends the wait at
+   * the next poll with LockWaitStopped.
    */
-  static async acquire(root: string, file: string, mark: FileMark): Promise<{ lock: SessionLock; inherited?: LockState }> {
+  static async acquire(root: string, file: string, mark: FileMark, wait: LockWait = {}): Promise<{ lock: SessionLock; inherited?: LockState }> {
     const path = lockPath(root, file);
     const own: LockState = { pid: process.pid, started: OWN_START, file, dev: mark.dev, ino: mark.ino };
+    const now = wait.now ?? Date.now;
+    const deadline = now() + (wait.limitMs ?? LOCK_WAIT_MS);
     for (;;) {
       const created = SessionLock.create(path, own);
       if (created) return { lock: created };
@@ -115,7 +137,9 @@ export class SessionLock implements WriteJournal {
       const state = parseState(found.text);
       const stale = state ? !alive(state) : Date.now() - found.mtimeMs > UNWRITTEN_STALE_MS;
       if (!stale) {
-        await sleep(POLL_MS);
+        if (wait.stopped?.()) throw new LockWaitStopped(`${file}: stopped while waiting for its lock`);
+        if (now() >= deadline) throw new Error(`${file}: held by process ${state?.pid ?? 'unknown'}`);
+        await (wait.sleep ?? sleep)(POLL_MS);
         continue;
       }
       // Moved aside first: of runs taking it over at once, one gets it; the others find no file, or a live lock.
@@ -165,7 +189,7 @@ export class SessionLock implements WriteJournal {
    */
   recover(inherited: LockState, recorded: FileMark | undefined): { notice?: string; refused?: string } {
     const start = inherited.start!;
-    if (recorded && recorded.ino === inherited.ino && recorded.dev === inherited.dev && recorded.size > start) return this.settled();
+    if (recordedAppend(inherited, recorded)) return this.settled();
     let fd: number;
     try {
       fd = openSync(inherited.file, constants.O_WRONLY | NOFOLLOW | NONBLOCK);
@@ -176,13 +200,37 @@ export class SessionLock implements WriteJournal {
     try {
       const st = fstatSync(fd);
       // Refused, the record stays in the lock: until a new session replaces this one, every run refuses it.
-      if (!st.isFile() || st.dev !== inherited.dev || st.ino !== inherited.ino) return { refused: 'it is not the file written before' };
+      const refused = refusal(inherited, st);
+      if (refused !== undefined) return { refused };
       if (st.size <= start) return this.settled();
-      if (inherited.foreign || st.size > (inherited.own ?? start) + (inherited.pending ?? 0)) {
-        return { refused: 'an interrupted convert run appended to it, and so did another process' };
-      }
       ftruncateSync(fd, start);
       return this.settled(`${inherited.file}: cut back the ${st.size - start} bytes an interrupted convert run had appended`);
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  /**
+   * What a run that takes this session's lock would refuse it for (see `recover`), read without taking the lock
+   * or changing anything (a dry run's prediction); undefined when it would append, or waits for a live holder.
+   */
+  static wouldRefuse(root: string, file: string, recorded: FileMark | undefined): string | undefined {
+    let state: LockState | undefined;
+    try {
+      const found = readLock(lockPath(root, file));
+      state = found && parseState(found.text);
+    } catch {
+      return undefined; // a lock that cannot be read is left to the real run, which says why
+    }
+    if (!state || alive(state) || state.start === undefined || state.file !== file || recordedAppend(state, recorded)) return undefined;
+    let fd: number;
+    try {
+      fd = openSync(file, constants.O_RDONLY | NOFOLLOW | NONBLOCK);
+    } catch (error) {
+      return (error as NodeJS.ErrnoException).code === 'ENOENT' ? undefined : (error as Error).message;
+    }
+    try {
+      return refusal(state, fstatSync(fd));
     } finally {
       closeSync(fd);
     }
@@ -272,6 +320,21 @@ export class SessionLock implements WriteJournal {
     this.length = Math.max(this.length, Buffer.byteLength(text));
     writeSync(this.fd, Buffer.from(text.padEnd(this.length, ' ')), 0, this.length, 0);
   }
+}
+
+/** The manifest records the torn append (it was written whole after all): nothing to cut. */
+function recordedAppend(inherited: LockState, recorded: FileMark | undefined): boolean {
+  return recorded !== undefined && recorded.ino === inherited.ino && recorded.dev === inherited.dev && recorded.size > inherited.start!;
+}
+
+/** Why the torn append `inherited` records cannot be cut from the session `st` is now, if it cannot. */
+function refusal(inherited: LockState, st: Stats): string | undefined {
+  if (!st.isFile() || st.dev !== inherited.dev || st.ino !== inherited.ino) return 'it is not the file written before';
+  const start = inherited.start!;
+  if (st.size > start && (inherited.foreign || st.size > (inherited.own ?? start) + (inherited.pending ?? 0))) {
+    return 'an interrupted convert run appended to it, and so did another process';
+  }
+  return undefined;
 }
 
 function pick(state: LockState): Partial<LockState> {

@@ -67,6 +67,8 @@ export interface ConvertSettings {
   /** Environment and home, for harness defaults (roots are resolved before; kept for openSessions). */
   env: Record<string, string | undefined>;
   homedir: string;
+  /** Set to non-zero (on a SharedArrayBuffer, seen by every worker) when the run is stopped by a signal. */
+  stop?: Int32Array;
 }
 
 /** A session named in a result. */

@@ -40,14 +40,16 @@ export interface OpenFailure {
 export function openEachSession(
   options: SessionOptions, cwd: SessionCwd, warn: (message: string, once?: string) => void, startedAt?: string,
 ): { harnesses: SessionHarness[]; failures: OpenFailure[] } {
-  const harnesses: SessionHarness[] = [];
-  const failures: OpenFailure[] = [];
-  for (const format of options.formats) {
-    const factory = findHarness(format)!;
+  const opened: (SessionHarness | undefined)[] = [];
+  const failed: (OpenFailure | undefined)[] = [];
+  // A format that may wait for a lock is opened first: while it waits, no other file of this run exists yet.
+  const order = options.formats.map((format, at) => ({ format, at, factory: findHarness(format)! }));
+  order.sort((a, b) => Number(b.factory.waitsToOpen === true) - Number(a.factory.waitsToOpen === true) || a.at - b.at);
+  for (const { format, at, factory } of order) {
     const root = resolve(options.processCwd, options.sessionDirs[format] ?? factory.defaultRoot(options.env, options.homedir));
     try {
       makeDirs(root);
-      harnesses.push(factory.create({
+      opened[at] = factory.create({
         root,
         cwd: cwd.path,
         cwdFromInput: cwd.fromInput,
@@ -57,11 +59,14 @@ export function openEachSession(
         ...(options.provenance !== undefined ? { provenance: options.provenance } : {}),
         ...(startedAt !== undefined ? { startedAt } : {}),
         warn,
-      }));
+      });
     } catch (error) {
-      failures.push({ format, root, error: error instanceof Error ? error : new Error(String(error)) });
+      failed[at] = { format, root, error: error instanceof Error ? error : new Error(String(error)) };
     }
   }
+  // Both in the order the formats were asked for.
+  const harnesses = opened.filter((harness): harness is SessionHarness => harness !== undefined);
+  const failures = failed.filter((failure): failure is OpenFailure => failure !== undefined);
   return { harnesses, failures };
 }
 

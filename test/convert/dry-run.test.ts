@@ -1,11 +1,13 @@
 // `convert --dry-run` predicts the real run: over one tree holding a source in every state (new, grown, grown
-// after another process appended to its session, changed in place, touched, unchanged, its session deleted or
-// replaced by a FIFO, empty, no log, no conversation, a converted session, a hard link), the dry run's reason
-// for each source is the one the real run then gives, and the dry run writes nothing.
+// after another process appended to its session, grown after a dead run's torn append mixed with another
+// process's bytes, changed in place, touched, unchanged, its session deleted or replaced by a FIFO, empty, no
+// log, no conversation, a converted session, a hard link), the dry run's reason for each source is the one the
+// real run then gives, and the dry run writes nothing.
 import { describe, expect, test } from 'vitest';
-import { execFileSync } from 'node:child_process';
-import { appendFileSync, copyFileSync, linkSync, readFileSync, rmSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { appendFileSync, copyFileSync, linkSync, readFileSync, rmSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { lockPath } from '../../lib/convert/session-lock.js';
 import { FIXTURES, runBin, tempDir } from '../support/run.js';
 import { filesUnder } from './support.js';
 
@@ -19,7 +21,7 @@ describe('convert --dry-run', () => {
     const root = join(dir, 'claude');
     const at = (name: string) => join(dir, 'tree', name);
     const run = (...extra: string[]) => runBin(['convert', 'tree', '--session-dir', `claude-code-cli=${root}`, ...extra], { cwd: dir });
-    const converted = ['grew', 'grew-foreign', 'changed', 'touched', 'unchanged', 'missing', 'fifo'];
+    const converted = ['grew', 'grew-foreign', 'grew-torn', 'changed', 'touched', 'unchanged', 'missing', 'fifo'];
     execFileSync('mkdir', ['-p', join(dir, 'tree')]);
     for (const name of converted) writeFileSync(at(`${name}.ndjson`), log(name));
     const first = await run();
@@ -33,6 +35,19 @@ describe('convert --dry-run', () => {
     const last = readFileSync(session('grew-foreign'), 'utf8').trim().split('\n').map((l) => JSON.parse(l)).at(-1);
     appendFileSync(session('grew-foreign'), ev({ ...last, uuid: '00000000-0000-4000-8000-000000000001', parentUuid: last.uuid, type: 'user', message: { role: 'user', content: 'From a resume.' } }));
     appendFileSync(at('grew-foreign.ndjson'), ev({ type: 'user', text: 'More.' }));
+    // A convert run died mid-append (its lock, naming a dead process, records the append) and a resume appended
+    // after it: the real run cannot tell the bytes apart and converts into a new session; the dry run reads the lock.
+    const torn = session('grew-torn');
+    const tornMark = statSync(torn);
+    const tornLast = readFileSync(torn, 'utf8').trim().split('\n').map((l) => JSON.parse(l)).at(-1);
+    const ours = ev({ ...tornLast, uuid: '00000000-0000-4000-8000-000000000002', parentUuid: tornLast.uuid });
+    appendFileSync(torn, ours);
+    appendFileSync(torn, ev({ ...tornLast, uuid: '00000000-0000-4000-8000-000000000003', parentUuid: '00000000-0000-4000-8000-000000000002', type: 'user', message: { role: 'user', content: 'From a resume.' } }));
+    const dead = spawnSync(process.execPath, ['-e', '']).pid;
+    writeFileSync(lockPath(root, torn), JSON.stringify({
+      pid: dead, started: '1', file: torn, dev: tornMark.dev, ino: tornMark.ino, start: tornMark.size, own: tornMark.size + Buffer.byteLength(ours), pending: 0,
+    }));
+    appendFileSync(at('grew-torn.ndjson'), ev({ type: 'user', text: 'More.' }));
     writeFileSync(at('changed.ndjson'), log('something else entirely'));
     utimesSync(at('touched.ndjson'), new Date(), new Date(Date.now() + 5_000));
     rmSync(session('missing'));
@@ -55,6 +70,10 @@ describe('convert --dry-run', () => {
 
     const reasons = (stdout: string) => lines(stdout).map((l) => [l.source, l.reason]);
     expect(reasons(dry.stdout)).toEqual(reasons(real.stdout));
+    // The torn append is refused: a new session, said in one line, by both.
+    for (const out of [dry.stdout, real.stdout]) {
+      expect(lines(out).find((l) => l.source === join('tree', 'grew-torn.ndjson'))).toMatchObject({ reason: 'changed', warnings: 1 });
+    }
     // Every state is there, and each kept its status (what the dry run says would be converted, was).
     expect(new Set(lines(real.stdout).map((l) => l.reason))).toEqual(new Set([
       'changed', 'empty', 'grew', 'unrecognised', 'missing', 'no-conversation', 'new', 'duplicate', 'unchanged', 'converted-session',

@@ -257,6 +257,7 @@ export const geminiCli: HarnessFactory = {
     const home = env.GEMINI_CLI_HOME !== undefined && env.GEMINI_CLI_HOME !== '' ? env.GEMINI_CLI_HOME : homedir;
     return join(home, '.gemini');
   },
+  waitsToOpen: true,
   create: (options) => createGeminiHarness(options),
   reopen: (options, session) => reopenGeminiHarness(options, session),
 };

@@ -8,6 +8,7 @@ import {
 } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { makeDirsBelow } from '../../session/append-file.js';
+import { withDefaultSignals } from '../../util/default-signals.js';
 import { makeDirs } from '../../util/fs-errors.js';
 import { isObject } from '../../util/is-object.js';
 
@@ -131,33 +132,50 @@ function sleep(ms: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
+/** Make the lock directory; false when it exists. */
+function tryLock(lock: string): boolean {
+  try {
+    mkdirSync(lock, { mode: 0o700 });
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    return false;
+  }
+}
+
+/**
+ * Wait for the lock another process holds, up to LOCK_TIMEOUT_MS, taking over one left untouched for
+ * LOCK_STALE_MS as the CLI does. The wait blocks the event loop (opening a session is synchronous), so a
+ * signal meanwhile takes its default action: nothing of this run is written yet, and the lock is not ours.
+ */
+function waitForLock(lock: string): void {
+  const deadline = Date.now() + LOCK_TIMEOUT_MS;
+  withDefaultSignals(() => {
+    // Every pass either takes the lock or reaches the deadline check: nothing planted there loops for ever.
+    for (;;) {
+      const stat = lstatSync(lock, { throwIfNoEntry: false });
+      if (stat !== undefined && !stat.isDirectory()) throw new Error(`${lock} is not a lock directory; remove it`);
+      let wait = stat !== undefined; // gone: released between our mkdir and our look, so try again at once
+      if (stat !== undefined && stat.mtimeMs < Date.now() - LOCK_STALE_MS) {
+        try {
+          rmdirSync(lock);
+          wait = false;
+        } catch { /* someone else took it over */ }
+      }
+      if (Date.now() > deadline) throw new Error(`${lock} is held by another process (a running gemini?); try again`);
+      if (wait) sleep(LOCK_RETRY_MS);
+      if (tryLock(lock)) return;
+    }
+  });
+}
+
 /**
  * Run `body` holding the CLI's registry lock: the directory `<registry>.lock`, made with mkdir (proper-lockfile's
  * protocol). A lock left untouched for 10 s is stale and taken over, as the CLI does.
  */
 function withRegistryLock<T>(registry: string, body: () => T): T {
   const lock = `${registry}.lock`;
-  const deadline = Date.now() + LOCK_TIMEOUT_MS;
-  // Every pass either takes the lock or reaches the deadline check: nothing planted there loops for ever.
-  for (;;) {
-    try {
-      mkdirSync(lock, { mode: 0o700 });
-      break;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    }
-    const stat = lstatSync(lock, { throwIfNoEntry: false });
-    if (stat !== undefined && !stat.isDirectory()) throw new Error(`${lock} is not a lock directory; remove it`);
-    let wait = stat !== undefined; // gone: released between our mkdir and our look, so try again at once
-    if (stat !== undefined && stat.mtimeMs < Date.now() - LOCK_STALE_MS) {
-      try {
-        rmdirSync(lock);
-        wait = false;
-      } catch { /* someone else took it over */ }
-    }
-    if (Date.now() > deadline) throw new Error(`${lock} is held by another process (a running gemini?); try again`);
-    if (wait) sleep(LOCK_RETRY_MS);
-  }
+  if (!tryLock(lock)) waitForLock(lock);
   try {
     return body();
   } finally {
@@ -261,9 +279,10 @@ export function resolveProjectSlug(root: string, project: string): string {
     try { return lstatSync(registryPath); } catch { return undefined; }
   })();
   if (st?.isSymbolicLink()) throw new Error(`${registryPath} is a symbolic link; it is not followed`);
-  // proper-lockfile locks an existing file: the CLI creates an empty registry first, and so do we.
-  if (!st) createFile(registryPath, JSON.stringify({ projects: {} }, null, 2));
   return withRegistryLock(registryPath, () => {
+    // proper-lockfile locks an existing file: the CLI creates an empty registry, and so do we (once the lock is
+    // ours, so a signal while it is waited for leaves nothing behind).
+    if (!st) createFile(registryPath, JSON.stringify({ projects: {} }, null, 2));
     const registry = loadRegistry(registryPath);
     const slug = new SlugResolver(root).resolve(project, registry);
     if (registry.projects[project] !== slug) {

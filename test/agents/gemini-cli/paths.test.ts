@@ -2,7 +2,7 @@
 // that fits, and a stale file where the registry lock goes or a FIFO where the registry is ends the run with one
 // line, the lock released. The bin runs are killed at the hang limit, so a hang fails here rather than waits.
 import { execFileSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { projectHash, projectSlug, resolveProjectSlug } from '../../../lib/agents/gemini-cli/paths.js';
@@ -63,4 +63,36 @@ describe('planted in the root', () => {
     expect(lstatSync(registry).isFIFO()).toBe(true);
     expect(existsSync(`${registry}.lock`)).toBe(false);
   });
+
+  test('a fresh lock directory held by another process: SIGTERM while the run waits for it ends the run at once, nothing of ours left', async () => {
+    const root = tempDir();
+    const claude = tempDir();
+    mkdirSync(claude, { recursive: true });
+    const lock = join(root, 'projects.json.lock');
+    mkdirSync(lock, { recursive: true });
+    const lockTime = statSync(lock).mtimeMs;
+    // Gemini opens first, so the Claude session (asked for first) is not created while the lock is waited for.
+    const started = Date.now();
+    const spawned = spawnBin([
+      '--session-format', 'claude-code-cli', '--session-format', 'gemini-cli', '--session-dir', `gemini-cli=${root}`,
+      '--session-dir', `claude-code-cli=${claude}`, '--cwd', '/home/alice/p',
+    ]);
+    spawned.child.stdin.write(ev({ type: 'user', text: 'hi' }));
+    // Most likely the run is waiting by now (a signal that comes sooner ends it through its handlers: also no files).
+    await new Promise((done) => setTimeout(done, 1500));
+    spawned.child.kill('SIGTERM');
+    const r = await finished(spawned);
+    expect(r.hung).toBe(false);
+    // Ended by the signal itself (a shell says 143), or by its handler; before the 10 s wait ran out, counted from
+    // the start, which ran to that end before.
+    expect(r.signal ?? r.code, r.stderr).toBe(r.signal !== null ? 'SIGTERM' : 143);
+    expect(Date.now() - started).toBeLessThan(9000);
+    expect(r.stdout.toString()).toBe('');
+    expect(lstatSync(lock).isDirectory()).toBe(true);
+    expect(statSync(lock).mtimeMs).toBe(lockTime);
+    expect(readdirSync(root)).toEqual(['projects.json.lock']);
+    expect(readdirSync(lock)).toEqual([]);
+    expect(readdirSync(claude)).toEqual([]);
+  });
 });
+
