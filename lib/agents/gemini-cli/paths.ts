@@ -4,12 +4,13 @@
 import { createHash, randomUUID } from 'node:crypto';
 import {
   closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmdirSync,
-  unlinkSync, writeSync,
+  unlinkSync,
 } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { makeDirsBelow } from '../../session/append-file.js';
 import { withDefaultSignals } from '../../util/default-signals.js';
 import { makeDirs } from '../../util/fs-errors.js';
+import { writeNewFile } from '../../util/new-file.js';
 import { isObject } from '../../util/is-object.js';
 
 /** The registry file and its lock directory (proper-lockfile's `<file>.lock`), in the root. */
@@ -77,23 +78,6 @@ function readNoFollow(path: string): string | undefined {
   }
 }
 
-/** Create `path` with `text`, exclusively, mode 0600; false when it already exists. */
-function createFile(path: string, text: string): boolean {
-  let fd: number;
-  try {
-    fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW, 0o600);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw error;
-  }
-  try {
-    writeSync(fd, text);
-  } finally {
-    closeSync(fd);
-  }
-  return true;
-}
-
 type Registry = { projects: Record<string, string> };
 
 /** The registry as the CLI validates it (every slug `[a-z0-9-]+`); anything else counts as empty, as there. */
@@ -119,7 +103,7 @@ function loadRegistry(path: string): Registry {
 /** Replace the registry as the CLI does: a temporary file beside it, renamed over it. */
 function saveRegistry(path: string, registry: Registry): void {
   const tmp = `${path}.${randomUUID()}.tmp`;
-  if (!createFile(tmp, JSON.stringify(registry, null, 2))) throw new Error(`${tmp} exists`);
+  if (!writeNewFile(tmp, JSON.stringify(registry, null, 2))) throw new Error(`${tmp} exists`);
   try {
     renameSync(tmp, path);
   } catch (error) {
@@ -259,7 +243,7 @@ class SlugResolver {
     for (const base of this.bases) {
       const dir = join(base, slug);
       makeDirsBelow(this.root, dir);
-      if (createFile(join(dir, MARKER_FILE), project)) continue;
+      if (writeNewFile(join(dir, MARKER_FILE), project)) continue;
       if (markerOwner(dir) !== project) return false;
     }
     return true;
@@ -282,7 +266,7 @@ export function resolveProjectSlug(root: string, project: string): string {
   return withRegistryLock(registryPath, () => {
     // proper-lockfile locks an existing file: the CLI creates an empty registry, and so do we (once the lock is
     // ours, so a signal while it is waited for leaves nothing behind).
-    if (!st) createFile(registryPath, JSON.stringify({ projects: {} }, null, 2));
+    if (!st) writeNewFile(registryPath, JSON.stringify({ projects: {} }, null, 2));
     const registry = loadRegistry(registryPath);
     const slug = new SlugResolver(root).resolve(project, registry);
     if (registry.projects[project] !== slug) {

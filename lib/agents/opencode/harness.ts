@@ -5,13 +5,14 @@
 // A session an earlier run wrote is reopened to append what its source added (convert): the new messages and
 // parts are imported, the rows that run imported and this one changed are updated (see update.ts).
 import { spawnSync } from 'node:child_process';
-import { closeSync, constants, openSync, readFileSync, readSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, constants, openSync, readFileSync, readSync, statSync, unlinkSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import type { GenericEvent } from '../../events.js';
 import { EventRejected, type HarnessFactory, type HarnessOptions, type ReopenSession, type SessionHarness } from '../types.js';
 import { AppendFile, type FileMark } from '../../session/append-file.js';
 import { Replay } from '../../session/reopened.js';
 import { isObject } from '../../util/is-object.js';
+import { writeNewFile } from '../../util/new-file.js';
 import { findOpencode, MISSING_OPENCODE } from './binary.js';
 import { IdMinter } from './ids.js';
 import { resolveProject, sessionPath } from './project.js';
@@ -234,16 +235,6 @@ function whereHint(env: Record<string, string | undefined>, importEnv: Record<st
     .map((key) => `${key}=${shellWord(importEnv[key] ?? '')} `).join('');
 }
 
-/** Write `text` to a new file (mode 0600, never an existing one). */
-function createFile(path: string, text: string): void {
-  const fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), 0o600);
-  try {
-    writeSync(fd, text);
-  } finally {
-    closeSync(fd);
-  }
-}
-
 /**
  * `opencode import <document>` from `directory`, with a fixed argv and no shell: the document is a file of
  * ours beside the journal, removed afterwards. Throws with OpenCode's last line when it fails.
@@ -251,7 +242,7 @@ function createFile(path: string, text: string): void {
 function importer(program: string, env: Record<string, string>, directory: string, journal: string): (document: string) => void {
   return (document) => {
     const path = journal.replace(/\.jsonl$/, '.export.json');
-    createFile(path, document);
+    if (!writeNewFile(path, document)) throw new Error(`${path} exists`);
     try {
       runProgram(program, ['import', path], env, directory, 'import');
     } finally {
