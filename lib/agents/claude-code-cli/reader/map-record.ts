@@ -356,7 +356,7 @@ export class TranscriptEventMapper {
     const read = resolve(path);
     if (read.ok) return read.text;
     // A planted link may stand for every spill of the session: reported once, not once per pointer.
-    if (read.link !== undefined) this.once(`spill-link:${read.link}`, `spilled output ${path} is not read: ${read.reason}; the pointer is kept (reported once per link)`, warn);
+    if (read.link !== undefined) this.once(`spill-link:${read.link}`, `spilled output ${path} is not read: ${read.reason}; the pointer is kept`, warn);
     else warn(`spilled output ${path} is ${read.reason}; the pointer is kept`);
     return text;
   }
