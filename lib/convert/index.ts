@@ -15,6 +15,7 @@ import { ProgressLine } from './progress.js';
 import { SessionLock } from './session-lock.js';
 import type { ConvertOutcome, ConvertReason, ConvertSettings, ConvertTarget, ConvertTask, SessionRef } from './types.js';
 import { diagnosticLine } from '../util/shown-text.js';
+import { describeError } from '../util/fs-errors.js';
 
 export { discoverSources, isSubagentSidecar, LOG_EXTENSIONS } from './discover.js';
 export type { Discovered, Source } from './discover.js';
@@ -186,7 +187,7 @@ export async function runConvert(options: ConvertOptions, io: ConvertIO): Promis
         await Promise.all(outcome.harnesses.filter((h) => !h.unchanged).map((h) => syncFile(h.session_file)));
       } catch (error) {
         outcome.status = 'failed';
-        outcome.error = `cannot sync the session: ${(error as Error).message}`;
+        outcome.error = `cannot sync the session: ${describeError(error)}`;
       }
     }
     // What the converter read again under a session's lock is newer than what this run planned with.
@@ -197,7 +198,7 @@ export async function runConvert(options: ConvertOptions, io: ConvertIO): Promis
         for (const lock of outcome.locks ?? []) SessionLock.release(lock);
       } catch (error) {
         outcome.status = 'failed';
-        outcome.error = `the sessions were written, but the manifest could not be: ${(error as Error).message}`;
+        outcome.error = `the sessions were written, but the manifest could not be: ${describeError(error)}`;
         // Not recorded: the next run that takes the lock cuts the append back.
         for (const lock of outcome.locks ?? []) SessionLock.orphanPath(lock);
       }

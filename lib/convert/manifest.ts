@@ -8,7 +8,7 @@ import { open, unlink, type FileHandle } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import type { FileMark } from '../session/append-file.js';
-import { makeDirs } from '../util/fs-errors.js';
+import { describeError, makeDirs } from '../util/fs-errors.js';
 
 /** The manifest directory's name inside a harness root (`~/.claude/asyncai-log-convert/`). */
 export const MANIFEST_DIR = 'asyncai-log-convert';
@@ -138,7 +138,7 @@ export class Manifest {
       try {
         names = readdirSync(dir);
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') warn(`${dir}: cannot read the manifest: ${(error as Error).message}`);
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') warn(`${dir}: cannot read the manifest: ${describeError(error)}`);
         return manifest;
       }
       let gone = false;
@@ -164,7 +164,7 @@ function readRunFile(path: string, warn: (message: string) => void, add: (entry:
     text = readFileSync(path, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
-    warn(`${path}: cannot read: ${(error as Error).message}`);
+    warn(`${path}: cannot read: ${describeError(error)}`);
     return true;
   }
   const lines = text.split('\n');

@@ -6,6 +6,7 @@ import type { FileMark, WriteJournal } from '../session/append-file.js';
 import { openSessions } from '../session/open.js';
 import { provenanceFor } from './provenance.js';
 import type { ConvertSettings, ConvertTarget, ConvertTask } from './types.js';
+import { describeError } from '../util/fs-errors.js';
 
 /** What one file's conversion tells the opening of its sessions. */
 export interface TargetContext {
@@ -67,7 +68,7 @@ export function openTargets(
       sessionCwd = known.cwd;
       if (context.continued.has(target.format)) harness.continueAfter?.(known.tail_events ?? 0);
     } catch (error) {
-      context.notice(`${task.path}: cannot append to ${known.session_file}: ${(error as Error).message}; converted into a new session`);
+      context.notice(`${task.path}: cannot append to ${known.session_file}: ${describeError(error)}; converted into a new session`);
       fresh.push({ ...target, append: false });
     }
   }
@@ -89,7 +90,7 @@ export function openTargets(
       created.forEach((harness) => harnesses.set(harness.format, harness));
     } catch (error) {
       for (const harness of harnesses.values()) harness.abandon();
-      return { cwd: sessionCwd, error: `cannot create the session: ${(error as Error).message}` };
+      return { cwd: sessionCwd, error: `cannot create the session: ${describeError(error)}` };
     }
   }
   // A new session from this file replays nothing: it is written from the start.

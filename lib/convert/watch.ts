@@ -9,6 +9,7 @@ import { runConvert, type ConvertIO, type ConvertOptions, type ConvertSummary } 
 import { LOG_EXTENSIONS } from './discover.js';
 import { compactRunFiles, MANIFEST_DIR } from './manifest.js';
 import { diagnosticLine } from '../util/shown-text.js';
+import { describeError } from '../util/fs-errors.js';
 
 export interface WatchSettings {
   /** List every input again this often instead of waiting for events (ms); also the fallback's period. */
@@ -57,7 +58,7 @@ async function compactOwn(files: string[], io: ConvertIO): Promise<string[]> {
       const folded = await compactRunFiles(own, (message) => io.stderr.write(diagnosticLine(message)));
       if (folded !== undefined) kept.push(folded);
     } catch (error) {
-      io.stderr.write(diagnosticLine(`${dir}: cannot compact the manifest: ${(error as Error).message}`));
+      io.stderr.write(diagnosticLine(`${dir}: cannot compact the manifest: ${describeError(error)}`));
       kept.push(...own);
     }
   }
