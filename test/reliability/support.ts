@@ -2,7 +2,7 @@
 // fails, and FUZZ_SEED=<n> replays it), the bin spawned with its peak RSS sampled from /proc, and transcript
 // readers that tell complete lines from a partial last one.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, readdirSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { BIN, cleanEnv } from '../support/run.js';
 
@@ -185,6 +185,58 @@ export function transcriptState(file: string): TranscriptState {
     }
   }
   return { records, damaged, partial: tail === '' ? undefined : tail };
+}
+
+/** What `scanTranscript` keeps of a transcript too long to hold as one string. */
+export interface TranscriptScan {
+  /** The records `keep` chose, in order. */
+  kept: any[];
+  /** The last complete record. */
+  last: any;
+  /** How many complete records. */
+  count: number;
+  damaged: string[];
+  partial: string | undefined;
+}
+
+/**
+ * `transcriptState` for a transcript of any length (a monitor's flood on a busy machine passes V8's longest
+ * string): read 16 MiB at a time, split as bytes, only the records `keep` chooses (and the last) held.
+ */
+export function scanTranscript(file: string, keep: (record: any) => boolean): TranscriptScan {
+  const out: TranscriptScan = { kept: [], last: undefined, count: 0, damaged: [], partial: undefined };
+  if (!existsSync(file)) return out;
+  const fd = openSync(file, 'r');
+  const chunk = Buffer.alloc(16 * 1024 * 1024);
+  let carry = Buffer.alloc(0);
+  try {
+    for (;;) {
+      const n = readSync(fd, chunk, 0, chunk.length, null);
+      if (n === 0) break;
+      let data = Buffer.concat([carry, chunk.subarray(0, n)]);
+      let start = 0;
+      for (let nl = data.indexOf(10); nl !== -1; nl = data.indexOf(10, start)) {
+        const line = data.subarray(start, nl);
+        start = nl + 1;
+        if (line.length === 0) continue;
+        const text = line.toString('utf8');
+        try {
+          const record = JSON.parse(text);
+          out.count += 1;
+          out.last = record;
+          if (keep(record)) out.kept.push(record);
+        } catch {
+          out.damaged.push(text.length > 200 ? `${text.slice(0, 200)}...` : text);
+        }
+      }
+      carry = Buffer.from(data.subarray(start));
+      data = carry;
+    }
+  } finally {
+    closeSync(fd);
+  }
+  out.partial = carry.length === 0 ? undefined : carry.toString('utf8');
+  return out;
 }
 
 /** Every file under `dir`, as paths relative to it (symlinks listed, not followed). */
