@@ -1,5 +1,5 @@
 // The public API: what a program embedding asyncai-log imports, each name a semver promise. It is a deliberate
-// short list (docs/library.md describes each; test/api.test.ts holds it to that page). Anything else under
+// short list (docs/library.md describes each; test/api.unit.test.ts holds it to that page). Anything else under
 // lib/ is internal and may change in any release.
 
 // The generic events.
