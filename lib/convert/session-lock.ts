@@ -9,6 +9,7 @@ import {
 import { setTimeout as sleep } from 'node:timers/promises';
 import { join } from 'node:path';
 import type { FileMark, WriteJournal } from '../session/append-file.js';
+import { readOwnFile } from '../util/small-file.js';
 import { manifestDir } from './manifest.js';
 
 const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
@@ -85,22 +86,8 @@ function parseState(text: string): LockState | undefined {
 
 /** Read a lock file without following a link or blocking on a FIFO; undefined when gone. */
 function readLock(path: string): { text: string; mtimeMs: number } | undefined {
-  let fd: number;
-  try {
-    fd = openSync(path, constants.O_RDONLY | NOFOLLOW | NONBLOCK);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
-  try {
-    const st = fstatSync(fd);
-    if (!st.isFile()) throw new Error(`${path} is not a regular file`);
-    const buf = Buffer.alloc(Math.min(st.size, 64 * 1024));
-    const n = readSync(fd, buf, 0, buf.length, 0);
-    return { text: buf.toString('utf8', 0, n), mtimeMs: st.mtimeMs };
-  } finally {
-    closeSync(fd);
-  }
+  const found = readOwnFile(path, 64 * 1024);
+  return found && { text: found.text, mtimeMs: found.stat.mtimeMs };
 }
 
 /** The lock file of a session file under a root. */

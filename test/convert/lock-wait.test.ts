@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { lockSessions } from '../../lib/convert/append-lock.js';
 import { LOCK_WAIT_MS, LockWaitStopped, lockPath, SessionLock } from '../../lib/convert/session-lock.js';
 import type { ConvertTask } from '../../lib/convert/types.js';
-import { finished, spawnBin } from '../reliability/support.js';
+import { catches, finished, spawnBin, until } from '../reliability/support.js';
 import { runBin, tempDir } from '../support/run.js';
 
 /** Generic events of one turn numbered `n`. */
@@ -46,8 +46,9 @@ describe('a session lock held by a live process that never lets go', () => {
 
       const run = spawnBin(['convert', source, '--session-dir', `claude-code-cli=${root}`, '--jobs', '1'], { cwd: dir });
       run.child.stdin.end();
-      // A signal before the wait is reached stops the run too: the file then waits no more than one poll.
-      await new Promise((done) => setTimeout(done, 1000));
+      // Sent once the run handles the stop signals (a signal before the wait is reached stops the run too: the file then
+      // waits no more than one poll).
+      await until(() => catches(run.child.pid!, 'SIGHUP'));
       run.child.kill(signal);
       const r = await finished(run);
       expect(r.code, r.stderr).toBe(code);

@@ -3,6 +3,7 @@
 // readers that tell complete lines from a partial last one.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync, readdirSync, readSync, statSync } from 'node:fs';
+import { constants as osConstants } from 'node:os';
 import { join } from 'node:path';
 import { BIN, cleanEnv } from '../support/run.js';
 
@@ -237,6 +238,24 @@ export function scanTranscript(file: string, keep: (record: any) => boolean): Tr
   }
   out.partial = carry.length === 0 ? undefined : carry.toString('utf8');
   return out;
+}
+
+/**
+ * Process `pid` catches `signal` (its bit in SigCgt, /proc/<pid>/status). Node itself catches SIGINT and SIGTERM
+ * from its start (to reset the terminal, then die of the signal); SIGHUP only once a listener is added. The
+ * commands add their SIGHUP listener after the others (bin/exit.ts), so `catches(pid, 'SIGHUP')` says the run
+ * handles all three; while a wait has them off (lib/util/default-signals.ts) it is false again.
+ */
+export function catches(pid: number, signal: NodeJS.Signals): boolean {
+  const number = osConstants.signals[signal];
+  let status: string;
+  try {
+    status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  } catch {
+    return false;
+  }
+  const mask = /^SigCgt:\s+([0-9a-f]+)$/m.exec(status);
+  return mask !== null && (BigInt(`0x${mask[1]}`) & (1n << BigInt(number - 1))) !== 0n;
 }
 
 /** Every file under `dir`, as paths relative to it (symlinks listed, not followed). */

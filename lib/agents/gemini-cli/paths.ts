@@ -2,15 +2,12 @@
 // slug resolved as the CLI's own project registry does (projects.json, then `.project_root` ownership markers,
 // then a new slug), under the same `projects.json.lock` directory lock, so a writer and a running CLI agree.
 import { createHash, randomUUID } from 'node:crypto';
-import {
-  closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmdirSync,
-  unlinkSync,
-} from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, renameSync, rmdirSync, unlinkSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { makeDirsBelow } from '../../session/append-file.js';
 import { withDefaultSignals } from '../../util/default-signals.js';
 import { makeDirs } from '../../util/fs-errors.js';
-import { writeNewFile } from '../../util/new-file.js';
+import { readOwnFile, writeNewFile } from '../../util/small-file.js';
 import { isObject } from '../../util/is-object.js';
 
 /** The registry file and its lock directory (proper-lockfile's `<file>.lock`), in the root. */
@@ -24,9 +21,6 @@ const LOCK_TIMEOUT_MS = 10_000;
 const LOCK_STALE_MS = 10_000;
 const LOCK_RETRY_MS = 100;
 
-const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
-/** A FIFO planted where a file is read must not block the run: opened non-blocking, then checked. */
-const NONBLOCK = constants.O_NONBLOCK ?? 0;
 /** A slug this long or longer is cut and given a hash of the path: a directory name stays under NAME_MAX. */
 const MAX_SLUG = 200;
 /** How many slugs (`<slug>`, `<slug>-1`, ...) are tried before giving up: each other owner takes one. */
@@ -58,33 +52,13 @@ export function chatFileName(started: Date, sessionId: string): string {
   return `session-${started.toISOString().slice(0, 16).replace(/:/g, '-')}-${sessionId.slice(0, 8)}.jsonl`;
 }
 
-/**
- * A file below the root read without following a symlink and without blocking (a FIFO planted there), or
- * undefined when it does not exist. Anything but a regular file throws.
- */
-function readNoFollow(path: string): string | undefined {
-  let fd: number;
-  try {
-    fd = openSync(path, constants.O_RDONLY | NOFOLLOW | NONBLOCK);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
-  try {
-    if (!fstatSync(fd).isFile()) throw new Error(`${path} is not a regular file`);
-    return readFileSync(fd, 'utf8');
-  } finally {
-    closeSync(fd);
-  }
-}
-
 type Registry = { projects: Record<string, string> };
 
 /** The registry as the CLI validates it (every slug `[a-z0-9-]+`); anything else counts as empty, as there. */
 function loadRegistry(path: string): Registry {
   let parsed: unknown;
   try {
-    const text = readNoFollow(path);
+    const text = readOwnFile(path)?.text;
     if (text === undefined) return { projects: {} };
     parsed = JSON.parse(text);
   } catch (error) {
@@ -170,7 +144,7 @@ function withRegistryLock<T>(registry: string, body: () => T): T {
 /** Who owns slug directory `dir` by its marker: the path, undefined without a marker, null when unreadable. */
 function markerOwner(dir: string): string | undefined | null {
   try {
-    const text = readNoFollow(join(dir, MARKER_FILE));
+    const text = readOwnFile(join(dir, MARKER_FILE))?.text;
     return text === undefined ? undefined : resolve(text.trim());
   } catch {
     return null;

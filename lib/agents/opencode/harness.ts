@@ -12,7 +12,7 @@ import { EventRejected, type HarnessFactory, type HarnessOptions, type ReopenSes
 import { AppendFile, type FileMark } from '../../session/append-file.js';
 import { Replay } from '../../session/reopened.js';
 import { isObject } from '../../util/is-object.js';
-import { writeNewFile } from '../../util/new-file.js';
+import { writeNewFile } from '../../util/small-file.js';
 import { findOpencode, MISSING_OPENCODE } from './binary.js';
 import { IdMinter } from './ids.js';
 import { resolveProject, sessionPath } from './project.js';
