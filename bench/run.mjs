@@ -28,7 +28,7 @@ const USAGE = `usage: node bench/run.mjs [options]
   --bin PATH          the asyncai-log bin to measure (default dist/bin/asyncai-log.js)
   --corpus-dir DIR    where corpora are generated and kept (default bench/out)
   --out-dir DIR       where performance.md and performance.json go (default docs)
-  --tools LIST        which tools: cat,node-parse,jq,jq-pipe,filter-pipe,filter,filter-1t,read,convert on each
+  --tools LIST        which tools: cat,node-parse,jq,jq-pipe,filter-pipe,filter,read,convert on each
                       corpus, ccusage,read-usage on the tree of transcripts (default all of these);
                       convert-tree-j1,convert-tree-j2 (convert a many-file tree, --jobs 1 and 2; only when named)
   --tree-files N      transcripts in the tree for ccusage and read-usage (default 20)
@@ -39,7 +39,7 @@ const USAGE = `usage: node bench/run.mjs [options]
                       major (24) is the version pinned in scripts/node-versions, installed on demand
   --versions LIST     also compare Node versions side by side (own = --node, a pinned major, or a path):
                       --versions-tools on --versions-corpus, each version's runs interleaved with the others'
-  --versions-tools L  the tools compared (default filter,filter-1t,read)
+  --versions-tools L  the tools compared (default filter,read)
   --versions-corpus C the corpus they run on (default full)
   --versions-only     run only the comparison; the other figures are kept from <out-dir>/performance.json
   --lengths LIST      peak RSS against input length: corpora of these many events (default N/4,N,2N of
@@ -50,14 +50,14 @@ const USAGE = `usage: node bench/run.mjs [options]
 
 /** The tools, in table order. `ratioBase` is the one every ratio is taken against. */
 const TOOLS = [
-  'cat', 'node-parse', 'jq', 'jq-pipe', 'filter-pipe', 'filter', 'filter-1t', 'read', 'convert', 'convert-tree-j1', 'convert-tree-j2',
+  'cat', 'node-parse', 'jq', 'jq-pipe', 'filter-pipe', 'filter', 'read', 'convert', 'convert-tree-j1', 'convert-tree-j2',
 ];
 /** Tools run side by side (taking turns rep by rep): their ratio is the comparison users make. */
 const SIDE_BY_SIDE = [['node-parse', 'filter'], ['jq-pipe', 'filter-pipe'], ['convert-tree-j1', 'convert-tree-j2']];
 /** Tools run on the tree of Claude Code transcripts instead of the event corpora, side by side. */
 const TREE_TOOLS = ['ccusage', 'read-usage'];
 /** The rows of this project's commands: each should stay under 200 MB (10^6 bytes) of peak RSS. */
-const OWN_TOOLS = ['filter', 'filter-1t', 'filter-pipe', 'read', 'convert', 'convert-tree-j1', 'convert-tree-j2', 'read-usage'];
+const OWN_TOOLS = ['filter', 'filter-pipe', 'read', 'convert', 'convert-tree-j1', 'convert-tree-j2', 'read-usage'];
 /** Run only when named in --tools: they write a ~1 GB tree of the full corpus and convert it twice per rep. */
 const OPT_IN_TOOLS = ['convert-tree-j1', 'convert-tree-j2'];
 const RATIO_BASE = 'node-parse';
@@ -85,7 +85,7 @@ function options() {
       quick: { type: 'boolean', default: false },
       node: { type: 'string', default: process.execPath },
       versions: { type: 'string', default: '' },
-      'versions-tools': { type: 'string', default: 'filter,filter-1t,read' },
+      'versions-tools': { type: 'string', default: 'filter,read' },
       'versions-corpus': { type: 'string', default: 'full' },
       'versions-only': { type: 'boolean', default: false },
       lengths: { type: 'string' },
@@ -411,18 +411,6 @@ function prepareTool(tool, corpus, context) {
         rmSync(context.transcripts[corpus.name]?.root ?? join(work, 'none'), { recursive: true, force: true });
         context.transcripts[corpus.name] = { root };
         return [opts.bin, '--session-dir', `claude-code-cli=${root}`, '--cwd', '/bench'];
-      };
-      break;
-    }
-    case 'filter-1t': {
-      // The same filter on one thread (--threads 0): what the worker threads add.
-      command = context.node;
-      row.command = 'asyncai-log --threads 0 --session-dir claude-code-cli=<tmp> --cwd /bench';
-      // One root, emptied before each run (the transcripts are not needed afterwards).
-      const root = join(work, `filter-1t-${corpus.name}`);
-      perRun = () => {
-        rmSync(root, { recursive: true, force: true });
-        return [opts.bin, '--threads', '0', '--session-dir', `claude-code-cli=${root}`, '--cwd', '/bench'];
       };
       break;
     }
@@ -864,13 +852,6 @@ function targets(rows, lat, lengths, versions) {
   const list = [];
   const full = get('full', 'filter');
   if (full) {
-    // Side by side when both ran (the machine's speed moves from hour to hour), else from the medians.
-    const ratio = full.vs ? full.raw.speed_vs_peer : full.raw.speed_vs_node_parse;
-    list.push({
-      target: `filter throughput >= 0.5x the minimal Node parse loop (full corpus${full.vs ? ', side by side' : ''})`,
-      value: round(ratio, 2),
-      pass: ratio >= 0.5,
-    });
     const jq = get('full', 'jq');
     if (jq) list.push({ target: 'filter faster than jq -c . (full corpus)', value: round(full.raw.mb_per_s / jq.raw.mb_per_s, 2), pass: full.raw.mb_per_s > jq.raw.mb_per_s });
   }
@@ -887,7 +868,7 @@ function targets(rows, lat, lengths, versions) {
   if (full && read) {
     list.push({ target: 'read MB/s of transcript >= filter MB/s of input (full corpus)', value: round(read.raw.mb_per_s / full.raw.mb_per_s, 2), pass: read.raw.mb_per_s >= full.raw.mb_per_s });
   }
-  // Every row of this project's commands, threads included.
+  // Every row of this project's commands.
   for (const row of rows.filter((r) => OWN_TOOLS.includes(r.tool) && r.status === 'ok' && r.peak_rss_mib)) {
     list.push(rssTarget(`${row.tool} peak RSS < 200 MB (${row.corpus}${row.corpus === 'tree' ? '' : ' corpus'})`, row.raw.peak_rss_mib));
   }
@@ -1059,17 +1040,13 @@ function versionsMarkdown(v) {
 const DESIGN_NOTES = [
   '## How the filter keeps up',
   '',
-  '- Two worker threads (lib/agents/claude-code-cli/threads/): a regular file of generic events on stdin of 8 MiB or more is read on the',
-  '  main thread in jobs of 128 KiB of whole lines, handed round to two workers that split, decode, parse, check',
-  '  and serialise them, and whose replies the main thread writes in input order, one `writev` each; one job per',
-  '  worker and one more are in flight (bounding what the main thread holds; the peak RSS of the full corpus',
-  '  varied from 185 to 223 MB run to run with either bound, so the measured gain is within noise). The records',
-  '  a worker cannot finish alone are marked, not guessed: the state before its job (the chain\'s parent, the',
-  '  turn\'s message id, the last model) is a random mark the main thread replaces with its own state; a result',
-  '  of a call the worker has not seen is written as if the call were known and the main thread keeps it or maps',
-  '  the line again; a monitor\'s end is mapped on the main thread. Lines over 1 MiB are read on the main thread',
-  '  after the jobs before them. The transcript and the diagnostics are the same as on one thread (ids aside),',
-  '  tested on hostile input (test/agents/claude-code-cli/threads/threads.test.ts). Pipes keep one thread: a live pipeline wants latency.',
+  '- One thread. Until issue 35 ("Lighter code"), a regular file of generic events of 8 MiB or more was parsed',
+  '  and serialised on two worker threads, whose records the main thread patched into its own chain. It gained',
+  '  1.06-1.72x, and only on such files: a pipe, the filter\'s main use, never took it, and every change to the',
+  '  Claude mapping had to be mirrored in its segment state. It was removed, and 1,107 lines of lib/ with it;',
+  '  batch work runs files in parallel with `convert --jobs`. The figures in this file that name the threaded',
+  '  filter, and the `filter` rows of files in runs up to 2026-12-03 (`filter-1t` was one thread), were',
+  '  measured with it.',
   '- User, assistant and monitor records are serialised by template: the envelope is written around the',
   '  content, with what repeats quoted once (a response\'s id, model and usage, the parent uuid, a notification\'s',
   '  text) and what never changes encoded once (the session\'s common fields, the notification preambles).',
@@ -1081,8 +1058,8 @@ const DESIGN_NOTES = [
   '  JSON value either way (fuzzed: test/agents/claude-code-cli/serialize.unit.test.ts). Ids are drawn into a buffer',
   '  and read back as flat strings (`crypto.randomUUID` builds a rope of about 20 strings).',
   '- Bytes in, one batch per read: lines are split on Buffers (a line that spans reads is joined once, without',
-  '  copying the chunks first), decoded once, parsed once. On one thread (`--threads 0`, pipes, small files) a',
-  '  file on stdin is read on the main thread, 64 KiB per turn of the event loop (lib/input/file-input.ts).',
+  '  copying the chunks first), decoded once, parsed once. A file on stdin is read on the main thread, 64 KiB',
+  '  per turn of the event loop (lib/input/file-input.ts).',
   '- Everything one read produced goes out in one `writev` before the next read: no record waits in a buffer',
   '  while the process waits for input. Each event\'s records are encoded as soon as they are made, into a',
   '  reused 1 MiB block (2-10x faster than `Buffer.from` on V8 11), so their text dies young instead of',
@@ -1138,11 +1115,11 @@ const DESIGN_NOTES = [
   '- The Gemini writer lets a tool call\'s message go once the call is answered: it held up to 100,000 messages',
   '  with their calls\' arguments and results, and 600,000 events peaked at 621 MB (now 119).',
   '',
-  'Where the time goes (`node --cpu-prof`, one worker of two, 1,000,000 events): `JSON.parse` about 16%,',
-  'garbage collection 7%, handing replies to the main thread (`postMessage`) 7%, UTF-8 encode 5% and decode',
-  '5%; serialising records, 16% before their content was spliced, is now a few percent. Each worker waits for',
-  'its next job about 20% of the time, the main thread about 70% (its `writev` is 5%). The transcript is about',
-  'twice the input (every record carries its envelope).',
+  'Where the time went in the threaded filter (`node --cpu-prof`, one worker of two, 1,000,000 events):',
+  '`JSON.parse` about 16%, garbage collection 7%, handing replies to the main thread (`postMessage`) 7%, UTF-8',
+  'encode 5% and decode 5%; serialising records, 16% before their content was spliced, is now a few percent. Each',
+  'worker waits for its next job about 20% of the time, the main thread about 70% (its `writev` is 5%). The',
+  'transcript is about twice the input (every record carries its envelope).',
   '',
   'Measured and not kept (each within noise or slower on this machine):',
   '',

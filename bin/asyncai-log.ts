@@ -6,9 +6,9 @@
 // (about 30 MB of peak RSS, with no gain in speed). `--expose-gc` lets `read` run a full collection between a
 // transcript's two passes (see commands/read.ts). `--no-concurrent-recompilation` compiles optimised code on
 // the thread that runs it: on V8's helper threads each compile's memory is freed into that thread's own
-// malloc arena, which glibc keeps (13 MB of the threaded filter's peak, 0.8 with the flag), for a few
-// stalls of up to tens of ms while the hot functions are first optimised. setGcFlags keeps Node 24's young
-// generation to those semi-spaces while a full collection marks (lib/util/worker-heap.ts).
+// malloc arena, which glibc keeps, for a few stalls of up to tens of ms while the hot functions are first
+// optimised. setGcFlags keeps Node 24's young generation to those semi-spaces while a full collection marks
+// (lib/util/worker-heap.ts).
 import yargs, { type Argv } from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { filterCommand } from './commands/filter.js';

@@ -8,7 +8,7 @@ import { fileInput } from '../../lib/input/file-input.js';
 import { DEFAULT_MAX_LINE_BYTES } from '../../lib/input/lines.js';
 import { monitorSpecs } from '../../lib/monitor/index.js';
 import { HARNESSES } from '../../lib/agents/index.js';
-import { MAX_LINE_BYTES, MAX_THREADS, wholeNumber } from '../arguments.js';
+import { MAX_LINE_BYTES, wholeNumber } from '../arguments.js';
 import { FILTER_EXAMPLES, MAIN_NOTES, inputFormatChoices, sessionFormatChoices } from '../help.js';
 import { onStopSignals, runCommand } from '../exit.js';
 import { mistypedCommand } from '../usage-error.js';
@@ -67,7 +67,6 @@ interface FilterArgs extends SessionArgs {
   'max-line-bytes': number;
   monitor?: string | string[];
   'monitor-description'?: string | string[];
-  threads: number;
 }
 
 /** A flag given once or repeated, as a list. */
@@ -98,10 +97,6 @@ export const filterCommand: CommandModule<object, FilterArgs> = {
     .option('monitor-description', {
       type: 'string', requiresArg: true,
       describe: '<text>: description of the n-th --monitor, repeatable, paired by position (default: the command, or "stdin")',
-    })
-    .option('threads', {
-      type: 'string', default: 2, requiresArg: true, coerce: wholeNumber('threads', 0, MAX_THREADS),
-      describe: '<n>: worker threads for a file of events of 8 MiB or more (on stdin or the only file), 0 to 256; 0: one thread (default: 2)',
     })
     .example(FILTER_EXAMPLES)
     .epilogue(MAIN_NOTES) as unknown as Argv<FilterArgs>,
@@ -142,7 +137,6 @@ export const filterCommand: CommandModule<object, FilterArgs> = {
         strict: argv.strict,
         from: argv.from,
         maxLineBytes: argv['max-line-bytes'],
-        threads: argv.threads,
         files,
         ...(typeof monitors !== 'string' && monitors.length > 0
           ? { monitors, shell: process.env.SHELL !== undefined && process.env.SHELL !== '' ? process.env.SHELL : '/bin/sh' }
@@ -158,7 +152,7 @@ export const filterCommand: CommandModule<object, FilterArgs> = {
       const file = fileInput(0);
       const stdin = file ?? process.stdin;
       const result = await runFilter(options, {
-        stdin, ...(file ? { stdinFd: 0 } : {}), stdout: process.stdout, stderr: process.stderr, signal: controller.signal,
+        stdin, stdout: process.stdout, stderr: process.stderr, signal: controller.signal,
       });
       if (process.stderr.isTTY) {
         for (const harness of result.harnesses) {

@@ -100,50 +100,6 @@ export interface HarnessFactory {
   reopen?(options: HarnessOptions, session: ReopenSession): SessionHarness;
 }
 
-/** Where a threaded run's results go, in input order. Line numbers count from the first line of the file. */
-export interface ThreadedSink {
-  /**
-   * Lines handled on this thread (a line too long for a worker; everything after a worker failed): their
-   * bytes, then `end`, which says how many lines there were. `atStart`: the bytes begin the input.
-   */
-  mainLines(lineBase: number, atStart?: boolean): { push(chunk: Buffer): void; end(): number };
-  /** A diagnostic about the run, not a line. */
-  warn(message: string): void;
-  /** The records of the target are still wanted (false once its file failed). */
-  active(): boolean;
-  /** A diagnostic of input line `line`; `once` names a warning the run says once in all (lib/util/warn-once.ts). */
-  diagnostic(line: number, message: string, bad: boolean, once?: string): void;
-  /** An event whose records need the main thread's state: map it there, as the sequential filter does. */
-  event(event: GenericEvent, line: number): void;
-  /** Count events the workers mapped. */
-  mapped(count: number): void;
-  /** Write what the reply queued (once per job). */
-  flush(): void;
-}
-
-/** A run of the rest of a regular file of generic events on worker threads, for one session. */
-export interface ThreadedRun {
-  /** A regular file, read from its current position. */
-  fd: number;
-  /** Bytes already read from `fd`: the start of the input. */
-  head: Buffer;
-  threads: number;
-  maxLineBytes?: number;
-  sink: ThreadedSink;
-  /** Aborting stops reading; the jobs under way are still written. */
-  signal?: AbortSignal;
-  /** The worker module (default: the agent's own; tests point at one that fails). */
-  workerUrl?: URL;
-}
-
-/** An agent's writer on worker threads, for a large regular file of generic events (see lib/filter/threads.ts). */
-export interface ThreadedWriter {
-  /** Whether `harness` (a session just opened) takes records made on worker threads. */
-  accepts(harness: SessionHarness): boolean;
-  /** Map and write the rest of the file for `harness`, which `accepts`. Rejects on a read error. */
-  run(harness: SessionHarness, run: ThreadedRun): Promise<void>;
-}
-
 /** A problem in a transcript being read, located when it has a line. Reading goes on. */
 export interface ReaderWarning {
   file: string;
@@ -230,8 +186,6 @@ export interface Agent {
   readonly inputs: readonly InputFormat[];
   /** The input format of this agent's own session files: such a file inside the agent's root is a session already. */
   readonly sessionInput?: string;
-  /** Its writer on worker threads, when it has one. */
-  readonly threaded?: ThreadedWriter;
   /** Optional: how `asyncai-log read` reads this agent's session files (its storage root is `harness.defaultRoot`). */
   readonly transcripts?: TranscriptReader;
 }

@@ -20,16 +20,12 @@ export interface OpenInput {
   name: string;
   /** Its bytes (undefined: nothing more to read, stdin named a second time). */
   stream: Readable | undefined;
-  /** The descriptor of a regular file, read from its current position (the worker threads may read it). */
-  fd?: number;
   close?(): Promise<void>;
 }
 
 export class FilterInputs {
   /** The input being read (the last one, at the end): where what is not a line's is located. */
   current: string;
-  /** The sole input, opened up front (a large file of it may go to the worker threads). */
-  first: OpenInput | undefined;
   private readonly sources: string[];
   private stdinTaken = false;
   /** The stream being read: an abort destroys it, which is what wakes a read waiting on it. */
@@ -46,20 +42,12 @@ export class FilterInputs {
     io.signal?.addEventListener('abort', () => this.reading?.destroy(), { once: true });
   }
 
-  /** Open the sole input now, when there is one. */
-  async openFirst(): Promise<OpenInput | undefined> {
-    if (this.sources.length !== 1) return undefined;
-    this.first = await this.open(this.sources[0]!);
-    if (this.first) this.current = this.first.name;
-    return this.first;
-  }
-
   /** Every input in turn, as line batches: one per chunk read, each line numbered within its own input. */
   async* batches(): AsyncGenerator<InputBatch> {
     const { io, options } = this;
     for (let i = 0; i < this.sources.length; i += 1) {
       if (io.signal?.aborted) return;
-      const input = i === 0 && this.sources.length === 1 ? this.first : await this.open(this.sources[i]!);
+      const input = await this.open(this.sources[i]!);
       if (!input) continue;
       this.current = input.name;
       this.reading = input.stream;
@@ -90,7 +78,7 @@ export class FilterInputs {
       const taken = this.stdinTaken;
       this.stdinTaken = true;
       const { io } = this;
-      return { name: this.inputName, stream: taken ? undefined : io.stdin, ...(io.stdinFd !== undefined && !taken ? { fd: io.stdinFd } : {}) };
+      return { name: this.inputName, stream: taken ? undefined : io.stdin };
     }
     try {
       return await openInputFile(resolve(this.options.processCwd, source), source);
@@ -109,5 +97,5 @@ export class FilterInputs {
 /** Open an input file (lib/input/file-input.ts: a FIFO never holds this thread or the thread pool). */
 async function openInputFile(path: string, name: string): Promise<OpenInput> {
   const opened = openInputPath(path);
-  return { name, stream: opened.stream, ...(opened.fd !== undefined ? { fd: opened.fd } : {}), close: async () => opened.close() };
+  return { name, stream: opened.stream, close: async () => opened.close() };
 }

@@ -64,9 +64,9 @@ export class FilterLines {
     return this.reader.adapter;
   }
 
-  /** One line of input `name`; `lineBase` lines came before the splitter that made it. */
-  handle(line: Line, now: string, lineBase: number, name: string): void {
-    const where = `${name}:${lineBase + line.no}`;
+  /** One line of input `name`. */
+  handle(line: Line, now: string, name: string): void {
+    const where = `${name}:${line.no}`;
     if (this.stdinMonitor) {
       this.monitorLine(line, now, where);
       return;
@@ -81,11 +81,11 @@ export class FilterLines {
     }
     this.documentAt = undefined;
     if (read.before) {
-      this.session.bad(`${name}:${lineBase + read.before.no}`, read.before.bad);
+      this.session.bad(`${name}:${read.before.no}`, read.before.bad);
       if (this.session.stop) return;
     }
     this.gathered = read.no !== undefined && read.no !== line.no;
-    this.reader.events(line, this.gathered ? `${name}:${lineBase + read.no!}` : where, read, now, this.sink);
+    this.reader.events(line, this.gathered ? `${name}:${read.no!}` : where, read, now, this.sink);
   }
 
   /** The input ended: the events the adapter held back, located at input `name`. */

@@ -12,7 +12,6 @@ import { FilterMonitors } from './monitors.js';
 import { FilterSession } from './session.js';
 import { Stdout } from './stdout.js';
 import type { InputSurvey } from './survey.js';
-import { runThreaded, threadPlan } from './threads.js';
 import type { FilterIO, FilterOptions, FilterResult } from './types.js';
 
 /**
@@ -24,7 +23,7 @@ export async function runFilter(options: FilterOptions, io: FilterIO): Promise<F
   const inputName = options.inputName ?? 'stdin';
   const adapter = givenAdapter(options.from);
   const stdout = new Stdout(io.stdout);
-  const result: FilterResult = { code: 0, harnesses: [], badLines: 0, events: 0, warnings: 0, aborted: false, threads: 0 };
+  const result: FilterResult = { code: 0, harnesses: [], badLines: 0, events: 0, warnings: 0, aborted: false };
   const session = new FilterSession(options, result, io.stderr, stdout);
   const monitors = new FilterMonitors(options, session);
   const lines = new FilterLines(session, adapter, options.maxLineBytes, monitors.stdin);
@@ -38,18 +37,9 @@ export async function runFilter(options: FilterOptions, io: FilterIO): Promise<F
   }
   if (monitors.wanted) monitors.start(io.stderr);
 
-  // The inputs, opened one at a time as they are reached (as cat does); a sole input is opened now, so a
-  // large file of it may go to the worker threads.
+  // The inputs, opened one at a time as they are reached (as cat does).
   const inputs = new FilterInputs(options, io, session, inputName);
-  const first = await inputs.openFirst();
-  const plan = first?.fd !== undefined ? threadPlan(options, first.fd) : undefined;
-  let threaded = false;
-  if (plan) {
-    if (plan.threads > 0) threaded = await runThreaded({ fd: first!.fd!, name: first!.name, plan, lines, session }, options, io);
-    if (!threaded && plan.head.length > 0) first!.stream?.unshift(plan.head);
-  }
-  if (threaded) await first?.close?.();
-  else await readInputs(inputs, lines, session, stdout, options, io);
+  await readInputs(inputs, lines, session, stdout, options, io);
   if (session.stop) {
     result.code = 1;
     if (session.stop.message !== undefined) session.report(session.stop.message);
@@ -96,7 +86,7 @@ async function readInputs(
       let failure: Error | undefined;
       try {
         for (const line of batch.lines) {
-          lines.handle(line, now, 0, batch.name);
+          lines.handle(line, now, batch.name);
           if (session.stop) break;
         }
       } catch (error) {

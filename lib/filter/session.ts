@@ -22,7 +22,7 @@ export class FilterSession {
   refused = false;
   /** Set when the run stops before its input ends. */
   stop: Stop | undefined;
-  /** Warnings a session gives once: with worker threads, more than one mapper may give them. */
+  /** Warnings a session gives once: more than one mapper (one per harness) may give them. */
   readonly once = new WarnOnce();
   warnings = 0;
 

@@ -1,5 +1,5 @@
-// What the filter takes and gives: its options (the session options and the input, echo, monitor and thread
-// ones), the streams it runs on, and the outcome of a run.
+// What the filter takes and gives: its options (the session options and the input, echo and monitor ones),
+// the streams it runs on, and the outcome of a run.
 import type { Readable } from 'node:stream';
 import type { SessionHarness } from '../agents/types.js';
 import type { MonitorSpec } from '../monitor/index.js';
@@ -31,24 +31,10 @@ export interface FilterOptions extends SessionOptions {
   shell?: string;
   /** Grace between SIGTERM and SIGKILL when monitors are stopped (default 1000 ms). */
   monitorKillGraceMs?: number;
-  /**
-   * Worker threads for a large regular file of generic events on stdin (default 2; 0: never). See
-   * `threadPlan` (lib/filter/threads.ts) for when they are used.
-   */
-  threads?: number;
-  /** The smallest file (bytes) worth starting worker threads for (default 8 MiB). */
-  threadsMinBytes?: number;
-  /** Where the worker threads' module is (default: the agent's own; tests point at one that fails). */
-  threadWorkerUrl?: URL;
 }
 
 export interface FilterIO {
   stdin: Readable;
-  /**
-   * The descriptor `stdin` reads, when it is a regular file read from its current position
-   * (lib/input/file-input.ts): the filter may then read it itself, on several threads.
-   */
-  stdinFd?: number;
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
   /** Aborting stops reading; what was read is written and the run resolves. */
@@ -65,6 +51,4 @@ export interface FilterResult {
   events: number;
   warnings: number;
   aborted: boolean;
-  /** Worker threads the input was handled on (0: this thread only). */
-  threads: number;
 }

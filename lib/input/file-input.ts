@@ -41,11 +41,9 @@ export function fileInput(fd: number): Readable | undefined {
   });
 }
 
-/** A named input opened for reading: its bytes, the descriptor of a regular file, and how to let it go. */
+/** A named input opened for reading: its bytes, and how to let it go. */
 export interface OpenedPath {
   stream: Readable;
-  /** Set for a regular file, read from its current position (the worker threads may read it). */
-  fd?: number;
   close(): void;
 }
 
@@ -65,7 +63,7 @@ export function openInputPath(path: string): OpenedPath {
     closeSync(fd);
     throw error;
   }
-  if (stat.isFile()) return { stream: fileInput(fd)!, fd, close: () => closeSync(fd) };
+  if (stat.isFile()) return { stream: fileInput(fd)!, close: () => closeSync(fd) };
   if (stat.isFIFO() || stat.isSocket()) {
     const socket = new Socket({ fd, readable: true, writable: false });
     return { stream: socket, close: () => socket.destroy() };

@@ -1,5 +1,5 @@
-// The diagnostics a bad input line gets, in one place: the filter's main thread and its worker threads
-// (lib/agents/claude-code-cli/threads/) report the same line the same way.
+// The diagnostics a bad input line gets, in one place: the filter, convert and the JSON parser report the
+// same line the same way.
 
 /** The note for a line whose invalid UTF-8 was replaced (the line itself is kept). */
 export const INVALID_UTF8_NOTE = 'invalid UTF-8 replaced with U+FFFD';

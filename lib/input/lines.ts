@@ -100,8 +100,6 @@ export const DEFAULT_MAX_LINE_BYTES = MAX_LINE_BYTES;
 
 export interface LineSplitterOptions {
   maxLineBytes?: number;
-  /** The first chunk is the start of the input, where a BOM is dropped (default true). */
-  atStart?: boolean;
 }
 
 /**
@@ -116,17 +114,12 @@ export class LineSplitter {
   private grown: Buffer | undefined;
   private overLong = false;
   private lineNo = 0;
-  private first: boolean;
+  /** Still at the start of the input, where a BOM is dropped. */
+  private first = true;
   private readonly max: number;
 
   constructor(options: LineSplitterOptions = {}) {
     this.max = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
-    this.first = options.atStart ?? true;
-  }
-
-  /** Lines completed so far, blank and over-long ones included (the number of the last line). */
-  get lineCount(): number {
-    return this.lineNo;
   }
 
   /** Bytes of a line not yet ended are held (the next chunk continues it). */

@@ -1,6 +1,6 @@
 // Task ids for monitors, in the shape Claude Code gives its background tasks: "b" and 8 characters of
 // [a-z0-9]. Each monitor source draws one; events without one get one per description from the harness.
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 
@@ -10,20 +10,6 @@ export function newTaskId(): string {
   let out = 'b';
   while (out.length < 9) {
     for (const byte of randomBytes(16)) {
-      if (byte < 252 && out.length < 9) out += ALPHABET[byte % 36];
-    }
-  }
-  return out;
-}
-
-/**
- * The task id of monitor `description` in a session keyed by `key`: the same description always gets the same
- * id under one key (so every thread that writes the session agrees), and no one without the key can tell it.
- */
-export function taskIdFor(key: Uint8Array, description: string): string {
-  let out = 'b';
-  for (let round = 0; out.length < 9; round += 1) {
-    for (const byte of createHmac('sha256', key).update(`${round}\0${description}`).digest()) {
       if (byte < 252 && out.length < 9) out += ALPHABET[byte % 36];
     }
   }

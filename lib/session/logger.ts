@@ -37,11 +37,6 @@ export class SessionLogger {
     this.active = [...harnesses];
   }
 
-  /** Whether `harness` still takes records (it has not failed). */
-  isActive(harness: SessionHarness): boolean {
-    return this.active.includes(harness);
-  }
-
   /** True once any harness failed to write: the run must end with exit 1. */
   get failed(): boolean {
     return this.writeFailed;

@@ -1,6 +1,5 @@
-// Warnings given once: a session's, however many mappers give them (with worker threads each thread's mapper
-// says such a warning once, and the run says it once in all), and an input adapter's, once per kind of thing
-// it skips. A warning is known by its id, never its text.
+// Warnings given once: a session's, however many mappers give them (each harness's mapper says such a
+// warning once, and the run says it once in all), and an input adapter's, once per kind of thing it skips. A warning is known by its id, never its text.
 
 /** A warning given once per session: `id` names it (`<format>.<what>`), `text` is what is said. */
 export interface OnceWarning {

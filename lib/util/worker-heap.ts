@@ -11,7 +11,7 @@ import type { Worker } from 'node:worker_threads';
  * The V8 flags the command sets when it starts, for the Node version running it. Node 24's V8 turned
  * `separate-gc-phases` on (Node 20's and 22's have it, off): while a full collection marks, no young
  * collection runs, and the new space grows past its two semi-spaces for as long as the marking lasts.
- * Measured on the threaded filter's main thread: 16-19 MB of new space where the flag allows 8, and a peak
+ * Measured on the main thread of the filter with worker threads (since removed): 16-19 MB of new space where the flag allows 8, and a peak
  * RSS of 201-207 MiB against 186-190 with the flag off (3 runs in turns, the same speed); `read` 191-206
  * against 177-180. Only Node 24 gets it: a V8 that no longer knows a flag prints an error for it.
  */

@@ -1,15 +1,11 @@
 // What we write is counted right by the usage tools people use: the real ccusage (pinned devDependency) and
 // `asyncai-log read --usage` give the input events' four token totals for every session written from seeded
 // streams (parallel calls, several models, thinking, cache tokens, usage reported more than once in a
-// response, times given alike; one session written on worker threads), and zero for a `convert` without
+// response, times given alike), and zero for a `convert` without
 // `--keep-usage`. One ccusage run and one `read` run cover every session of one config dir.
 import { beforeAll, describe, expect, test } from 'vitest';
-import { closeSync, openSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
-import { runFilter } from '../../dist/lib/filter/index.js';
-import { fileInput } from '../../dist/lib/input/file-input.js';
-import { JOB_BYTES } from '../../dist/lib/agents/claude-code-cli/threads/run.js';
 import { fuzzSeed, Rng } from '../reliability/support.js';
 import { clientFile } from '../clients/clients.mjs';
 import { cleanEnv, run, runBin, sessionOf, tempDir } from '../support/run.js';
@@ -30,9 +26,9 @@ const ZERO: Totals = { input: 0, output: 0, cacheCreation: 0, cacheRead: 0 };
 /**
  * A seeded conversation of generic events and the totals of the usage they report. Responses have thinking,
  * text and parallel calls; usage comes on the text, on some calls, or on several of them; some events give the
- * same time. `pad` makes tool results that long (to spread the stream over several jobs of the threaded filter).
+ * same time.
  */
-function conversation(rng: Rng, pad = 0): { text: string; totals: Totals } {
+function conversation(rng: Rng): { text: string; totals: Totals } {
   const totals = { ...ZERO };
   const lines: object[] = [];
   const time = () => (rng.chance(0.3) ? { timestamp: GIVEN } : {});
@@ -64,31 +60,11 @@ function conversation(rng: Rng, pad = 0): { text: string; totals: Totals } {
         const withUsage = (!textUsage && i === 0) || rng.chance(0.3);
         lines.push({ type: 'tool_call', id, name: 'Bash', arguments: { command: `echo ${id}` }, ...model, ...(withUsage ? usage() : {}), ...time() });
       }
-      for (const id of ids.reverse()) lines.push({ type: 'tool_result', id, content: `out ${id} ${'.'.repeat(pad)}`, ...time() });
+      for (const id of ids.reverse()) lines.push({ type: 'tool_result', id, content: `out ${id}`, ...time() });
     }
     lines.push({ type: 'assistant', text: `done ${turn}`, model: rng.pick(MODELS), ...usage() });
   }
   return { text: lines.map((line) => `${JSON.stringify(line)}\n`).join(''), totals };
-}
-
-function discard(): Writable {
-  return new Writable({ write: (_chunk, _encoding, callback) => callback() });
-}
-
-/** Write `events` (a file) on the filter's worker threads; the session id. */
-async function writeOnThreads(root: string, cwd: string, events: string): Promise<string> {
-  const fd = openSync(events, 'r');
-  try {
-    const result = await runFilter({
-      formats: ['claude-code-cli'], sessionDirs: { 'claude-code-cli': root }, agentName: 'test', noSession: false,
-      echo: false, strict: false, from: 'auto', env: {}, homedir: root, processCwd: cwd, cwd, threads: 2, threadsMinBytes: 0,
-    }, { stdin: fileInput(fd)!, stdinFd: fd, stdout: discard(), stderr: discard() });
-    expect(result.code).toBe(0);
-    expect(result.threads).toBe(2);
-    return result.harnesses[0]!.sessionId;
-  } finally {
-    closeSync(fd);
-  }
 }
 
 /** Session ids of a convert report (one JSON line per source), by the source's file name. */
@@ -107,7 +83,6 @@ const replay = `seed ${seed}, replay with FUZZ_SEED=${seed}`;
 /** What each session should total, by session id; the events files' totals by name. */
 const expected = new Map<string, Totals>();
 const sourceTotals = new Map<string, Totals>();
-const threaded: string[] = [];
 const converted = { plain: new Map<string, string>(), kept: new Map<string, string>() };
 const byCcusage = new Map<string, Totals>();
 const byRead = new Map<string, Totals>();
@@ -127,13 +102,6 @@ beforeAll(async () => {
     sourceTotals.set(`events-${i}.ndjson`, totals);
     writeFileSync(join(sources, `events-${i}.ndjson`), text);
   }
-  // Results long enough that the stream spans many jobs of the threaded filter.
-  const big = conversation(rng, JOB_BYTES / 4);
-  const bigFile = join(tempDir(), 'big.ndjson');
-  writeFileSync(bigFile, big.text);
-  const onThreads = await writeOnThreads(root, cwd, bigFile);
-  expected.set(onThreads, big.totals);
-  threaded.push(onThreads);
   // A Claude transcript as a convert source too (a copy: convert leaves the sessions under its root alone).
   const [someSession] = expected.keys();
   const project = join(root, 'projects', readdirSync(join(root, 'projects'))[0]!);
@@ -174,13 +142,12 @@ beforeAll(async () => {
 
 describe('ccusage and read --usage count what we write', () => {
   test('every session written from generated streams totals its input events in both tools', () => {
-    expect(expected.size).toBe(5);
+    expect(expected.size).toBe(4);
     for (const [session, totals] of expected) {
       expect(totals.output, replay).toBeGreaterThan(0);
       expect(byCcusage.get(session), `ccusage, ${replay}`).toEqual(totals);
       expect(byRead.get(session), `read --usage, ${replay}`).toEqual(totals);
     }
-    expect(threaded.every((session) => byRead.has(session))).toBe(true);
   });
 
   test('convert without --keep-usage counts zero in both; with it, the events totals', () => {
@@ -197,7 +164,7 @@ describe('ccusage and read --usage count what we write', () => {
   });
 
   test('the records of every response are at strictly increasing times', () => {
-    expect(files.length).toBe(5 + 5 + 4);
+    expect(files.length).toBe(4 + 5 + 4);
     for (const file of files) {
       const last = new Map<string, number>();
       for (const line of readFileSync(file, 'utf8').split('\n')) {

@@ -55,7 +55,7 @@ describe('--help', () => {
     expect(read).not.toMatch(/--(session-format|cwd|model|from|agent-name|jobs)\b/);
     const main = flat(optionsOf((await runBin(['--help'])).stdout));
     expect(main).toContain('--agent-name <name>: agent_name in the session line');
-    expect(main).not.toMatch(/--(jobs|dry-run|usage|tree)\b/);
+    expect(main).not.toMatch(/--(jobs|dry-run|usage|tree|threads)\b/);
   });
 
   test('without a terminal the help is 80 columns wide', async () => {

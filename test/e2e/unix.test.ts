@@ -97,7 +97,6 @@ describe('input files as arguments', () => {
 describe('numbers and directories in flags', () => {
   const cases: [string[], string, number, number][] = [
     [['--max-line-bytes'], 'max-line-bytes', 1, 1073741824],
-    [['--threads'], 'threads', 0, 256],
     [['read', 'x.jsonl', '--max-record-bytes'], 'max-record-bytes', 1, 1073741824],
     [['read', 'x.jsonl', '--threads'], 'threads', 0, 256],
     [['convert', 'x.jsonl', '--jobs'], 'jobs', 1, 256],

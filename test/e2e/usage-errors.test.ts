@@ -10,7 +10,7 @@ import { cleanEnv, runBin, tempDir } from '../support/run.js';
 const CASES: [string, string[], string][] = [
   ['', ['--frobnicate'], 'unknown option --frobnicate'],
   ['', ['--cwd'], '--cwd wants a value'],
-  ['', ['--threads', 'abc'], '--threads wants a whole number from 0 to 256, got "abc"'],
+  ['', ['--threads', '2'], 'unknown option --threads'],
   ['', ['--session-format', 'nope'], 'unknown session format "nope" (known: claude-code-cli, codex-cli, gemini-cli, opencode)'],
   ['', ['--session-dir', 'oops'], '--session-dir wants <format>=<path>, got "oops"'],
   ['', ['--monitor-description', 'x'], '--monitor-description given 1 times for 0 --monitor'],

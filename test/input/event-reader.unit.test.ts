@@ -1,5 +1,5 @@
 // The one event reader (lib/input/event-reader.ts): lines -> values -> events, and the diagnostics each
-// line gets, the same for the filter, convert and the worker threads.
+// line gets, the same for the filter and convert.
 import { describe, expect, test } from 'vitest';
 import type { GenericEvent } from '../../lib/events.js';
 import { EventReader, type LineSink } from '../../lib/input/event-reader.js';

@@ -1,6 +1,6 @@
 // Worker failure on demand: a worker module that is the real one (the build's) until its n-th task, and then
 // fails as a worker can in use: it throws, runs out of memory under the limits its pool gave it, or exits.
-// Used by the tests of the filter's and the reader's worker threads, which must lose nothing when one fails.
+// Used by the tests of the reader's worker threads, which must lose nothing when one fails.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';

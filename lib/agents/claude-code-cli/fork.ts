@@ -7,7 +7,7 @@ import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import type { ClaudeRecord } from './records.js';
 
 /** How many of our last chain records are remembered for a fork repair (and read back for one, at most). */
-export const RECENT_RECORDS = 2000;
+const RECENT_RECORDS = 2000;
 const MAX_READ_BYTES = 64 * 1024 * 1024;
 
 /** The chain records (uuid and parent) in complete JSONL `text`, in file order. */
@@ -51,12 +51,6 @@ export class RecentChain {
   /** We wrote the chain record `uuid`. */
   own(uuid: string): void {
     this.push(uuid);
-  }
-
-  /** We wrote chain records whose uuids (`size` characters each) are `packed` back to back. */
-  ownPacked(packed: string, size: number): void {
-    const from = Math.max(0, packed.length - RECENT_RECORDS * size);
-    for (let at = from; at < packed.length; at += size) this.push(packed.slice(at, at + size));
   }
 
   /**

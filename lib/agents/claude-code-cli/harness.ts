@@ -13,7 +13,6 @@ import { type HarnessFactory, type HarnessOptions, type SessionHarness } from '.
 import { copyChain, readRecords, RecentChain } from './fork.js';
 import { encodeProjectDir } from './project-dir.js';
 import { ClaudeRecordMapper, DEFAULT_MODEL, type MapperOptions } from './records.js';
-import { newTaskKey, patchSegment, UUID_LENGTH, type Segment, type SegmentTarget } from './segments.js';
 import { serializeRecord } from './serialize.js';
 
 export const FORMAT = 'claude-code-cli';
@@ -63,7 +62,7 @@ export function lastUuidIn(text: string): string | undefined {
   return lastChainRecordIn(text)?.uuid;
 }
 
-class ClaudeHarness implements SegmentTarget {
+class ClaudeHarness implements SessionHarness {
   readonly format = FORMAT;
   /**
    * The records of the event at hand (text, and raw bytes spliced from the input), staged in the file once all
@@ -77,7 +76,6 @@ class ClaudeHarness implements SegmentTarget {
   private foreignTail = '';
   private warnedFork = false;
   private readonly mapper: ClaudeRecordMapper;
-  private readonly mapperOptions: MapperOptions;
   readonly cwd: string;
   /** Reopened: the events an earlier run wrote, mapped without writing them. */
   private readonly replay: Replay;
@@ -93,31 +91,14 @@ class ClaudeHarness implements SegmentTarget {
     this.replay = new Replay(reopened);
     this.cwd = options.cwd;
     const gitBranch = options.cwdFromInput ? undefined : readGitBranch(options.cwd);
-    this.mapperOptions = {
+    const mapperOptions: MapperOptions = {
       sessionId,
       cwd: options.cwd,
       ...(options.model !== undefined ? { model: options.model } : {}),
       ...(gitBranch !== undefined ? { gitBranch } : {}),
       ...(options.provenance !== undefined ? { provenance: options.provenance } : {}),
-      taskKey: newTaskKey(),
     };
-    this.mapper = new ClaudeRecordMapper(this.mapperOptions);
-  }
-
-  segmentOptions(): MapperOptions {
-    return this.mapperOptions;
-  }
-
-  knowsToolCall(id: string): boolean {
-    return this.mapper.knowsToolCall(id);
-  }
-
-  addSegment(bytes: Uint8Array, segment: Segment, markLengths: readonly number[]): void {
-    if (!this.holding) this.checkForeign();
-    patchSegment(bytes, segment, markLengths, this.mapper.resumeSegment(), this.pending);
-    this.stagePending();
-    this.mapper.endSegment(segment.state);
-    this.recent.ownPacked(segment.uuids, UUID_LENGTH);
+    this.mapper = new ClaudeRecordMapper(mapperOptions);
   }
 
   get sessionFile(): string {

@@ -1,12 +1,11 @@
 // Claude Code (2.1.328): everything this project knows about it lives in this folder. The writer
-// (`--session-format claude-code-cli`, threads/ for big files), the `claude-stream-json` and
-// `claude-transcript` input formats, the transcript reader (reader/) and the project-directory rule.
+// (`--session-format claude-code-cli`), the `claude-stream-json` and `claude-transcript` input formats, the
+// transcript reader (reader/) and the project-directory rule.
 import type { Agent } from '../types.js';
 import { claudeCodeCli } from './harness.js';
 import { claudeTranscripts } from './reader/transcripts.js';
 import { claudeStreamJson } from './stream-json.js';
 import { claudeTranscript } from './transcript-input.js';
-import { claudeThreaded } from './threads/writer.js';
 
 export { FORMAT, claudeCodeCli } from './harness.js';
 export { claudeStreamJson } from './stream-json.js';
@@ -16,6 +15,5 @@ export const claudeCode: Agent = {
   harness: claudeCodeCli,
   inputs: [claudeStreamJson, claudeTranscript],
   sessionInput: claudeTranscript.name,
-  threaded: claudeThreaded,
   transcripts: claudeTranscripts,
 };

@@ -5,7 +5,7 @@ import type {
   AssistantEvent, CompactionEvent, GenericEvent, ImageInput, MonitorEndEvent, MonitorEvent, ThinkingEvent,
   ToolCallEvent, ToolResultEvent, Usage, UserEvent,
 } from '../../events.js';
-import { newTaskId, taskIdFor } from '../../monitor/task-id.js';
+import { newTaskId } from '../../monitor/task-id.js';
 import { endNotification, eventNotification, PRE, PRE_HUMAN_TURN, renderReminder, monitorOutcome } from '../../monitor/notification.js';
 import { RecentMap, RecentSet, RecentStrings } from '../../util/recent.js';
 import { laterTime, NO_USAGE } from './response.js';
@@ -52,11 +52,10 @@ const MAX_TOOL_IDS = 100_000;
 const MAX_TASKS = 100_000;
 import { imageBlock, newMessageId, resultContent, textOf } from './content.js';
 import {
-  onceOnly, SUBAGENT_WARNING, UNSIGNED_WARNING, type ClaudeRecord, type Mapped, type MapperOptions, type SegmentEnd, type SegmentMarks,
-  type SegmentValues,
+  onceOnly, SUBAGENT_WARNING, UNSIGNED_WARNING, type ClaudeRecord, type Mapped, type MapperOptions,
 } from './mapper-types.js';
 
-export type { ClaudeRecord, Mapped, MapperOptions, SegmentEnd, SegmentMarks, SegmentValues } from './mapper-types.js';
+export type { ClaudeRecord, Mapped, MapperOptions } from './mapper-types.js';
 
 export class ClaudeRecordMapper {
   /** The uuid of the last chain record written (null before the first). */
@@ -83,15 +82,8 @@ export class ClaudeRecordMapper {
   /** Makes user and assistant records (a class: its objects are allocated at their size, fields in place). */
   private readonly Turn: TurnClass;
 
-  /** Set while a segment is mapped on a worker thread (see `startSegment`). */
-  private marks: SegmentMarks | undefined;
-  private segmentToolIds: string[] = [];
-  private segmentTasks: string[] = [];
-  private segmentUsages: (Usage | undefined)[] = [];
-  private segmentTimes: string[] = [];
-
   constructor(private readonly options: MapperOptions) {
-    this.toolIds = new RecentStrings(options.toolIdsRemembered ?? MAX_TOOL_IDS);
+    this.toolIds = new RecentStrings(MAX_TOOL_IDS);
     this.newUuid = options.newUuid ?? randomUuid;
     this.common = {
       userType: 'external',
@@ -115,104 +107,11 @@ export class ClaudeRecordMapper {
     return this.parentUuid;
   }
 
-  /**
-   * Begin a segment on a worker thread: the state before it is unknown here, so the chain's parent, the turn's
-   * message id and the last model become `marks`, which the main thread replaces (see `resumeSegment`).
-   * Tool calls this mapper saw before stay known; a result of any other call must be mapped on the main thread.
-   */
-  startSegment(marks: SegmentMarks): void {
-    this.marks = marks;
-    this.parentUuid = marks.parent;
-    this.messageId = marks.message;
-    this.responseUsage = undefined;
-    this.responseTime = undefined;
-    this.lastModel = marks.model;
-    this.segmentToolIds = [];
-    this.segmentTasks = [];
-    this.segmentUsages = [];
-    this.segmentTimes = [];
-  }
-
-  /** What the segment begun by `startSegment` left, for the main thread's mapper (see `endSegment`). */
-  segmentEnd(): SegmentEnd {
-    const marks = this.marks;
-    if (!marks) throw new Error('no segment was started');
-    const newTurn = this.messageId !== marks.message;
-    return {
-      parent: this.parentUuid === marks.parent ? undefined : this.parentUuid ?? undefined,
-      message: newTurn ? this.messageId ?? null : undefined,
-      model: this.lastModel === marks.model ? undefined : this.lastModel,
-      toolIds: this.segmentToolIds,
-      tasksWithOutput: this.segmentTasks,
-      usages: this.segmentUsages,
-      times: this.segmentTimes,
-      usage: newTurn ? this.responseUsage : undefined,
-      time: newTurn ? this.responseTime : undefined,
-    };
-  }
-
-  /** True while the mapper still writes one of its segment marks (a record may then hold one). */
-  get writesMarks(): boolean {
-    const marks = this.marks;
-    return marks !== undefined
-      && (this.parentUuid === marks.parent || this.messageId === marks.message || this.lastModel === marks.model);
-  }
-
-  /** Whether a result for tool call `id` would be written as a tool_result (the call is known). */
-  knowsToolCall(id: string): boolean {
-    return this.toolIds.has(id);
-  }
-
-  /**
-   * Map `event` (a tool_result) as if its call were known: on a worker thread, where the call may have been in
-   * another thread's input, the main thread then picks these records or maps the event itself.
-   */
-  mapAssumingCall(event: ToolResultEvent): Mapped {
-    const known = this.toolIds.has(event.id);
-    if (!known) this.toolIds.add(event.id);
-    try {
-      return this.map(event);
-    } finally {
-      if (!known) this.toolIds.delete(event.id);
-    }
-  }
-
-  /**
-   * On the main thread, the values of a worker's segment marks: the chain's parent, the turn's message id
-   * (drawn now when no turn is under way, as the first assistant block of a turn would), the model, and each
-   * record's usage and time, which go on from the turn's as they would had the record been mapped here.
-   */
-  resumeSegment(): SegmentValues {
-    return {
-      parent: this.parentUuid,
-      message: () => (this.messageId ??= newMessageId()),
-      model: this.lastModel ?? this.options.model ?? DEFAULT_MODEL,
-      usage: (usage) => this.addUsage(usage),
-      time: (time) => this.nextTime(time),
-    };
-  }
-
-  /** On the main thread, take over the state a worker's segment left (after its records are queued). */
-  endSegment(end: SegmentEnd): void {
-    if (end.parent !== undefined) this.parentUuid = end.parent;
-    if (end.message === null) {
-      this.endTurn();
-    } else if (end.message !== undefined) {
-      this.messageId = end.message;
-      this.responseUsage = end.usage;
-      this.responseTime = end.time;
-    }
-    if (end.model !== undefined) this.lastModel = end.model;
-    for (const id of end.toolIds) this.toolIds.add(id);
-    for (const id of end.tasksWithOutput) this.tasksWithOutput.add(id);
-  }
-
   /** The tool call id the last `map` made known (see `undo`). */
   private addedToolId: string | undefined;
-  /** The response's usage and time before the last `map`, and how many segment values it had (see `undo`). */
+  /** The response's usage and time before the last `map` (see `undo`). */
   private usageBefore: Usage | undefined;
   private timeBefore: string | undefined;
-  private valuesBefore = 0;
 
   /**
    * Undo the last `map` when its records could not be written: the chain goes on from `parentUuid`, and a
@@ -223,12 +122,7 @@ export class ClaudeRecordMapper {
     this.parentUuid = parentUuid;
     this.responseUsage = this.usageBefore;
     this.responseTime = this.timeBefore;
-    this.segmentUsages.length = this.valuesBefore;
-    this.segmentTimes.length = this.valuesBefore;
-    if (this.addedToolId !== undefined) {
-      this.toolIds.delete(this.addedToolId);
-      if (this.segmentToolIds[this.segmentToolIds.length - 1] === this.addedToolId) this.segmentToolIds.pop();
-    }
+    if (this.addedToolId !== undefined) this.toolIds.delete(this.addedToolId);
     this.addedToolId = undefined;
   }
 
@@ -246,7 +140,6 @@ export class ClaudeRecordMapper {
     this.addedToolId = undefined;
     this.usageBefore = this.responseUsage;
     this.timeBefore = this.responseTime;
-    this.valuesBefore = this.segmentUsages.length;
     if (event.agent_id !== undefined) return this.subagentEvent();
     switch (event.type) {
       case 'user': return this.user(event);
@@ -366,8 +259,7 @@ export class ClaudeRecordMapper {
 
   /**
    * One content block of the turn's response. Every record of a response carries its usage so far (as Claude
-   * Code repeats the response's usage on each) and a time later than the record before. On a worker, a turn
-   * begun before the segment has usage and time the main thread knows: marks stand there (see SegmentEnd).
+   * Code repeats the response's usage on each) and a time later than the record before.
    */
   private assistantSide(
     block: ClaudeRecord, model: string | undefined, usage: Usage | undefined, stopReason: string | null, timestamp: string,
@@ -375,12 +267,6 @@ export class ClaudeRecordMapper {
     this.messageId ??= newMessageId();
     const resolved = model ?? this.lastModel ?? this.options.model ?? DEFAULT_MODEL;
     this.lastModel = resolved;
-    const marks = this.marks;
-    const marked = marks !== undefined && this.messageId === marks.message;
-    if (marked) {
-      this.segmentUsages.push(usage);
-      this.segmentTimes.push(timestamp);
-    }
     return this.turn('assistant', {
       id: this.messageId,
       type: 'message',
@@ -389,8 +275,8 @@ export class ClaudeRecordMapper {
       content: [block],
       stop_reason: stopReason,
       stop_sequence: null,
-      usage: marked ? marks.usage : this.addUsage(usage),
-    }, marked ? marks.time : this.nextTime(timestamp));
+      usage: this.addUsage(usage),
+    }, this.nextTime(timestamp));
   }
 
   private user(event: UserEvent): Mapped {
@@ -426,7 +312,6 @@ export class ClaudeRecordMapper {
   private toolCall(event: ToolCallEvent): Mapped {
     if (!this.toolIds.has(event.id)) {
       this.addedToolId = event.id;
-      if (this.marks) this.segmentToolIds.push(event.id);
       this.toolIds.add(event.id);
     }
     const block = { type: 'tool_use', id: event.id, name: event.name, input: event.arguments };
@@ -464,7 +349,7 @@ export class ClaudeRecordMapper {
     if (given !== undefined) return given;
     let id = this.taskIds.get(description);
     if (id === undefined) {
-      id = this.options.taskKey ? taskIdFor(this.options.taskKey, description) : newTaskId();
+      id = newTaskId();
       this.taskIds.set(description, id);
     }
     return id;
@@ -515,7 +400,6 @@ export class ClaudeRecordMapper {
     const taskId = this.taskId(description, event.task_id);
     if (!this.tasksWithOutput.has(taskId)) {
       this.tasksWithOutput.add(taskId);
-      if (this.marks) this.segmentTasks.push(taskId);
     }
     const xml = eventNotification(taskId, description, event.event, event.note);
     return { records: this.notification(xml, event.timestamp), warnings: [] };
