@@ -9,9 +9,9 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import { tempDir, type RunResult } from '../support/run.js';
 import { listTree, modeOf } from '../reliability/support.js';
 import type { ContractDriver, Place } from './driver.js';
-import { binArgs, ev, FORMATS, loadDriver, requireDriver, runBinFixed, sessionEntry } from './support.js';
+import { binArgs, ev, firstRun, FIRST_STREAM, FORMATS, loadDriver, requireDriver, runBinFixed, sessionEntry } from './support.js';
 
-const STREAM = ev({ type: 'user', text: 'contract first run' }) + ev({ type: 'assistant', text: 'noted' });
+const STREAM = FIRST_STREAM;
 
 /** The diagnostics of a run, one per line. */
 const stderrLines = (r: RunResult): string[] => r.stderr.split('\n').filter((l) => l !== '');
@@ -40,12 +40,7 @@ describe.each(FORMATS)('%s', (format) => {
   let taken: string;
   let tree: string[];
   beforeAll(async () => {
-    driver = await requireDriver(format);
-    place = driver.place();
-    const first = await runBinFixed(binArgs(format, place), place, STREAM);
-    expect(first.code, first.stderr).toBe(0);
-    taken = sessionEntry(first, format).session_file;
-    tree = listTree(place.root).filter((rel) => driver.owned(rel));
+    ({ driver, place, sessionFile: taken, tree } = await firstRun(format));
   }, 60_000);
 
   test('the same place gives the same path (the runs below really meet the first run\'s files)', async () => {

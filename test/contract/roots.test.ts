@@ -10,9 +10,8 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import { finished, HANG_LIMIT_MS, listTree, type Exited } from '../reliability/support.js';
 import { tempDir, until } from '../support/run.js';
 import type { ContractDriver, Place } from './driver.js';
-import { binArgs, ev, FORMATS, requireDriver, runBinFixed, sessionEntry, spawnBinFixed } from './support.js';
+import { binArgs, ev, firstRun, FORMATS, sessionEntry, spawnBinFixed } from './support.js';
 
-const STREAM = ev({ type: 'user', text: 'contract first run' }) + ev({ type: 'assistant', text: 'noted' });
 
 /** How a held-open run ended: it refused by itself, or it opened its session and was then sent SIGTERM. */
 interface Ending {
@@ -55,11 +54,7 @@ describe.each(FORMATS)('%s', (format) => {
   let place: Place;
   let tree: string[];
   beforeAll(async () => {
-    driver = await requireDriver(format);
-    place = driver.place();
-    const first = await runBinFixed(binArgs(format, place), place, STREAM);
-    expect(first.code, first.stderr).toBe(0);
-    tree = listTree(place.root).filter((rel) => driver.owned(rel));
+    ({ driver, place, tree } = await firstRun(format));
   }, 60_000);
 
   test.for(['a regular file', 'a FIFO'])('5. %s planted at any entry the writer makes below the root: no hang, nothing of it opened or changed', async (kind, { expect }) => {

@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { knownFormats } from '../../lib/index.js';
 import { BIN, FIXTURES, run, type RunResult } from '../support/run.js';
-import { spawnBin, type Spawned } from '../reliability/support.js';
+import { listTree, spawnBin, type Spawned } from '../reliability/support.js';
 import type { ContractDriver, Place, SessionEntry } from './driver.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -71,3 +71,15 @@ export function sessionEntry(result: RunResult, format: string): SessionEntry {
 
 /** One generic event as an NDJSON line. */
 export const ev = (o: object): string => `${JSON.stringify(o)}\n`;
+
+/** The two events of a contract file's first run. */
+export const FIRST_STREAM = ev({ type: 'user', text: 'contract first run' }) + ev({ type: 'assistant', text: 'noted' });
+
+/** A first run of `format` at its driver's place: its session file and the writer's own entries below the root. */
+export async function firstRun(format: string): Promise<{ driver: ContractDriver; place: Place; sessionFile: string; tree: string[] }> {
+  const driver = await requireDriver(format);
+  const place = driver.place();
+  const first = await runBinFixed(binArgs(format, place), place, FIRST_STREAM);
+  if (first.code !== 0) throw new Error(`the first run of ${format} failed: ${first.stderr}`);
+  return { driver, place, sessionFile: sessionEntry(first, format).session_file, tree: listTree(place.root).filter((rel) => driver.owned(rel)) };
+}
