@@ -3,7 +3,7 @@
 // Exit codes: 0 success, 1 failure at run time, 2 usage error, 130/143/129 after SIGINT/SIGTERM/SIGHUP.
 // The shebang (and that of bin/launch.mjs, the installed command) gives V8 a young generation of 4 MB
 // semi-spaces (default 16): what one read of stdin makes dies young, and the larger default only holds memory
-// (about 30 MB of peak RSS, with no gain in speed). `--expose-gc` lets `read` run a full collection between a
+// (peak RSS, with no gain in speed: docs/performance.md). `--expose-gc` lets `read` run a full collection between a
 // transcript's two passes (see commands/read.ts). `--no-concurrent-recompilation` compiles optimised code on
 // the thread that runs it: on V8's helper threads each compile's memory is freed into that thread's own
 // malloc arena, which glibc keeps, for a few stalls of up to tens of ms while the hot functions are first

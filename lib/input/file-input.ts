@@ -1,7 +1,7 @@
 // Input from a regular file on stdin (`asyncai-log < archive.ndjson`): read on the main thread, 64 KiB at a
 // time, one read per turn of the event loop (signals and monitors are still served between reads). Node's
 // own stream reads a file through the thread pool, and the hand-off costs more than the read itself
-// (about 7% of the filter's time on a 478 MB archive). Pipes and terminals keep Node's stream.
+// (docs/performance.md). Pipes and terminals keep Node's stream.
 import { closeSync, constants, createReadStream, fstatSync, openSync, readSync } from 'node:fs';
 import { Socket } from 'node:net';
 import { Readable } from 'node:stream';

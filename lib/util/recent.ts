@@ -113,9 +113,8 @@ const FIRST_RING = 1024;
  * A bounded set of strings with first-in, first-out eviction, as RecentSet<string> keeps them (same keys
  * forgotten, in the same order), held as bytes: each key's code units (one byte each, or two when one is over
  * 0xFF) after an 8-byte header, back to back in a ring, found through an open-addressing table of their
- * offsets. 100,000 tool call ids of 30 characters take about 5 MB here, outside the JavaScript heap, against
- * about 11 MB of heap as strings in a Set and its ring (V8's Set table alone is 5 MB, as it keeps deleted
- * entries until a rehash), which the collector also walks.
+ * offsets: about half the memory of the strings in a Set and its ring, and outside the JavaScript heap, which
+ * the collector would walk (V8's Set table keeps deleted entries until a rehash). Figures: docs/performance.md.
  */
 export class RecentStrings {
   /** Entries oldest first from `head`, `used` bytes of them (dead ones included), wrapping around. */

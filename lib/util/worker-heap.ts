@@ -1,7 +1,7 @@
 // The young generation of worker threads. The installed command runs node with `--max-semi-space-size=4`
 // (bin/asyncai-log.ts), and V8 then gives every isolate, workers included, a new space of two 4 MB
-// semi-spaces whatever a worker's `maxYoungGenerationSizeMb` asks: measured, a worker asking for 2 or 32 MB
-// gets 8. The workers' limit says the same, so a program that calls the library in a node without the flag
+// semi-spaces whatever a worker's `maxYoungGenerationSizeMb` asks (a worker asking for less or more gets the
+// same). The workers' limit says the same, so a program that calls the library in a node without the flag
 // gets the young generations the command was measured with. A pool that wants smaller ones sets V8's flag
 // while its workers start (startWithSemiSpace).
 import v8 from 'node:v8';
@@ -10,10 +10,8 @@ import type { Worker } from 'node:worker_threads';
 /**
  * The V8 flags the command sets when it starts, for the Node version running it. Node 24's V8 turned
  * `separate-gc-phases` on (Node 20's and 22's have it, off): while a full collection marks, no young
- * collection runs, and the new space grows past its two semi-spaces for as long as the marking lasts.
- * Measured on the main thread of the filter with worker threads (since removed): 16-19 MB of new space where the flag allows 8, and a peak
- * RSS of 201-207 MiB against 186-190 with the flag off (3 runs in turns, the same speed); `read` 191-206
- * against 177-180. Only Node 24 gets it: a V8 that no longer knows a flag prints an error for it.
+ * collection runs, and the new space grows past its two semi-spaces for as long as the marking lasts, which
+ * raised the peak RSS of `read` on Node 24 (figures: docs/performance.md). Only Node 24 gets it: a V8 that no longer knows a flag prints an error for it.
  */
 export function gcFlagsFor(nodeVersion: string = process.versions.node): string[] {
   return nodeVersion.split('.')[0] === '24' ? ['--no-separate-gc-phases'] : [];

@@ -157,7 +157,7 @@ function serializeTurn(record: ClaudeRecord, tail: Buffer, out: JsonPieces, sour
 /**
  * A content string made of a prefix and then the input line's own member `content` (see Templated.textAfter),
  * as the prefix's JSON without its closing quote, then the member's raw JSON without its opening one: the
- * member's string is neither flattened, serialised nor encoded again (a 30 MB result stays about 30 MB).
+ * member's string is neither flattened, serialised nor encoded again (a huge result is held about once).
  */
 function splicedAfter(record: Templated, content: unknown, source: JsonSource): JsonPieces | undefined {
   const parts = record.textAfter;

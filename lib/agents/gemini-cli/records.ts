@@ -292,7 +292,7 @@ export class GeminiRecordMapper {
     call.result = [{ functionResponse: { id: event.id, name: call.name, response } }, ...images];
     call.status = event.is_error ? 'error' : 'success';
     // Answered: the message is let go once no call of it waits, so a long stream does not hold every message
-    // with its calls' arguments and results (600,000 events held 600 MB). A second result for it is user text.
+    // with its calls' arguments and results (memory grew with the stream). A second result for it is user text.
     this.calls.delete(event.id);
     this.touch(message);
     return [];

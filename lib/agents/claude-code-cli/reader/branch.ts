@@ -134,8 +134,8 @@ function isTurn(kind: NodeKind): boolean {
  * The branch structure of one transcript, fed record by record in file order (the first pass). Records are
  * kept as integer ids in typed columns (parent, logical parent, kind, line, flags) and their uuids
  * through uuid-ids.ts (in memory a 4-byte fingerprint and a table slot; the 16 bytes themselves in a file, past
- * the newest 65,536): 19-25 bytes of memory per record, so a transcript of a million records indexes in about
- * 22 MB.
+ * the newest 65,536): a few tens of bytes of memory per record, flat past that window (figures:
+ * docs/performance.md).
  */
 export class BranchIndex {
   /** uuid <-> id; ids are also given to uuids only named as a parent (not present until their record comes). */

@@ -1,6 +1,6 @@
 // A typed array for the reader's big, growing state (the branch index's columns): it doubles, and its fresh
 // pages are not touched until written. (A resizable ArrayBuffer would grow in place and could be given back at
-// once, but reaching its elements from JavaScript is 1.5-2x slower on Node 20.) Arrays of a megabyte or more
+// once, but reaching its elements from JavaScript is slower on Node 20.) Arrays of a megabyte or more
 // live in WebAssembly memory (see `zeroed`).
 
 interface TypedArrayOf<T> {
@@ -20,8 +20,7 @@ const WASM_PAGE = 64 * 1024;
  * A typed array of `length` zeros. From a megabyte up, in a WebAssembly memory of its own: V8 maps that memory
  * itself and unmaps it when the array is collected, so what the first pass's index held is given back to the
  * system. A typed array of that size is malloc's, and glibc kept the index's freed columns in its heap for
- * the rest of the read (1 GB transcript, peak RSS on Node 24 200-206 -> 189-200 MiB in 6 runs in turns, on
- * Node 20 167-176 -> 157-170 in 3; the same speed). Where no such memory can be had (an address-space limit),
+ * the rest of the read (figures: docs/performance.md). Where no such memory can be had (an address-space limit),
  * a plain array.
  */
 export function zeroed<T>(type: TypedArrayOf<T>, length: number): T {

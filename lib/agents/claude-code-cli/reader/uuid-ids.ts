@@ -121,7 +121,7 @@ export class UuidIds {
   private readonly prints = new GrowingArray(Uint32Array, 1024);
   /**
    * Open addressing over packed ids: the id + 1, or 0 for none (so the table needs no filling). Never more than
-   * three quarters full (half full took twice the memory, 15.5 bytes an id at 2.2 million, for no measured gain).
+   * three quarters full (half full took twice the memory for no measured gain).
    */
   private slots = new GrowingArray(Int32Array, 2048);
   /** Ids whose uuid is not a canonical lowercase UUID, both ways. */

@@ -85,8 +85,8 @@ export type ChunkResult = HeadsResult | MapResult;
 
 /**
  * Semi-spaces of a worker, in MB: 1, where the process's other isolates have 4. A worker's young garbage is
- * one chunk's records at a time. Measured on the 1 GB read (3 alternating runs): peak RSS 182-192 -> 165-179
- * MiB on Node 20, 198-205 -> 182-183 on Node 22, 219-228 -> 206-209 on Node 24, wall time within 3%.
+ * one chunk's records at a time: a lower peak RSS for a long read at the same speed (figures:
+ * docs/performance.md).
  */
 const WORKER_SEMI_SPACE_MB = 1;
 
@@ -179,7 +179,7 @@ export class WorkerPool {
   /**
    * A reply's buffer the main thread is done with (nothing refers to it any more): the next reply of its kind
    * is written into it. A buffer allocated per reply on a worker and freed here, on another thread, left the
-   * allocator's per-thread arenas fragmented: about 10 MB of RSS each over a long read.
+   * allocator's per-thread arenas fragmented, and RSS grew over a long read.
    */
   giveBack(kind: ChunkTask['kind'], buffer: ArrayBuffer): void {
     const spares = this.spares[kind];
