@@ -1,9 +1,10 @@
 // Before a source's known sessions are looked at for an append: each is locked (one convert run appends to a
 // session at a time, until its manifest line is fsync'd), a torn append a dead run left is settled, and the
 // manifest is read again when the session moved since this run read it (another run appended and recorded).
-import { closeSync, constants, fstatSync, openSync, type Stats } from 'node:fs';
+import type { Stats } from 'node:fs';
 import { findHarness } from '../agents/index.js';
 import { Manifest, type ManifestEntry } from './manifest.js';
+import { statNoFollow } from '../util/small-file.js';
 import { describe } from './outcome.js';
 import { LockWaitStopped, SessionLock, type LockWait } from './session-lock.js';
 import type { ConvertTarget, ConvertTask, KnownSession } from './types.js';
@@ -20,16 +21,10 @@ export function knownSession(entry: ManifestEntry): KnownSession {
 
 /** A session file named by the manifest, looked at without following a link or blocking (a planted FIFO). */
 function statSession(path: string): Stats | string {
-  let fd: number;
   try {
-    fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
+    return statNoFollow(path);
   } catch (error) {
     return describe(error);
-  }
-  try {
-    return fstatSync(fd);
-  } finally {
-    closeSync(fd);
   }
 }
 

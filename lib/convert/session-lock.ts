@@ -9,7 +9,7 @@ import {
 import { setTimeout as sleep } from 'node:timers/promises';
 import { join } from 'node:path';
 import type { FileMark, WriteJournal } from '../session/append-file.js';
-import { readOwnFile } from '../util/small-file.js';
+import { readOwnFile, statNoFollow } from '../util/small-file.js';
 import { manifestDir } from './manifest.js';
 
 const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
@@ -210,17 +210,13 @@ export class SessionLock implements WriteJournal {
       return undefined; // a lock that cannot be read is left to the real run, which says why
     }
     if (!state || alive(state) || state.start === undefined || state.file !== file || recordedAppend(state, recorded)) return undefined;
-    let fd: number;
+    let st: Stats;
     try {
-      fd = openSync(file, constants.O_RDONLY | NOFOLLOW | NONBLOCK);
+      st = statNoFollow(file);
     } catch (error) {
       return (error as NodeJS.ErrnoException).code === 'ENOENT' ? undefined : (error as Error).message;
     }
-    try {
-      return refusal(state, fstatSync(fd));
-    } finally {
-      closeSync(fd);
-    }
+    return refusal(state, st);
   }
 
   /** The inherited record is settled: the lock records nothing under way. */

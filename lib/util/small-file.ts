@@ -47,3 +47,13 @@ export function readOwnFile(path: string, maxBytes = 64 * 1024 * 1024): { text: 
     closeSync(fd);
   }
 }
+
+/** The fstat of what is at `path`, opened without following a link at its end or blocking on a FIFO. Throws what `open` throws. */
+export function statNoFollow(path: string): Stats {
+  const fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
+  try {
+    return fstatSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
