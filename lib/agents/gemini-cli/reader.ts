@@ -49,12 +49,27 @@ function responseText(response: unknown): { text: string; error: boolean } {
   return { text: JSON.stringify(output ?? response), error: false };
 }
 
-/** A stored tool result (parts, one part or a string) as tool_result content and its error flag. */
-function resultContent(result: unknown): { content: string | ContentPart[]; error: boolean } {
+/**
+ * The parts of a stored result that belong to call `id`. A chat the CLI rewrote on a resume in a later minute
+ * puts every response of the turn into each call's `result`: a function response and the parts after it (an
+ * image a tool returned) are kept only when the response names this call. A result naming no call is whole.
+ */
+function ownParts(parts: Json[], id: string): Json[] {
+  const named = parts.some((p) => isObject(p.functionResponse) && p.functionResponse.id === id);
+  if (!named) return parts;
+  let mine = false;
+  return parts.filter((p) => {
+    if (isObject(p.functionResponse)) mine = p.functionResponse.id === id;
+    return mine;
+  });
+}
+
+/** A stored tool result of call `id` (parts, one part or a string) as tool_result content and its error flag. */
+function resultContent(result: unknown, id: string): { content: string | ContentPart[]; error: boolean } {
   if (typeof result === 'string') return { content: result, error: false };
   let error = false;
   const out: ContentPart[] = [];
-  for (const part of partsOf(result)) {
+  for (const part of ownParts(partsOf(result), id)) {
     if (isObject(part.functionResponse)) {
       const r = responseText(part.functionResponse.response);
       error ||= r.error;
@@ -177,38 +192,41 @@ class GeminiChatAdapter implements InputAdapter {
     const model = typeof message.model === 'string' && message.model !== '' ? message.model : undefined;
     const usage: Usage | undefined = fromGeminiTokens(message.tokens);
     const parts = partsOf(message.content);
-    const thoughts = Array.isArray(message.thoughts) ? message.thoughts.filter(isObject) : [];
-    for (const thought of thoughts) out.push({ type: 'thinking', text: thoughtText(thought), ...(model ? { model } : {}), timestamp });
-    for (const part of parts) {
-      if (part.thought === true && typeof part.text === 'string') out.push({ type: 'thinking', text: part.text, ...(model ? { model } : {}), timestamp });
-    }
+    // A rewritten chat keeps `thoughts` beside the same thoughts as content parts: each is one thought.
+    const thoughts = new Set<string>();
+    if (Array.isArray(message.thoughts)) for (const thought of message.thoughts.filter(isObject)) thoughts.add(thoughtText(thought));
+    for (const part of parts) if (part.thought === true && typeof part.text === 'string') thoughts.add(part.text);
+    for (const text of thoughts) out.push({ type: 'thinking', text, ...(model ? { model } : {}), timestamp });
     const text = textOfParts(parts);
     let usageLeft = usage;
     if (text.trim() !== '') {
       out.push({ type: 'assistant', text, ...(model ? { model } : {}), ...(usageLeft ? { usage: usageLeft } : {}), timestamp });
       usageLeft = undefined;
     }
-    const calls: { id: string; name: string; args: Json; result?: unknown; status?: unknown; timestamp: string }[] = [];
+    // One call per id: a rewritten chat names each call twice, as a content part and in `toolCalls` (which
+    // holds its result and status, so it wins), in the same order.
+    const calls = new Map<string, { id: string; name: string; args: Json; result?: unknown; status?: unknown; timestamp: string }>();
     for (const part of parts) {
       const call = part.functionCall;
       if (isObject(call) && typeof call.name === 'string') {
-        calls.push({ id: typeof call.id === 'string' ? call.id : `${message.id as string}_${calls.length}`, name: call.name, args: isObject(call.args) ? call.args : {}, timestamp });
+        const id = typeof call.id === 'string' ? call.id : `${message.id as string}_${calls.size}`;
+        if (!calls.has(id)) calls.set(id, { id, name: call.name, args: isObject(call.args) ? call.args : {}, timestamp });
       }
     }
     for (const call of Array.isArray(message.toolCalls) ? message.toolCalls.filter(isObject) : []) {
       if (typeof call.id !== 'string' || typeof call.name !== 'string') continue;
       let at = timestamp;
       try { at = resolveTimestamp(call.timestamp, timestamp); } catch { /* the message's time */ }
-      calls.push({ id: call.id, name: call.name, args: isObject(call.args) ? call.args : {}, result: call.result, status: call.status, timestamp: at });
+      calls.set(call.id, { id: call.id, name: call.name, args: isObject(call.args) ? call.args : {}, result: call.result, status: call.status, timestamp: at });
     }
-    for (const call of calls) {
+    for (const call of calls.values()) {
       out.push({ type: 'tool_call', id: call.id, name: call.name, arguments: call.args, ...(model ? { model } : {}), ...(usageLeft ? { usage: usageLeft } : {}), timestamp });
       usageLeft = undefined;
     }
-    for (const call of calls) {
+    for (const call of calls.values()) {
       if (call.result === undefined || call.result === null || answered.has(call.id)) continue;
       answered.add(call.id);
-      const { content, error } = resultContent(call.result);
+      const { content, error } = resultContent(call.result, call.id);
       out.push({ type: 'tool_result', id: call.id, content, is_error: error || call.status === 'error' || call.status === 'cancelled', timestamp: call.timestamp });
     }
   }

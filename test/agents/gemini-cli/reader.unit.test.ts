@@ -2,7 +2,7 @@
 // calls with results and errors, thoughts, images, tokens, context and UI notes; and what the writer wrote reads back.
 import { describe, expect, test } from 'vitest';
 import { detectInputFormat } from '../../../lib/input/index.js';
-import { mapValues } from '../../input/support.js';
+import { fixtureValues, mapValues } from '../../input/support.js';
 import { GeminiRecordMapper } from '../../../lib/agents/gemini-cli/records.js';
 import { PNG } from './support.js';
 
@@ -90,5 +90,21 @@ describe('gemini-chat', () => {
     for (const e of given) m.map(e as any);
     const lines = JSON.parse(JSON.stringify([m.metadata(), ...m.drain(), m.closing(T)]));
     expect(read(lines).events).toEqual(given);
+  });
+  test('a chat the CLI rewrote on a resume in a later minute: each call once with its own result, each thought once', () => {
+    // fixtures/gemini-cli/resumed-later.jsonl: the real CLI resumed a chat named an hour earlier and rewrote
+    // the history (thought and call parts beside `thoughts` and `toolCalls`, every response in each call's result).
+    const { events, warnings } = read(fixtureValues('gemini-cli', 'resumed-later'));
+    expect(warnings).toEqual([]);
+    const calls = events.filter((e) => e.type === 'tool_call') as { id: string; arguments: { file_path: string } }[];
+    expect(calls.map((c) => c.arguments.file_path)).toEqual(['notes.txt', 'missing.txt']);
+    const results = events.filter((e) => e.type === 'tool_result') as { id: string; content: string; is_error: boolean }[];
+    expect(results.map((r) => r.id)).toEqual(calls.map((c) => c.id));
+    expect(results.map((r) => [r.content, r.is_error])).toEqual([
+      ['the notes say hi\n', false],
+      ['File not found: /home/user/project/missing.txt', true],
+    ]);
+    expect(events.filter((e) => e.type === 'thinking').map((e) => (e as { text: string }).text)).toEqual(['**Reading the notes** I will read both files.']);
+    expect(events.map((e) => e.type)).toEqual(['context', 'user', 'thinking', 'assistant', 'tool_call', 'tool_call', 'tool_result', 'tool_result', 'assistant', 'user', 'assistant']);
   });
 });
