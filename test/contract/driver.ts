@@ -40,6 +40,11 @@ export interface RealCli {
 
 export interface ContractDriver {
   readonly format: string;
+  /**
+   * A session the agent's real CLI wrote (a captured fixture, relative to fixtures/): the pair matrix converts
+   * it into every format and resumes it with every real CLI (pairs.test.ts).
+   */
+  readonly nativeSession: string;
   /** The agent keeps a user turn's images (and sends them on resume). */
   readonly keepsImages: boolean;
   /** The agent's API marks a tool result as an error (Claude's `is_error`, Gemini's `response.error`). */

@@ -97,12 +97,13 @@ export function titleOf(text: string): string {
   return chars.length <= TITLE_MAX ? line : `${chars.slice(0, TITLE_MAX - 1).join('')}\u2026`;
 }
 
-type Once = 'subagent' | 'compaction' | 'result_images';
+type Once = 'subagent' | 'compaction' | 'result_images' | 'reasoning';
 
 const ONCE_TEXT: Record<Once, string> = {
   subagent: 'events with "agent_id" belong to a subagent session and are not written to this session; further ones are dropped silently',
   compaction: 'a compaction is written as a user message holding its summary; OpenCode still sends the history before it (further ones silently)',
   result_images: 'images in tool results are not kept by OpenCode sessions written here; the text is (further ones silently)',
+  reasoning: 'reasoning of a model other than the one the session resumes with is left out: OpenCode would send it as text the assistant said (further ones silently)',
 };
 
 export class OpencodeMapper {
@@ -224,6 +225,10 @@ export class OpencodeMapper {
   }
 
   private thinking(event: ThinkingEvent): string[] {
+    // OpenCode sends a message's reasoning as reasoning only to the model that wrote it (by provider and
+    // model id); to any other it becomes a text part, glued to the reply: private reasoning shown as said.
+    const ref = modelRef(event.model ?? this.options.model ?? this.options.userModel.modelID, this.options.userModel.providerID);
+    if (ref.providerID !== this.options.userModel.providerID || ref.modelID !== this.options.userModel.modelID) return this.once('reasoning');
     const entry = this.step(event.timestamp, event.model);
     const at = ms(event.timestamp);
     this.part(entry, { type: 'reasoning', text: event.text, time: { start: at, end: at } });

@@ -14,6 +14,7 @@ function text(value: unknown): string {
 
 export const driver: ContractDriver = {
   format: 'claude-code-cli',
+  nativeSession: 'claude-code-cli/parallel-bash/0b9a1c52-6f0e-4d1a-9a55-3c1f2a000001.jsonl',
   keepsImages: true,
   marksErrors: true,
   place: () => plainPlace(),
@@ -34,6 +35,8 @@ export const driver: ContractDriver = {
   elements(request) {
     const out: Element[] = [];
     for (const m of (request as any).messages as any[]) {
+      // Claude Code's own environment, sent as a message of role `system`: not the conversation.
+      if (m.role === 'system') continue;
       const from = m.role === 'assistant' ? 'model' : 'user';
       const blocks = typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content as any[];
       for (const b of blocks) {

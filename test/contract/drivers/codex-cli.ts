@@ -11,6 +11,7 @@ function text(content: unknown): string {
 
 export const driver: ContractDriver = {
   format: 'codex-cli',
+  nativeSession: 'codex-rollout/parallel.jsonl',
   keepsImages: true,
   marksErrors: false,
   place: () => plainPlace(),

@@ -8,6 +8,7 @@ import { plainPlace, type ContractDriver, type Element } from '../driver.js';
 
 export const driver: ContractDriver = {
   format: 'gemini-cli',
+  nativeSession: 'gemini-cli/resumed-later.jsonl',
   keepsImages: true,
   marksErrors: true,
   place: () => plainPlace(),

@@ -25,6 +25,7 @@ function homePlace(home: OpencodeHome, program: string): Place {
 
 export const driver: ContractDriver = {
   format: 'opencode',
+  nativeSession: 'opencode/session.json',
   keepsImages: true,
   marksErrors: false,
   // The stand-in never calls a model: the home's mock address is never used.

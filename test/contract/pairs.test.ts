@@ -1,0 +1,103 @@
+// The pair matrix (issue 36): a session each agent's real CLI wrote (its driver's `nativeSession`, a captured
+// fixture) is piped into the bin as every registered format, and every format's real CLI resumes what was
+// written against its loopback mock. Its first model request must hold the source's conversation, every
+// element in order: user and model texts, images where the target keeps them, each call and its own result
+// (error flags where the target's API marks them), and no reasoning as text. A session written into its own
+// agent's format keeps tool names and arguments. One real CLI start per target; the targets run side by side.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { BIN, FIXTURES, run, type RunResult } from '../support/run.js';
+import type { ContractDriver, Element, RealCli } from './driver.js';
+import { binArgs, FORMATS, requireDriver, sessionEntry } from './support.js';
+
+const PROMPT = 'Reply with exactly: resumed-ok';
+
+interface Pair {
+  written: RunResult;
+  resumed?: { run: RunResult; request: unknown };
+}
+
+const drivers = new Map<string, ContractDriver>();
+/** The generic events each source session reads as (`read --events`). */
+const sourceEvents = new Map<string, any[]>();
+const pairs = new Map<string, PromiseSettledResult<Pair>>();
+const clis: RealCli[] = [];
+const key = (source: string, target: string) => `${source} -> ${target}`;
+
+beforeAll(async () => {
+  for (const format of FORMATS) drivers.set(format, await requireDriver(format));
+  for (const [format, driver] of drivers) {
+    const read = await run(process.execPath, [BIN, 'read', '--events', join(FIXTURES, driver.nativeSession)], { env: { HOME: '/nonexistent' } });
+    if (read.code !== 0) throw new Error(`read --events of ${driver.nativeSession} failed: ${read.stderr}`);
+    sourceEvents.set(format, read.stdout.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l)));
+  }
+  await Promise.all(FORMATS.map(async (target) => {
+    const driver = drivers.get(target)!;
+    let cli: RealCli;
+    try {
+      cli = await driver.realCli();
+      clis.push(cli);
+    } catch (reason) {
+      for (const source of FORMATS) pairs.set(key(source, target), { status: 'rejected', reason });
+      return;
+    }
+    // One target's resumes in turn: its mock answers one request at a time.
+    for (const source of FORMATS) {
+      try {
+        const input = readFileSync(join(FIXTURES, drivers.get(source)!.nativeSession), 'utf8');
+        const written = await run(process.execPath, [BIN, ...binArgs(target, cli.place)], { cwd: cli.place.cwd, env: cli.place.env, input });
+        const pair: Pair = { written };
+        if (written.code === 0) pair.resumed = await cli.resume(sessionEntry(written, target));
+        pairs.set(key(source, target), { status: 'fulfilled', value: pair });
+      } catch (reason) {
+        pairs.set(key(source, target), { status: 'rejected', reason });
+      }
+    }
+  }));
+}, 600_000);
+afterAll(async () => {
+  await Promise.all(clis.map((cli) => cli.close()));
+});
+
+function pair(source: string, target: string): Pair {
+  const settled = pairs.get(key(source, target));
+  if (settled === undefined) throw new Error(`no outcome for ${key(source, target)}`);
+  if (settled.status === 'rejected') throw settled.reason;
+  return settled.value;
+}
+
+/** The text of a tool result's content (its text parts). */
+function resultText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  return (content as any[]).filter((p) => p.type === 'text').map((p) => p.text).join('\n');
+}
+
+/** The elements the target must send for the source's events, in order. */
+function expected(events: any[], target: ContractDriver, sameAgent: boolean): Element[] {
+  const out: Element[] = [];
+  for (const e of events) {
+    if (e.type === 'user') {
+      out.push({ kind: 'text', from: 'user', text: e.text });
+      if (target.keepsImages) for (const _ of e.images ?? []) out.push({ kind: 'image' });
+    } else if (e.type === 'assistant') {
+      out.push({ kind: 'text', from: 'model', text: e.text });
+    } else if (e.type === 'tool_call') {
+      out.push({ kind: 'call', id: expect.any(String) as unknown as string, name: sameAgent ? e.name : expect.any(String), args: sameAgent ? e.arguments : expect.anything() });
+    } else if (e.type === 'tool_result') {
+      out.push({ kind: 'result', id: expect.any(String) as unknown as string, text: resultText(e.content), ...(target.marksErrors ? { error: e.is_error === true } : {}) });
+    }
+  }
+  return out;
+}
+
+describe.each(FORMATS.flatMap((source) => FORMATS.map((target) => [source, target])))('%s into %s', (source, target) => {
+  test('written, resumed by the real CLI, and its first request holds the whole conversation in order, then the prompt', () => {
+    const { written, resumed } = pair(source, target);
+    expect(written.code, written.stderr).toBe(0);
+    expect(resumed!.run.code, resumed!.run.stderr).toBe(0);
+    const driver = drivers.get(target)!;
+    const elements = driver.elements(resumed!.request);
+    expect(elements).toEqual([...expected(sourceEvents.get(source)!, driver, source === target), { kind: 'text', from: 'user', text: PROMPT }]);
+  });
+});
