@@ -1,5 +1,5 @@
 // Input adapter for `opencode run --format json` (OpenCode 1.18.33): one line per finished part (step_start,
-// text, reasoning, tool_use, step_finish) or error, in generic events out. A step is one model response; its
+// text, reasoning, tool_use, step_finish) or error in, generic events out. A step is one model response; its
 // token counts (step_finish) are attached to its last reply or tool call. The user's prompt is not printed.
 import type { GenericEvent } from '../../events.js';
 import { WarnOnce, isObject, text } from '../../input/adapter-kit.js';
