@@ -56,6 +56,14 @@ describe('opencode-run-json mapping', () => {
     ]);
   });
 
+  test('images a finished call attached (a read of an image) are image parts of its result', () => {
+    const png = 'iVBORw0KGgo=';
+    const attachments = [{ type: 'file', mime: 'image/png', url: `data:image/png;base64,${png}` }];
+    const { events } = read([tool('call_img', 'read', { status: 'completed', input: { filePath: '/p/a.png' }, output: 'Image read', attachments })]);
+    expect(events[1]).toMatchObject({ type: 'tool_result', id: 'call_img', is_error: false,
+      content: [{ type: 'text', text: 'Image read' }, { type: 'image', media_type: 'image/png', data: png }] });
+  });
+
   test('each step\'s usage goes on its last reply or tool call, once', () => {
     const done = { status: 'completed', input: {}, output: 'ok' };
     const { events } = read([
