@@ -5,7 +5,7 @@ import { detectInputFormat, INPUT_FORMATS, inputFormatNames } from '../../lib/in
 import { FIXTURES, runBin, sessionOf, tempDir } from '../support/run.js';
 import { fixtureValues } from './support.js';
 
-const FOREIGN = ['claude-stream-json', 'codex-exec-json', 'codex-rollout'];
+const FOREIGN = ['claude-stream-json', 'codex-exec-json', 'codex-rollout', 'gemini-stream-json', 'opencode-run-json'];
 
 function recordsOf(file: string): any[] {
   return readFileSync(file, 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l));
@@ -16,6 +16,8 @@ describe('input format registry', () => {
     ['claude-stream-json', 'input-tools'],
     ['codex-exec-json', 'tool'],
     ['codex-rollout', 'resumed'],
+    ['gemini-stream-json', 'run'],
+    ['opencode-run-json', 'run'],
   ])('%s is recognised from the first line of a captured stream', (format, fixture) => {
     expect(detectInputFormat(fixtureValues(format, fixture)[0])?.name).toBe(format);
   });
@@ -61,7 +63,9 @@ describe('--from on the command line', () => {
 
   test.each(FOREIGN)('--from %s reads its format', async (format) => {
     const root = tempDir();
-    const fixture = { 'claude-stream-json': 'input-tools', 'codex-exec-json': 'tool', 'codex-rollout': 'parallel' }[format]!;
+    const fixture = {
+      'claude-stream-json': 'input-tools', 'codex-exec-json': 'tool', 'codex-rollout': 'parallel', 'gemini-stream-json': 'run', 'opencode-run-json': 'run',
+    }[format]!;
     const input = readFileSync(join(FIXTURES, format, `${fixture}.jsonl`));
     const r = await runBin(['--session-dir', `claude-code-cli=${root}`, '--cwd', '/home/user/project', '--from', format], { input });
     expect(r.code).toBe(0);

@@ -1,15 +1,17 @@
 // OpenCode (1.18.33): everything this project knows about it lives in this folder. The writer
-// (`--session-format opencode`, loaded through `opencode import`), the `opencode-export` input format, ids,
-// project ids and finding the `opencode` program.
+// (`--session-format opencode`, loaded through `opencode import`), the `opencode-export` and
+// `opencode-run-json` (`opencode run --format json`) input formats, ids, project ids and finding the `opencode` program.
 export { FORMAT, createOpencodeHarness, journalDocument, opencode } from './harness.js';
 export { OpencodeMapper } from './records.js';
 export { IdMinter } from './ids.js';
 export { findOpencode, MISSING_OPENCODE, OPENCODE_VARIABLE } from './binary.js';
 export { remoteKey, resolveProject } from './project.js';
 export { INPUT_FORMAT, fromOpencodeTokens, opencodeExport } from './reader.js';
+export { RUN_FORMAT, opencodeRunJson } from './run-json.js';
 
 import type { Agent } from '../types.js';
 import { opencode as harness } from './harness.js';
 import { opencodeExport as exported } from './reader.js';
+import { opencodeRunJson as run } from './run-json.js';
 
-export const opencodeAgent: Agent = { harness, inputs: [exported], sessionInput: exported.name };
+export const opencodeAgent: Agent = { harness, inputs: [exported, run], sessionInput: exported.name };

@@ -2,7 +2,7 @@
 // prints (`{info, messages}`, on one line or pretty-printed), and this writer's journal (that document's
 // header, then one message per line, a later copy of a message replacing the earlier: only what is new in a
 // copy comes out, so a tool part seen running and later completed gives its call, then its result).
-import type { ContentPart, GenericEvent, ImageInput, Usage } from '../../events.js';
+import type { ContentPart, GenericEvent, ImageInput, ToolResultEvent, Usage } from '../../events.js';
 import { InputError, type InputAdapter, type InputFormat, type SessionFacts } from '../../input/types.js';
 import { isObject } from '../../util/is-object.js';
 import { RecentMap } from '../../util/recent.js';
@@ -27,7 +27,8 @@ function isMessage(value: unknown): value is { info: Json; parts: unknown[] } {
   return isObject(value) && isObject(value.info) && typeof value.info.id === 'string' && Array.isArray(value.parts);
 }
 
-function iso(ms: unknown, fallback: string): string {
+/** A time in milliseconds since the epoch (as OpenCode keeps times) as RFC 3339, else `fallback`. */
+export function iso(ms: unknown, fallback: string): string {
   return typeof ms === 'number' && Number.isFinite(ms) ? new Date(ms).toISOString() : fallback;
 }
 
@@ -50,6 +51,17 @@ function imageOf(part: Json): ImageInput | undefined {
   if (typeof part.url !== 'string' || typeof part.mime !== 'string' || !part.mime.startsWith('image/')) return undefined;
   const match = /^data:([^;,]+);base64,(.*)$/s.exec(part.url);
   return match ? { media_type: match[1]!, data: match[2]! } : undefined;
+}
+
+/** A finished tool part's state (`completed` or `error`) as the result of call `id`: its output or error, and any images attached. */
+export function toolResult(id: string, state: Json, timestamp: string): ToolResultEvent {
+  const text = state.status === 'error'
+    ? (typeof state.error === 'string' ? state.error : JSON.stringify(state.error ?? ''))
+    : (typeof state.output === 'string' ? state.output : JSON.stringify(state.output ?? ''));
+  const images = (Array.isArray(state.attachments) ? state.attachments : []).filter(isObject).map(imageOf)
+    .filter((i): i is ImageInput => i !== undefined);
+  const content: string | ContentPart[] = images.length === 0 ? text : [{ type: 'text', text }, ...images.map((i) => ({ type: 'image' as const, ...i }))];
+  return { type: 'tool_result', id, content, is_error: state.status === 'error', timestamp };
 }
 
 interface Seen {
@@ -146,13 +158,7 @@ class OpencodeExportAdapter implements InputAdapter {
         if (seen.done.has(id) || (state.status !== 'completed' && state.status !== 'error')) continue;
         seen.done.add(id);
         const end = isObject(state.time) ? iso(state.time.end, timestamp) : timestamp;
-        const text = state.status === 'error'
-          ? (typeof state.error === 'string' ? state.error : JSON.stringify(state.error ?? ''))
-          : (typeof state.output === 'string' ? state.output : JSON.stringify(state.output ?? ''));
-        const images = (Array.isArray(state.attachments) ? state.attachments : []).filter(isObject).map(imageOf)
-          .filter((i): i is ImageInput => i !== undefined);
-        const content: string | ContentPart[] = images.length === 0 ? text : [{ type: 'text', text }, ...images.map((i) => ({ type: 'image' as const, ...i }))];
-        results.push({ type: 'tool_result', id: part.callID, content, is_error: state.status === 'error', timestamp: end });
+        results.push(toolResult(part.callID, state, end));
       }
     }
     return [...events, ...results];
