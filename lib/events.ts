@@ -37,11 +37,24 @@ export interface ThinkingEvent extends Base {
   /** The model that thought it: a signature is bound to its model, and Claude Code drops another model's thinking. */
   model?: string;
 }
+/**
+ * A call exactly as the agent whose session it came from recorded it, where a reader gave it another name or
+ * other arguments (Codex's `exec_command {cmd}` read as `Bash {command}`): `format` is that agent's writer
+ * format (`codex-cli`), and its writer writes `name` and `arguments` from here (see `callFor`).
+ */
+export interface NativeCall {
+  format: string;
+  name: string;
+  arguments: Record<string, unknown>;
+}
+
 export interface ToolCallEvent extends Base {
   type: 'tool_call';
   id: string;
   name: string;
   arguments: Record<string, unknown>;
+  /** The call as its own agent recorded it, when the reader changed its name or arguments. */
+  native?: NativeCall;
   model?: string;
   /** The response's usage, when the response had no text block to carry it (passed through). */
   usage?: Usage;
@@ -252,6 +265,44 @@ function toolArguments(value: unknown): Record<string, unknown> {
   return fail(`"arguments" must be an object or a JSON string, got ${describe(value)}`);
 }
 
+/**
+ * The name and arguments a writer of `format` writes for `call`: the call as its own agent recorded it when
+ * the call came from that agent (`native.format` is `format`), else the generic ones.
+ */
+export function callFor(call: ToolCallEvent, format: string): { name: string; arguments: Record<string, unknown> } {
+  return call.native !== undefined && call.native.format === format ? call.native : call;
+}
+
+/**
+ * The optional `native` of a tool call, or undefined. A malformed one is left out and told in `warnings`: the
+ * generic call is still good, and its writers fall back to it.
+ */
+function nativeOf(value: unknown, warnings: string[]): NativeCall | undefined {
+  if (value === undefined || value === null) return undefined;
+  const problem = nativeProblem(value);
+  if (problem !== undefined) {
+    warnings.push(`${problem}; "native" left out`);
+    return undefined;
+  }
+  const native = value as Record<string, unknown>;
+  return { format: native.format as string, name: native.name as string, arguments: native.arguments as Record<string, unknown> };
+}
+
+/** What is wrong with a `native` value, or undefined when it is `{format, name, arguments}` as wanted. */
+function nativeProblem(value: unknown): string | undefined {
+  if (!isObject(value)) return `"native" must be an object, got ${describe(value)}`;
+  for (const key of ['format', 'name'] as const) {
+    const field = value[key];
+    if (field === undefined || field === null) return `missing "native.${key}"`;
+    if (typeof field !== 'string') return `"native.${key}" must be a string, got ${describe(field)}`;
+    if (field === '') return `"native.${key}" must not be empty`;
+  }
+  if (!isObject(value.arguments)) {
+    return value.arguments === undefined ? 'missing "native.arguments"' : `"native.arguments" must be an object, got ${describe(value.arguments)}`;
+  }
+  return undefined;
+}
+
 /** The optional `usage` object of an assistant-side event, its bad token counts left out (told in `warnings`). */
 function usageOf(obj: Record<string, unknown>, warnings: string[]): Usage | undefined {
   if (obj.usage === undefined || obj.usage === null) return undefined;
@@ -299,6 +350,8 @@ function build(type: string, obj: Record<string, unknown>, now: string, warnings
       };
       if (event.id === '') fail('"id" must not be empty');
       if (event.name === '') fail('"name" must not be empty');
+      const native = nativeOf(obj.native, warnings);
+      if (native !== undefined) event.native = native;
       const model = str(obj, 'model', false);
       if (model !== undefined) event.model = model;
       const usage = usageOf(obj, warnings);

@@ -6,7 +6,7 @@
 export { EVENT_TYPES, normalizeEvent } from './events.js';
 export type {
   AssistantEvent, CompactionEvent, ContentPart, ContextEvent, EventType, GenericEvent, ImageInput, MonitorEndEvent,
-  MonitorEvent, Normalized, ThinkingEvent, ToolCallEvent, ToolResultEvent, Usage, UserEvent,
+  MonitorEvent, NativeCall, Normalized, ThinkingEvent, ToolCallEvent, ToolResultEvent, Usage, UserEvent,
 } from './events.js';
 
 // The filter, and writing sessions from events a program makes itself.

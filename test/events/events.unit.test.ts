@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { normalizeEvent, resolveTimestamp } from '../../lib/events.js';
+import { callFor, normalizeEvent, resolveTimestamp, type ToolCallEvent } from '../../lib/events.js';
 
 const NOW = '2026-11-29T12:00:00.000Z';
 
@@ -40,6 +40,40 @@ describe('normalizeEvent', () => {
   test('tool_call arguments that are a string but not a JSON object are rejected', () => {
     expect(error({ type: 'tool_call', id: 'a', name: 'Bash', arguments: 'ls -l' })).toMatch(/arguments/);
     expect(error({ type: 'tool_call', id: 'a', name: 'Bash', arguments: '[1,2]' })).toMatch(/arguments/);
+  });
+
+  test('a tool_call keeps its native call: the agent, name and arguments it came from', () => {
+    const native = { format: 'codex-cli', name: 'exec_command', arguments: { cmd: 'ls', yield_time_ms: 1000 } };
+    expect(normalizeEvent({ type: 'tool_call', id: 'c1', name: 'Bash', arguments: { command: 'ls' }, native }, NOW)).toEqual({
+      ok: true, event: { type: 'tool_call', id: 'c1', name: 'Bash', arguments: { command: 'ls' }, native, timestamp: NOW },
+    });
+  });
+
+  test.each([
+    ['a string', 'exec_command', '"native" must be an object, got a string'],
+    ['no format', { name: 'exec_command', arguments: {} }, 'missing "native.format"'],
+    ['an empty name', { format: 'codex-cli', name: '', arguments: {} }, '"native.name" must not be empty'],
+    ['a numeric name', { format: 'codex-cli', name: 7, arguments: {} }, '"native.name" must be a string, got a number'],
+    ['string arguments', { format: 'codex-cli', name: 'exec_command', arguments: '{"cmd":"ls"}' }, '"native.arguments" must be an object, got a string'],
+    ['no arguments', { format: 'codex-cli', name: 'exec_command' }, 'missing "native.arguments"'],
+  ])('a malformed native call (%s) is left out with one warning, the call kept', (_what, native, problem) => {
+    const result = normalizeEvent({ type: 'tool_call', id: 'c1', name: 'Bash', arguments: { command: 'ls' }, native }, NOW);
+    expect(result).toEqual({
+      ok: true,
+      event: { type: 'tool_call', id: 'c1', name: 'Bash', arguments: { command: 'ls' }, timestamp: NOW },
+      warnings: [`${problem}; "native" left out`],
+    });
+  });
+
+  test('a writer of the native format gets the native name and arguments, any other writer the generic ones', () => {
+    const call: ToolCallEvent = {
+      type: 'tool_call', id: 'c1', name: 'Bash', arguments: { command: 'ls' }, timestamp: NOW,
+      native: { format: 'codex-cli', name: 'exec_command', arguments: { cmd: 'ls' } },
+    };
+    expect(callFor(call, 'codex-cli')).toMatchObject({ name: 'exec_command', arguments: { cmd: 'ls' } });
+    expect(callFor(call, 'claude-code-cli')).toMatchObject({ name: 'Bash', arguments: { command: 'ls' } });
+    const { native: _, ...plain } = call;
+    expect(callFor(plain, 'codex-cli')).toMatchObject({ name: 'Bash', arguments: { command: 'ls' } });
   });
 
   test('tool_result content parts accept text and images in flat and in Claude form', () => {

@@ -12,10 +12,10 @@ import { findInOwnTail, Replay } from '../../session/reopened.js';
 import { type HarnessFactory, type HarnessOptions, type SessionHarness } from '../types.js';
 import { copyChain, readRecords, RecentChain } from './fork.js';
 import { encodeProjectDir } from './project-dir.js';
-import { ClaudeRecordMapper, DEFAULT_MODEL, type MapperOptions } from './records.js';
+import { FORMAT, ClaudeRecordMapper, DEFAULT_MODEL, type MapperOptions } from './records.js';
 import { serializeRecord } from './serialize.js';
 
-export const FORMAT = 'claude-code-cli';
+export { FORMAT };
 
 /**
  * The branch name of the git checkout holding `cwd`, read from `.git/HEAD` (nothing is executed).

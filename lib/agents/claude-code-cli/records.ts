@@ -5,6 +5,7 @@ import type {
   AssistantEvent, CompactionEvent, GenericEvent, ImageInput, MonitorEndEvent, MonitorEvent, ThinkingEvent,
   ToolCallEvent, ToolResultEvent, Usage, UserEvent,
 } from '../../events.js';
+import { callFor } from '../../events.js';
 import { newTaskId } from '../../monitor/task-id.js';
 import { endNotification, eventNotification, PRE, PRE_HUMAN_TURN, renderReminder, monitorOutcome } from '../../monitor/notification.js';
 import { RecentMap, RecentSet, RecentStrings } from '../../util/recent.js';
@@ -54,6 +55,9 @@ import { imageBlock, newMessageId, resultContent, textOf } from './content.js';
 import {
   onceOnly, SUBAGENT_WARNING, UNSIGNED_WARNING, type ClaudeRecord, type Mapped, type MapperOptions,
 } from './mapper-types.js';
+
+/** This writer's format name: the `native.format` of calls it writes as their agent recorded them. */
+export const FORMAT = 'claude-code-cli';
 
 export type { ClaudeRecord, Mapped, MapperOptions } from './mapper-types.js';
 
@@ -314,7 +318,9 @@ export class ClaudeRecordMapper {
       this.addedToolId = event.id;
       this.toolIds.add(event.id);
     }
-    const block = { type: 'tool_use', id: event.id, name: event.name, input: event.arguments };
+    // A call that came from Claude Code itself is written as Claude Code recorded it.
+    const call = callFor(event, FORMAT);
+    const block = { type: 'tool_use', id: event.id, name: call.name, input: call.arguments };
     return { records: [this.assistantSide(block, event.model, event.usage, 'tool_use', event.timestamp)], warnings: [] };
   }
 

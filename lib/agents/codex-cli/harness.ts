@@ -7,10 +7,10 @@ import type { GenericEvent } from '../../events.js';
 import { AppendFile, type FileMark, foreignAppendWarning } from '../../session/append-file.js';
 import { findInOwnTail, Replay } from '../../session/reopened.js';
 import { EventRejected, type HarnessFactory, type HarnessOptions, type SessionHarness } from '../types.js';
-import { CodexRecordMapper, lastTotalIn, type RolloutLine } from './records.js';
+import { FORMAT, CodexRecordMapper, lastTotalIn, type RolloutLine } from './records.js';
 import { rolloutDirParts, rolloutFileName, sessionStart } from './rollout-path.js';
 
-export const FORMAT = 'codex-cli';
+export { FORMAT };
 
 class CodexHarness implements SessionHarness {
   readonly format = FORMAT;

@@ -7,11 +7,15 @@ import type {
   AssistantEvent, CompactionEvent, ContentPart, GenericEvent, ImageInput, MonitorEndEvent, MonitorEvent,
   ToolCallEvent, ToolResultEvent, Usage, UserEvent,
 } from '../../events.js';
+import { callFor } from '../../events.js';
 import { MonitorTasks } from '../../monitor/monitor-tasks.js';
 import { PRE } from '../../monitor/notification.js';
 import { EventRejected } from '../types.js';
 import { isObject } from '../../util/is-object.js';
 import { RecentStrings } from '../../util/recent.js';
+
+/** This writer's format name: the `native.format` of calls it writes as their agent recorded them. */
+export const FORMAT = 'codex-cli';
 
 /** The Codex CLI version the records imitate (and were verified against). */
 export const CODEX_CLI_VERSION = '0.171.0';
@@ -352,9 +356,11 @@ export class CodexRecordMapper {
   }
 
   private toolCall(event: ToolCallEvent): Mapped {
+    // A call that came from a Codex session is written as Codex recorded it (exec_command, not Bash).
+    const call = callFor(event, FORMAT);
     let args: string;
     try {
-      args = JSON.stringify(event.arguments);
+      args = JSON.stringify(call.arguments);
     } catch (error) {
       // Too deeply nested for JSON.stringify: the event is rejected before any state changes.
       throw new EventRejected(`arguments cannot be serialised: ${(error as Error).message}`);
@@ -362,7 +368,7 @@ export class CodexRecordMapper {
     this.toolIds.add(event.id);
     const lines = this.modelOutput(event.model, event.timestamp);
     lines.push(
-      this.item({ type: 'function_call', name: event.name, arguments: args, call_id: event.id }, event.timestamp),
+      this.item({ type: 'function_call', name: call.name, arguments: args, call_id: event.id }, event.timestamp),
       ...this.tokenCount(event.usage, event.timestamp),
     );
     return { lines, warnings: [] };

@@ -12,9 +12,9 @@ import { AppendFile, type FileMark, foreignAppendWarning } from '../../session/a
 import { Replay } from '../../session/reopened.js';
 import { chatFileName, projectHash, resolveProjectSlug } from './paths.js';
 import { isObject } from '../../util/is-object.js';
-import { GeminiRecordMapper, type ChatLine } from './records.js';
+import { FORMAT, GeminiRecordMapper, type ChatLine } from './records.js';
 
-export const FORMAT = 'gemini-cli';
+export { FORMAT };
 
 function serialize(line: ChatLine): string {
   try {

@@ -7,11 +7,15 @@ import type {
   AssistantEvent, CompactionEvent, ContentPart, GenericEvent, ImageInput, MonitorEndEvent, MonitorEvent, ThinkingEvent,
   ToolCallEvent, ToolResultEvent, UserEvent,
 } from '../../events.js';
+import { callFor } from '../../events.js';
 import { PRE } from '../../monitor/notification.js';
 import { EventRejected } from '../types.js';
 import { MonitorTasks } from '../../monitor/monitor-tasks.js';
 import { RecentMap, RecentStrings } from '../../util/recent.js';
 import { toGeminiTokens, type GeminiTokens } from './tokens.js';
+
+/** This writer's format name: the `native.format` of calls it writes as their agent recorded them. */
+export const FORMAT = 'gemini-cli';
 
 /** How many tool calls are remembered: memory stays flat however long the stream. */
 const MAX_IDS = 100_000;
@@ -254,17 +258,19 @@ export class GeminiRecordMapper {
   }
 
   private toolCall(event: ToolCallEvent): string[] {
+    // A call that came from a Gemini CLI chat is written as the CLI recorded it.
+    const own = callFor(event, FORMAT);
     try {
-      JSON.stringify(event.arguments);
+      JSON.stringify(own.arguments);
     } catch (error) {
       throw new EventRejected(`arguments cannot be serialised: ${(error as Error).message}`);
     }
     const target = this.open ?? this.modelMessage(event.timestamp, event.model);
     const call: ToolCallRecord = {
       id: event.id,
-      name: event.name,
-      args: event.arguments,
-      result: [{ functionResponse: { id: event.id, name: event.name, response: { error: CANCELLED_ERROR } } }],
+      name: own.name,
+      args: own.arguments,
+      result: [{ functionResponse: { id: event.id, name: own.name, response: { error: CANCELLED_ERROR } } }],
       status: 'cancelled',
       timestamp: event.timestamp,
     };

@@ -16,10 +16,10 @@ import { writeNewFile } from '../../util/small-file.js';
 import { findOpencode, MISSING_OPENCODE } from './binary.js';
 import { IdMinter } from './ids.js';
 import { resolveProject, sessionPath } from './project.js';
-import { modelRef, OpencodeMapper, type MessageEntry, type ModelRef } from './records.js';
+import { FORMAT, modelRef, OpencodeMapper, type MessageEntry, type ModelRef } from './records.js';
 import { rowUpdates } from './update.js';
 
-export const FORMAT = 'opencode';
+export { FORMAT };
 /** The OpenCode version whose formats this writes. */
 export const OPENCODE_VERSION = '1.18.33';
 /** The folder of the data directory our journals go in. */

@@ -6,6 +6,7 @@ import type {
   AssistantEvent, CompactionEvent, ContentPart, GenericEvent, ImageInput, MonitorEndEvent, MonitorEvent, ThinkingEvent,
   ToolCallEvent, ToolResultEvent, Usage, UserEvent,
 } from '../../events.js';
+import { callFor } from '../../events.js';
 // The notification text every agent shares lives with Claude Code's records (agent-neutral in substance).
 import { PRE } from '../../monitor/notification.js';
 import { EventRejected } from '../types.js';
@@ -13,6 +14,9 @@ import { MonitorTasks } from '../../monitor/monitor-tasks.js';
 import { isObject } from '../../util/is-object.js';
 import { RecentMap } from '../../util/recent.js';
 import type { IdMinter } from './ids.js';
+
+/** This writer's format name: the `native.format` of calls it writes as their agent recorded them. */
+export const FORMAT = 'opencode';
 
 /** How many tool calls are remembered: memory stays flat however long the stream. */
 const MAX_CALLS = 100_000;
@@ -246,15 +250,17 @@ export class OpencodeMapper {
   }
 
   private toolCall(event: ToolCallEvent): string[] {
+    // A call that came from an OpenCode session is written as OpenCode recorded it.
+    const call = callFor(event, FORMAT);
     try {
-      JSON.stringify(event.arguments);
+      JSON.stringify(call.arguments);
     } catch (error) {
       throw new EventRejected(`arguments cannot be serialised: ${(error as Error).message}`);
     }
     const entry = this.step(event.timestamp, event.model);
     const at = ms(event.timestamp);
-    const part = this.part(entry, { type: 'tool', tool: event.name, callID: event.id,
-      state: { status: 'running', input: event.arguments, title: event.name, time: { start: at } } });
+    const part = this.part(entry, { type: 'tool', tool: call.name, callID: event.id,
+      state: { status: 'running', input: call.arguments, title: call.name, time: { start: at } } });
     entry.info.finish = 'tool-calls';
     if (event.usage !== undefined) entry.info.tokens = toOpencodeTokens(event.usage);
     this.advance(entry, event.timestamp);
