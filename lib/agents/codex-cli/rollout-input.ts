@@ -1,9 +1,10 @@
 // Input adapter for Codex rollout files (`~/.codex/sessions/.../rollout-*.jsonl`, Codex CLI 0.171.0): the
 // conversation is read from `response_item` lines (what the model saw), turns and usage from `event_msg`
 // lines; Codex's own context (developer messages, environment context) becomes `context` events.
-import type { ContentPart, GenericEvent, ImageInput } from '../../events.js';
+import type { ContentPart, GenericEvent, ImageInput, NativeCall } from '../../events.js';
 import { resolveTimestamp } from '../../events.js';
 import { CodexUsage, HeldAssistant, callAndResult, joinArgv, todos, toolId } from './input-common.js';
+import { FORMAT as CODEX_FORMAT } from './records.js';
 import { WarnOnce, isObject, text } from '../../input/adapter-kit.js';
 import { InputError, type InputAdapter, type InputFormat, type SessionFacts } from '../../input/types.js';
 import { previewValue } from '../../input/line-messages.js';
@@ -33,17 +34,28 @@ function dataUrlImage(url: unknown): ImageInput | undefined {
   return match ? { media_type: match[1]!, data: match[2]! } : undefined;
 }
 
-/** The generic tool a Codex function call becomes: the resuming agent knows Bash, TodoWrite and mcp__ names. */
-function mapCall(name: string, namespace: string | undefined, args: Record<string, unknown>): { name: string; arguments: Record<string, unknown> } {
+/** A call as the generic tool it becomes, and as Codex recorded it when that is another name or other arguments. */
+type MappedCall = { name: string; arguments: Record<string, unknown>; native?: NativeCall };
+
+/**
+ * The generic tool a Codex function call becomes: the resuming agent knows Bash, TodoWrite and mcp__ names.
+ * A renamed call keeps Codex's own as `native`, which the Codex writer writes back (exec_command, not Bash).
+ * A namespaced (MCP) call does not: `native` has no place for Codex's `namespace`, and the Codex writer
+ * writes the joined name as before.
+ */
+function mapCall(name: string, namespace: string | undefined, args: Record<string, unknown>): MappedCall {
   if (namespace !== undefined) return { name: `${namespace}__${name}`, arguments: args };
+  const renamed = (generic: string, genericArgs: Record<string, unknown>): MappedCall => (
+    { name: generic, arguments: genericArgs, native: { format: CODEX_FORMAT, name, arguments: args } }
+  );
   if (name === 'exec_command' && typeof args.cmd === 'string') {
-    return { name: 'Bash', arguments: { command: args.cmd, ...(typeof args.workdir === 'string' ? { workdir: args.workdir } : {}) } };
+    return renamed('Bash', { command: args.cmd, ...(typeof args.workdir === 'string' ? { workdir: args.workdir } : {}) });
   }
   if ((name === 'shell' || name === 'container.exec' || name === 'shell_command') && args.command !== undefined) {
     const command = Array.isArray(args.command) ? joinArgv(args.command.map(String)) : String(args.command);
-    return { name: 'Bash', arguments: { command, ...(typeof args.workdir === 'string' ? { workdir: args.workdir } : {}) } };
+    return renamed('Bash', { command, ...(typeof args.workdir === 'string' ? { workdir: args.workdir } : {}) });
   }
-  if (name === 'update_plan' && Array.isArray(args.plan)) return { name: 'TodoWrite', arguments: { todos: todos(args.plan) } };
+  if (name === 'update_plan' && Array.isArray(args.plan)) return renamed('TodoWrite', { todos: todos(args.plan) });
   return { name, arguments: args };
 }
 
@@ -162,7 +174,7 @@ class CodexRolloutAdapter implements InputAdapter {
         const mapped = mapCall(name, text(item, 'namespace'), args);
         const id = this.id(item.call_id);
         if (mapped.name === 'Bash') this.commands.add(id);
-        push({ type: 'tool_call', id, name: mapped.name, arguments: mapped.arguments, timestamp });
+        push({ type: 'tool_call', id, name: mapped.name, arguments: mapped.arguments, ...(mapped.native ? { native: mapped.native } : {}), timestamp });
         return;
       }
       case 'local_shell_call': {

@@ -215,3 +215,23 @@ describe('encodeProjectDir', () => {
     expect(encodeProjectDir(`${base}/one`)).not.toBe(encodeProjectDir(`${base}/two`));
   });
 });
+
+describe('calls as Claude Code recorded them (native)', () => {
+  test('a call whose native is Claude Code\'s is written with its name and input; its result matches by id', () => {
+    const { records } = mapAll([
+      { type: 'user', text: 'go', timestamp: T },
+      { type: 'tool_call', id: 'a', name: 'shell', arguments: { cmd: 'ls' }, native: { format: 'claude-code-cli', name: 'Bash', arguments: { command: 'ls', description: 'list' } }, timestamp: T },
+      { type: 'tool_result', id: 'a', content: 'a.txt', is_error: false, timestamp: T },
+    ]);
+    expect(msg(records[1]!).content).toEqual([{ type: 'tool_use', id: 'a', name: 'Bash', input: { command: 'ls', description: 'list' } }]);
+    expect(msg(records[2]!).content).toMatchObject([{ type: 'tool_result', tool_use_id: 'a' }]);
+  });
+
+  test('a call whose native names another agent is written with the generic name and input', () => {
+    const { records } = mapAll([
+      { type: 'user', text: 'go', timestamp: T },
+      { type: 'tool_call', id: 'a', name: 'Bash', arguments: { command: 'ls' }, native: { format: 'codex-cli', name: 'exec_command', arguments: { cmd: 'ls' } }, timestamp: T },
+    ]);
+    expect(msg(records[1]!).content).toEqual([{ type: 'tool_use', id: 'a', name: 'Bash', input: { command: 'ls' } }]);
+  });
+});

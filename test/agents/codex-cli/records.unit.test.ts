@@ -450,3 +450,26 @@ describe('rollout file names', () => {
     expect(sessionStart('not a time', now)).toBe(now);
   });
 });
+
+describe('calls as Codex recorded them (native)', () => {
+  const native = { format: 'codex-cli', name: 'exec_command', arguments: { cmd: 'ls', yield_time_ms: 1000 } };
+
+  test('a call that came from a Codex session is written with Codex\'s own name and arguments; its result matches by id', () => {
+    const { lines } = mapAll([
+      { type: 'tool_call', id: 'c1', name: 'Bash', arguments: { command: 'ls' }, native, timestamp: T },
+      { type: 'tool_result', id: 'c1', content: 'a.txt', is_error: false, timestamp: T },
+    ]);
+    expect(items(lines)).toEqual([
+      { type: 'function_call', name: 'exec_command', arguments: '{"cmd":"ls","yield_time_ms":1000}', call_id: 'c1' },
+      { type: 'function_call_output', call_id: 'c1', output: 'a.txt' },
+    ]);
+  });
+
+  test('a call whose native names another agent is written with the generic name and arguments', () => {
+    const { lines } = mapAll([{
+      type: 'tool_call', id: 'c1', name: 'Bash', arguments: { command: 'ls' }, timestamp: T,
+      native: { format: 'gemini-cli', name: 'run_shell_command', arguments: { command: 'ls' } },
+    }]);
+    expect(items(lines)).toEqual([{ type: 'function_call', name: 'Bash', arguments: '{"command":"ls"}', call_id: 'c1' }]);
+  });
+});

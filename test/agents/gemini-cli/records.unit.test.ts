@@ -199,3 +199,26 @@ describe('tokens', () => {
       .toEqual({ input_tokens: 10, output_tokens: 12, cache_read_input_tokens: 90 });
   });
 });
+
+describe('calls as the CLI recorded them (native)', () => {
+  test('a call whose native is Gemini CLI\'s is written with its name and arguments, in the call and its response', () => {
+    const m = mapper();
+    lines(m, [{
+      type: 'tool_call', id: 'a', name: 'Bash', arguments: { command: 'ls' },
+      native: { format: 'gemini-cli', name: 'run_shell_command', arguments: { command: 'ls', description: 'list' } },
+    }]);
+    const out = lines(m, [{ type: 'tool_result', id: 'a', content: 'a.txt', is_error: false }]);
+    expect(out.lines[0].toolCalls).toEqual([{
+      id: 'a', name: 'run_shell_command', args: { command: 'ls', description: 'list' }, status: 'success', timestamp: T,
+      result: [{ functionResponse: { id: 'a', name: 'run_shell_command', response: { output: 'a.txt' } } }],
+    }]);
+  });
+
+  test('a call whose native names another agent is written with the generic name and arguments', () => {
+    const out = lines(mapper(), [{
+      type: 'tool_call', id: 'a', name: 'Bash', arguments: { command: 'ls' },
+      native: { format: 'codex-cli', name: 'exec_command', arguments: { cmd: 'ls' } },
+    }]);
+    expect(out.lines[0].toolCalls[0]).toMatchObject({ name: 'Bash', args: { command: 'ls' } });
+  });
+});
