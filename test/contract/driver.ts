@@ -30,6 +30,12 @@ export type Element =
   /** A tool result: `error` only where the agent's API marks errors (see `ContractDriver.marksErrors`). */
   | { kind: 'result'; id: string; text: string; error?: boolean };
 
+/** A tool call as the agent's own file holds it. */
+export interface NativeCall {
+  name: string;
+  args: unknown;
+}
+
 /** The real CLI, started against its mock, in a place of its own. */
 export interface RealCli {
   place: Place;
@@ -45,6 +51,12 @@ export interface ContractDriver {
    * it into every format and resumes it with every real CLI (pairs.test.ts).
    */
   readonly nativeSession: string;
+  /**
+   * The tool calls of `nativeSession` (its text) as the CLI wrote them, by call id, read from the file itself
+   * and not through this project's reader: written back into the agent's own format, a session must keep
+   * these names and arguments (pairs.test.ts).
+   */
+  nativeCalls(text: string): Map<string, NativeCall>;
   /** The agent keeps a user turn's images (and sends them on resume). */
   readonly keepsImages: boolean;
   /** The agent's API marks a tool result as an error (Claude's `is_error`, Gemini's `response.error`). */

@@ -3,12 +3,13 @@
 // written against its loopback mock. Its first model request must hold the source's conversation, every
 // element in order: user and model texts, images where the target keeps them, each call and its own result
 // (error flags where the target's API marks them), and no reasoning as text. A session written into its own
-// agent's format keeps tool names and arguments. One real CLI start per target; the targets run side by side.
+// agent's format keeps tool names and arguments as its CLI wrote them (read from the source file by the driver,
+// not from the events: those carry the generic names). One real CLI start per target; the targets run side by side.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { BIN, FIXTURES, run, type RunResult } from '../support/run.js';
-import type { ContractDriver, Element, RealCli } from './driver.js';
+import type { ContractDriver, Element, NativeCall, RealCli } from './driver.js';
 import { binArgs, FORMATS, requireDriver, sessionEntry } from './support.js';
 
 const PROMPT = 'Reply with exactly: resumed-ok';
@@ -21,6 +22,8 @@ interface Pair {
 const drivers = new Map<string, ContractDriver>();
 /** The generic events each source session reads as (`read --events`). */
 const sourceEvents = new Map<string, any[]>();
+/** The tool calls of each source session as its CLI wrote them, by id (the driver reads them from the file). */
+const sourceCalls = new Map<string, Map<string, NativeCall>>();
 const pairs = new Map<string, PromiseSettledResult<Pair>>();
 const clis: RealCli[] = [];
 const key = (source: string, target: string) => `${source} -> ${target}`;
@@ -31,6 +34,7 @@ beforeAll(async () => {
     const read = await run(process.execPath, [BIN, 'read', '--events', join(FIXTURES, driver.nativeSession)], { env: { HOME: '/nonexistent' } });
     if (read.code !== 0) throw new Error(`read --events of ${driver.nativeSession} failed: ${read.stderr}`);
     sourceEvents.set(format, read.stdout.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l)));
+    sourceCalls.set(format, driver.nativeCalls(readFileSync(join(FIXTURES, driver.nativeSession), 'utf8')));
   }
   await Promise.all(FORMATS.map(async (target) => {
     const driver = drivers.get(target)!;
@@ -73,8 +77,11 @@ function resultText(content: unknown): string {
   return (content as any[]).filter((p) => p.type === 'text').map((p) => p.text).join('\n');
 }
 
-/** The elements the target must send for the source's events, in order. */
-function expected(events: any[], target: ContractDriver, sameAgent: boolean): Element[] {
+/**
+ * The elements the target must send for the source's events, in order. Written into its own agent's format
+ * (`own`: the source's calls as its CLI wrote them), a call keeps the name and arguments the CLI gave it.
+ */
+function expected(events: any[], target: ContractDriver, own: Map<string, NativeCall> | undefined): Element[] {
   const out: Element[] = [];
   for (const e of events) {
     if (e.type === 'user') {
@@ -83,7 +90,9 @@ function expected(events: any[], target: ContractDriver, sameAgent: boolean): El
     } else if (e.type === 'assistant') {
       out.push({ kind: 'text', from: 'model', text: e.text });
     } else if (e.type === 'tool_call') {
-      out.push({ kind: 'call', id: expect.any(String) as unknown as string, name: sameAgent ? e.name : expect.any(String), args: sameAgent ? e.arguments : expect.anything() });
+      const call = own?.get(e.id);
+      if (own !== undefined && call === undefined) throw new Error(`call ${e.id} read from the source is not in its own file`);
+      out.push({ kind: 'call', id: expect.any(String) as unknown as string, name: call?.name ?? expect.any(String), args: call?.args ?? expect.anything() });
     } else if (e.type === 'tool_result') {
       out.push({ kind: 'result', id: expect.any(String) as unknown as string, text: resultText(e.content), ...(target.marksErrors ? { error: e.is_error === true } : {}) });
     }
@@ -98,6 +107,6 @@ describe.each(FORMATS.flatMap((source) => FORMATS.map((target) => [source, targe
     expect(resumed!.run.code, resumed!.run.stderr).toBe(0);
     const driver = drivers.get(target)!;
     const elements = driver.elements(resumed!.request);
-    expect(elements).toEqual([...expected(sourceEvents.get(source)!, driver, source === target), { kind: 'text', from: 'user', text: PROMPT }]);
+    expect(elements).toEqual([...expected(sourceEvents.get(source)!, driver, source === target ? sourceCalls.get(source) : undefined), { kind: 'text', from: 'user', text: PROMPT }]);
   });
 });

@@ -15,6 +15,11 @@ function text(value: unknown): string {
 export const driver: ContractDriver = {
   format: 'claude-code-cli',
   nativeSession: 'claude-code-cli/parallel-bash/0b9a1c52-6f0e-4d1a-9a55-3c1f2a000001.jsonl',
+  // Every assistant record's tool_use blocks.
+  nativeCalls: (text) => new Map(text.split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l))
+    .flatMap((r) => (r.type === 'assistant' && Array.isArray(r.message?.content) ? r.message.content : []))
+    .filter((b: any) => b.type === 'tool_use')
+    .map((b: any) => [b.id, { name: b.name, args: b.input }])),
   keepsImages: true,
   marksErrors: true,
   place: () => plainPlace(),

@@ -12,6 +12,10 @@ function text(content: unknown): string {
 export const driver: ContractDriver = {
   format: 'codex-cli',
   nativeSession: 'codex-rollout/parallel.jsonl',
+  // function_call response items (the parallel fixture holds no other kind of call).
+  nativeCalls: (text) => new Map(text.split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l))
+    .filter((l) => l.type === 'response_item' && l.payload.type === 'function_call')
+    .map((l) => [l.payload.call_id, { name: l.payload.name, args: JSON.parse(l.payload.arguments) }])),
   keepsImages: true,
   marksErrors: false,
   place: () => plainPlace(),

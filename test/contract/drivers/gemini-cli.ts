@@ -4,11 +4,33 @@
 import { GEMINI_MODEL, runGemini, writeGeminiSettings } from '../../support/gemini-cli.js';
 import { startMockGemini } from '../../support/mock-gemini.js';
 import { tempDir } from '../../support/run.js';
-import { plainPlace, type ContractDriver, type Element } from '../driver.js';
+import { plainPlace, type ContractDriver, type Element, type NativeCall } from '../driver.js';
+
+/**
+ * The calls of a chat file: each `functionCall` part and `toolCalls` entry of every line, a later line's (a
+ * message rewritten under its id) in place of an earlier one's.
+ */
+function nativeCalls(text: string): Map<string, NativeCall> {
+  const calls = new Map<string, NativeCall>();
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) {
+      value.forEach(visit);
+      return;
+    }
+    if (typeof value !== 'object' || value === null) return;
+    const v = value as Record<string, any>;
+    if (typeof v.functionCall?.id === 'string') calls.set(v.functionCall.id, { name: v.functionCall.name, args: v.functionCall.args ?? {} });
+    for (const call of Array.isArray(v.toolCalls) ? v.toolCalls : []) calls.set(call.id, { name: call.name, args: call.args ?? {} });
+    for (const [key, inner] of Object.entries(v)) if (key !== 'functionCall' && key !== 'toolCalls') visit(inner);
+  };
+  for (const line of text.split('\n')) if (line.trim() !== '') visit(JSON.parse(line));
+  return calls;
+}
 
 export const driver: ContractDriver = {
   format: 'gemini-cli',
   nativeSession: 'gemini-cli/resumed-later.jsonl',
+  nativeCalls,
   keepsImages: true,
   marksErrors: true,
   place: () => plainPlace(),

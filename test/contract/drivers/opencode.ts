@@ -26,6 +26,10 @@ function homePlace(home: OpencodeHome, program: string): Place {
 export const driver: ContractDriver = {
   format: 'opencode',
   nativeSession: 'opencode/session.json',
+  // The export's tool parts: the tool's name and its state's input.
+  nativeCalls: (text) => new Map((JSON.parse(text).messages as any[]).flatMap((m) => m.parts as any[])
+    .filter((p) => p.type === 'tool')
+    .map((p) => [p.callID, { name: p.tool, args: p.state.input }])),
   keepsImages: true,
   marksErrors: false,
   // The stand-in never calls a model: the home's mock address is never used.
