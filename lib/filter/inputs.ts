@@ -3,6 +3,7 @@
 // own input). A file that cannot be read is reported and the others are read.
 import { resolve } from 'node:path';
 import type { Readable } from 'node:stream';
+import { unsupportedInput } from '../input/binary.js';
 import { openInputPath } from '../input/file-input.js';
 import { LineSplitter, type LineBatch } from '../input/lines.js';
 import { cannotBeRead } from '../util/fs-errors.js';
@@ -52,9 +53,21 @@ export class FilterInputs {
       this.current = input.name;
       this.reading = input.stream;
       const splitter = new LineSplitter(options.maxLineBytes !== undefined ? { maxLineBytes: options.maxLineBytes } : {});
+      let first = true;
       try {
         for await (const chunk of input.stream ?? []) {
           const buf = typeof chunk === 'string' ? Buffer.from(chunk) : chunk as Buffer;
+          if (first) {
+            first = false;
+            // A binary file (a database, an image) is said once, not as a bad line per newline in it.
+            const unsupported = unsupportedInput(buf);
+            if (unsupported !== undefined) {
+              this.session.result.code = 1;
+              this.session.unsupported = true;
+              this.session.report(`${input.name}: ${unsupported}`);
+              break;
+            }
+          }
           yield { lines: splitter.push(buf), chunk: buf, name: input.name };
         }
         const last = splitter.end();

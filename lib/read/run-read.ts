@@ -293,6 +293,10 @@ class ReadRun {
   /** Read a stream (stdin, a FIFO): another format as it comes, a transcript from a private copy. */
   private async stream(source: AsyncIterable<Buffer | string>, name: string): Promise<number> {
     const head = await sniffStream(source, this.options.maxRecordBytes ?? MAX_RECORD_BYTES);
+    if (head.unsupported !== undefined) {
+      this.report(`${name}: ${head.unsupported}`);
+      return 1;
+    }
     if (head.problem !== undefined) {
       this.report(`${name}:${head.problem}`);
       return 1;
