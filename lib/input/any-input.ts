@@ -9,7 +9,7 @@ import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readAsTranscript } from '../agents/index.js';
 import { normalizeEvent, type GenericEvent } from '../events.js';
-import { unsupportedInput } from './binary.js';
+import { knownFromHead, LOOK_BYTES, unsupportedInput } from './binary.js';
 import { detectInputFormat } from './index.js';
 import { DEFAULT_MAX_LINE_BYTES, LineSplitter, type Line } from './lines.js';
 import { LineValues, type LineValue } from './pretty-document.js';
@@ -144,6 +144,7 @@ export async function sniffStream(stream: AsyncIterable<Buffer | string>, maxLin
   let ended = false;
   let heldBytes = 0;
   let unsupported: string | undefined;
+  let told = false;
   // Held no further than the longest line accepted: a first value longer than that is the reader's to report.
   while (heldBytes <= maxLineBytes) {
     const next = await iterator.next();
@@ -153,12 +154,16 @@ export async function sniffStream(stream: AsyncIterable<Buffer | string>, maxLin
       break;
     }
     const chunk = typeof next.value === 'string' ? Buffer.from(next.value) : next.value;
-    if (held.length === 0) unsupported = unsupportedInput(chunk);
     held.push(chunk);
-    if (unsupported !== undefined) break;
+    if (!told && (heldBytes + chunk.length >= LOOK_BYTES || knownFromHead(Buffer.concat(held)))) {
+      told = true;
+      unsupported = unsupportedInput(Buffer.concat(held));
+      if (unsupported !== undefined) break;
+    }
     heldBytes += chunk.length;
     if (first.push(splitter.push(chunk))) break;
   }
+  if (!told) unsupported = unsupportedInput(Buffer.concat(held));
   const value = first.value;
   const problem = first.documentProblem(ended, maxLineBytes);
   const id = (value as { sessionId?: unknown } | undefined)?.sessionId;

@@ -1,5 +1,5 @@
 // Input that is no text at all (a SQLite database, an image, an archive, any binary file) is said once, from its
-// first bytes, instead of one diagnostic per "line" of it: `not a supported input: it looks like a SQLite
+// first KiB, instead of one diagnostic per "line" of it: `not a supported input: it looks like a SQLite
 // database`. A store an agent keeps in such a file (OpenCode's database) is named with how to read it.
 import { SESSION_STORES } from '../agents/index.js';
 
@@ -18,39 +18,38 @@ const SIGNATURES: readonly [Buffer, string][] = [
   [Buffer.from('%PDF-', 'latin1'), 'a PDF document'],
 ];
 
-/** How far into the first line control bytes are looked for. */
-const LOOK_BYTES = 1024;
+/** How many first bytes are looked at (an input shorter than that is looked at whole). */
+export const LOOK_BYTES = 1024;
 
-/** Whether `byte` is a control byte no text line holds (tab, CR, form feed and escape are text's). */
+/** Whether `byte` is a control byte text does not hold (tab, newline, CR, form feed and escape are text's). */
 function isControl(byte: number): boolean {
   return byte < 0x20 && byte !== 0x09 && byte !== 0x0a && byte !== 0x0d && byte !== 0x0c && byte !== 0x1b;
 }
 
 /**
- * What the input starting with `head` is, when it is binary: a known signature, or a first line holding NUL or
- * other control bytes before any JSON (a Claude Code file a crash left NUL runs in starts with its record).
- * Undefined for text.
+ * What the input starting with `head` (its first LOOK_BYTES, or all of it) is, when it is binary: a known
+ * signature, or one byte in ten a control byte with no `{"` anywhere (damaged JSON, a crash's NUL run between
+ * records and random junk lines among events all hold one). Undefined for text.
  */
 export function binaryKind(head: Buffer): string | undefined {
   for (const [signature, kind] of SIGNATURES) {
     if (head.length >= signature.length && head.subarray(0, signature.length).equals(signature)) return kind;
   }
-  const end = Math.min(head.length, LOOK_BYTES);
-  for (let i = 0; i < end; i += 1) {
-    const byte = head[i]!;
-    if (byte === 0x0a) return undefined;
-    if (byte === 0x00) {
-      // A NUL run right before a record is a crash's; the record after it is read.
-      let j = i;
-      while (j < head.length && head[j] === 0x00) j += 1;
-      if (j < head.length && head[j] === 0x7b) {
-        i = j;
-        continue;
-      }
-    }
-    if (isControl(byte)) return 'binary data';
-  }
-  return undefined;
+  const window = head.subarray(0, LOOK_BYTES);
+  if (window.length === 0 || window.includes('{"')) return undefined;
+  let controls = 0;
+  for (const byte of window) if (isControl(byte)) controls += 1;
+  return controls * 10 >= window.length ? 'binary data' : undefined;
+}
+
+/**
+ * Whether what is held of an input's start (`head`) is enough to tell: a signature, a `{"`, the full window,
+ * or a first line that is text. A live stream of short lines is thus never held back waiting for a KiB.
+ */
+export function knownFromHead(head: Buffer): boolean {
+  if (head.length >= LOOK_BYTES || head.includes('{"')) return true;
+  if (SIGNATURES.some(([signature]) => head.length >= signature.length && head.subarray(0, signature.length).equals(signature))) return true;
+  return head.includes(0x0a) && binaryKind(head) === undefined;
 }
 
 /** The one line said for binary input starting with `head` (without where), or undefined for text. */

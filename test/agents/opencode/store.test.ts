@@ -2,10 +2,11 @@
 // fixtures/opencode/session.json, loaded with the real `opencode import`, and two sessions the bin wrote with
 // `--session-format opencode`), then `read` of its directory, of its database and of a session id, and `convert`
 // of it into Claude Code: every session, each with the events `opencode export <id>` read gives, each its own
-// target session, a second run converting none again, and the database files untouched by it all.
+// target session, a second run converting none again, the database files untouched by it all; and a session
+// that gained turns appended to the session converted from it.
 import { beforeAll, describe, expect, test } from 'vitest';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { opencodeHome, runOpencode, type OpencodeHome } from '../../support/opencode.js';
 import { FIXTURES, runBin, tempDir } from '../../support/run.js';
@@ -114,4 +115,26 @@ describe("OpenCode's store as input", () => {
     expect(piped.code).toBe(1);
     expect(piped.stderr).toBe("asyncai-log: stdin: not a supported input: it looks like a SQLite database (OpenCode's store: asyncai-log convert <its directory>)\n");
   });
+
+  // Last: it adds to the store.
+  test('a session OpenCode went on with is appended to the session converted from it (grew)', async () => {
+    const dir = projectDir(home, 'grown', false);
+    const log = join(dir, 'log.jsonl');
+    writeFileSync(log, ev({ type: 'user', text: 'first turn' }) + ev({ type: 'assistant', text: 'first reply' }));
+    const toOpencode = ['convert', log, '--session-format', 'opencode', '--jobs', '1'];
+    const written = await runBin(toOpencode, { env: binEnv(home), cwd: dir });
+    expect(written.code, written.stderr).toBe(0);
+    const id = ndjson(written.stdout)[0].harnesses[0].session_id as string;
+    const out = tempDir();
+    const args = ['convert', home.dataDir, '--session-dir', `claude-code-cli=${out}`, '--jobs', '1'];
+    const first = ndjson((await runBin(args, { env: binEnv(home) })).stdout).find((l) => l.source.endsWith(`#${id}`));
+    expect([first.status, first.reason]).toEqual(['converted', 'new']);
+    appendFileSync(log, ev({ type: 'user', text: 'second turn' }) + ev({ type: 'assistant', text: 'second reply' }));
+    const grown = await runBin(toOpencode, { env: binEnv(home), cwd: dir });
+    expect(ndjson(grown.stdout)[0].reason, grown.stderr).toBe('grew');
+    const again = ndjson((await runBin(args, { env: binEnv(home) })).stdout).find((l) => l.source.endsWith(`#${id}`));
+    expect([again.status, again.reason, again.harnesses[0].session_id]).toEqual(['converted', 'grew', first.harnesses[0].session_id]);
+    const back = ndjson((await runBin(['read', again.harnesses[0].session_file])).stdout);
+    expect(back.filter((e) => e.type === 'user').map((e) => e.text)).toEqual(['first turn', 'second turn']);
+  }, 180_000);
 });
