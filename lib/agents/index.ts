@@ -4,7 +4,7 @@ import { claudeCode } from './claude-code-cli/index.js';
 import { codex } from './codex-cli/index.js';
 import { gemini } from './gemini-cli/index.js';
 import { opencodeAgent } from './opencode/index.js';
-import type { Agent, HarnessFactory, TranscriptReader } from './types.js';
+import type { Agent, HarnessFactory, SessionStore, TranscriptReader } from './types.js';
 
 export const AGENTS: readonly Agent[] = [claudeCode, codex, gemini, opencodeAgent];
 
@@ -50,4 +50,25 @@ export function readableFormats(): string[] {
 /** Whether files of input format `input` are read by a transcript reader rather than printed through their adapter. */
 export function readAsTranscript(input: string): boolean {
   return TRANSCRIPT_READERS.some((agent) => agent.reader.input === input);
+}
+
+/** An agent whose sessions are kept in a database (`read` and `convert` take every session in it). */
+export interface StoreAgent {
+  /** Its `--session-format` (and `--session-dir <format>=<root>`) name. */
+  readonly format: string;
+  readonly harness: HarnessFactory;
+  readonly store: SessionStore;
+}
+
+/** The agents with a session store, in registry order. */
+export const SESSION_STORES: readonly StoreAgent[] = AGENTS.flatMap((agent) =>
+  agent.store !== undefined ? [{ format: agent.harness.format, harness: agent.harness, store: agent.store }] : []);
+
+/** The store whose database is at `path` (the file, or a directory holding it), if any. */
+export function locateStore(path: string): { agent: StoreAgent; db: string } | undefined {
+  for (const agent of SESSION_STORES) {
+    const db = agent.store.locate(path);
+    if (db !== undefined) return { agent, db };
+  }
+  return undefined;
 }

@@ -175,6 +175,51 @@ export interface TranscriptReader {
   usagePool?(threads: number | undefined, most: number): UsageCounting | undefined;
 }
 
+/** A failure reading a session store: one line. */
+export class StoreError extends Error {}
+
+/** One session of a store, as listed. */
+export interface StoreSession {
+  id: string;
+  /** When it was last updated, ms since the epoch. */
+  updated: number;
+  /** A child session (a subagent's). */
+  child: boolean;
+  /** Bytes of its data in the store (about what reading it returns). */
+  bytes: number;
+}
+
+/** A store being read: its sessions listed once, then read; `close` lets go of what opening it made. */
+export interface OpenedStore {
+  readonly sessions: readonly StoreSession[];
+  /** Sessions listed whose id is not of the agent's shape (never read; the caller says so). */
+  readonly odd: number;
+  /** The input lines of each session of `wanted` (in that order), one session at a time. */
+  read(wanted: readonly StoreSession[]): AsyncGenerator<{ session: StoreSession; lines: string[] }>;
+  close(): Promise<void>;
+}
+
+/**
+ * An agent's sessions kept in one database rather than in files (OpenCode's SQLite store): `read` and `convert`
+ * take every session in it, each as the lines of input format `input`.
+ */
+export interface SessionStore {
+  /** What messages call the store ("OpenCode"). */
+  readonly name: string;
+  /** The input format each session's lines are in. */
+  readonly input: string;
+  /** The database of the store at `path` (the file itself, or a directory holding it), or undefined. */
+  locate(path: string): string | undefined;
+  /** Whether a command-line argument is a session id of this store (`read <id>`), not a path. */
+  isSessionId(value: string): boolean;
+  /** The database `read <id>` looks in: under `root` (`--session-dir`), else where the agent looks by default. */
+  database(root: string | undefined, env: Record<string, string | undefined>, homedir: string): string;
+  /** Open the store of `db` (throws StoreError, one line, when it cannot be). */
+  open(db: string, options: { env: Record<string, string | undefined>; tmpdir: string }): Promise<OpenedStore>;
+  /** The hint given when a file of this store is piped into the filter (`OpenCode's store: asyncai-log convert <its directory>`). */
+  readonly hint: string;
+}
+
 /**
  * One agent: everything the generic layers (filter, convert, read, bin) may know about it. Each agent folder
  * exports one; `lib/agents/index.ts` lists them.
@@ -188,4 +233,6 @@ export interface Agent {
   readonly sessionInput?: string;
   /** Optional: how `asyncai-log read` reads this agent's session files (its storage root is `harness.defaultRoot`). */
   readonly transcripts?: TranscriptReader;
+  /** Optional: the database its sessions are kept in, read by `read` and `convert`. */
+  readonly store?: SessionStore;
 }

@@ -1,9 +1,12 @@
 // Which files a batch conversion reads: named files as they are (symlinks followed), directories walked
 // recursively in name order (regular `.jsonl`/`.ndjson`/`.json` files only, symlinks inside not followed,
-// the convert manifest directory left out). Pure listing: nothing is opened for reading here.
+// the convert manifest directory left out). An agent's session store (a directory holding OpenCode's
+// opencode.db, or the database named) is listed as a store, its sessions read later (stores.ts); its
+// directory is not walked. Listing only: no file is read here but the first bytes of a store's database.
 import { lstatSync, readdirSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { basename, dirname, extname, join, resolve, sep } from 'node:path';
 import { MANIFEST_DIR } from './manifest.js';
+import { locateStore, type StoreAgent } from '../agents/index.js';
 import { cannotBeRead, notRegularFile } from '../util/fs-errors.js';
 
 /** File name endings a directory walk takes; a file named on the command line is read whatever its name. */
@@ -15,7 +18,11 @@ export interface Source {
   path: string;
   /** Canonical absolute path (symlinks of the argument resolved): the manifest key. */
   real: string;
-  /** The path's bytes, when they are not UTF-8 (a name from elsewhere): what is opened; `real` is their latin1 spelling. */
+  /**
+   * What is opened, when it is not `real`: the path's bytes, when they are not UTF-8 (a name from elsewhere;
+   * `real` is their latin1 spelling), or the private file a store's session was copied into (`real` is then
+   * `<database>#<session id>`).
+   */
   bytes?: Buffer;
   size: number;
   mtimeMs: number;
@@ -25,9 +32,10 @@ export interface Source {
   sidecar: boolean;
 }
 
-/** What a walk found, in input order: a file, or a path that could not be listed. */
+/** What a walk found, in input order: a file, a session store (its sessions listed later), or a path that could not be listed. */
 export type Discovered =
   | { kind: 'source'; source: Source }
+  | { kind: 'store'; path: string; db: string; agent: StoreAgent }
   | { kind: 'error'; path: string; error: string };
 
 /** True for Claude Code's subagent sidecar files: `<session>/subagents/agent-<id>.jsonl`. */
@@ -69,7 +77,10 @@ export function discoverSources(inputs: readonly string[], processCwd: string): 
       out.push({ kind: 'error', path: input, error: cannotBeRead(error) });
       continue;
     }
-    if (st.isDirectory()) walk(input, real, out);
+    const store = locateStore(real);
+    if (store !== undefined) {
+      out.push({ kind: 'store', path: store.db === real ? input : join(input, basename(store.db)), db: store.db, agent: store.agent });
+    } else if (st.isDirectory()) walk(input, real, out);
     else if (st.isFile()) out.push({ kind: 'source', source: source(input, real, st) });
     else out.push({ kind: 'error', path: input, error: cannotBeRead(notRegularFile(st)) });
   }
@@ -101,7 +112,9 @@ function walk(shown: string, real: string, out: Discovered[], realBytes?: Buffer
       continue;
     }
     if (st.isDirectory()) {
-      if (name !== MANIFEST_DIR) walk(shownPath, path, out, entry.bytes);
+      const store = entry.bytes === undefined ? locateStore(path) : undefined;
+      if (store !== undefined) out.push({ kind: 'store', path: join(shownPath, basename(store.db)), db: store.db, agent: store.agent });
+      else if (name !== MANIFEST_DIR) walk(shownPath, path, out, entry.bytes);
     } else if (st.isFile() && LOG_EXTENSIONS.includes(extname(name).toLowerCase())) {
       // A subagent's .meta.json beside its transcript describes it; it is not a log.
       if (name.endsWith('.meta.json') && basename(real) === 'subagents') continue;

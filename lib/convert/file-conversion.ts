@@ -14,6 +14,7 @@ import { AppendFile } from '../session/append-file.js';
 import { SessionLogger } from '../session/logger.js';
 import { sessionCwd } from '../session/open.js';
 import { chunks, FileHash } from './file-read.js';
+import { unsupportedInput } from '../input/binary.js';
 import { describe, settleOutcome, type Stop } from './outcome.js';
 import { cannotBeRead } from '../util/fs-errors.js';
 import { isCodexSubagent, isConvertedRecord } from './provenance.js';
@@ -97,6 +98,12 @@ export class FileConversion {
       for await (const chunk of chunks(file)) {
         hash.update(chunk);
         hooks.progress?.(chunk.length);
+        // A binary file (a database, an image) fails with one line, not a bad line per newline in it.
+        const unsupported = position === 0 ? unsupportedInput(chunk) : undefined;
+        if (unsupported !== undefined) {
+          this.stop = { status: 'failed', error: unsupported };
+          break;
+        }
         const now = new Date().toISOString();
         let from = 0;
         while (from < chunk.length && !this.stop) {

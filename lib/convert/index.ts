@@ -2,6 +2,7 @@
 // changed, convert those inline or in worker threads, record each finished source in this run's manifest
 // file, and report one NDJSON line per input in input order (so the output is the same for any job count).
 import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { resolve } from 'node:path';
 import { checkSessionOptions, UsageError, type SessionOptions } from '../session/options.js';
 import { findHarness } from '../agents/index.js';
@@ -9,10 +10,12 @@ import { findInputFormat, inputFormatNames } from '../input/index.js';
 import { knownSession } from './append-lock.js';
 import { syncFile } from './convert-file.js';
 import { discoverSources } from './discover.js';
+import { expandStores } from './stores.js';
 import { Manifest, manifestDirProblem, ManifestWriter, type ManifestEntry } from './manifest.js';
 import { createInlineRunner, createWorkerRunner, type ConvertRunner } from './pool.js';
 import { ProgressLine } from './progress.js';
 import { SessionLock } from './session-lock.js';
+import type { Discovered } from './discover.js';
 import type { ConvertOutcome, ConvertReason, ConvertSettings, ConvertTarget, ConvertTask, SessionRef } from './types.js';
 import { diagnosticLine } from '../util/shown-text.js';
 import { describeError } from '../util/fs-errors.js';
@@ -47,6 +50,8 @@ export interface ConvertOptions extends Omit<SessionOptions, 'provenance'> {
   /** Report only what was converted or failed (the passes of `--watch` after the first): no line for a skip. */
   changesOnly?: boolean;
   maxLineBytes?: number;
+  /** Where the sessions of a store (OpenCode's database) are copied while they are converted (default: the system's). */
+  tmpdir?: string;
 }
 
 export interface ConvertIO {
@@ -135,7 +140,24 @@ export async function runConvert(options: ConvertOptions, io: ConvertIO): Promis
   const written = new Set<string>();
   for (const manifest of manifests.values()) for (const file of manifest.sessionFiles) written.add(file);
 
-  const slots = plan(discoverSources(options.inputs, options.processCwd), roots, manifests, written, options);
+  // A store's sessions are copied out first (one query of the store, not one per session).
+  const expanded = await expandStores(discoverSources(options.inputs, options.processCwd), {
+    env: options.env, tmpdir: options.tmpdir ?? tmpdir(), warn: (message) => out.diagnostic(message),
+  });
+  try {
+    return await convertListed(expanded.discovered, options, io, { out, formats, roots, manifests, written, dryRun, jobs });
+  } finally {
+    await expanded.close();
+  }
+}
+
+/** Convert what was listed (the rest of `runConvert`). */
+async function convertListed(discovered: Discovered[], options: ConvertOptions, io: ConvertIO, run: {
+  out: Output; formats: string[]; roots: { format: string; root: string }[]; manifests: Map<string, Manifest>;
+  written: Set<string>; dryRun: boolean; jobs: number;
+}): Promise<ConvertSummary> {
+  const { out, formats, roots, manifests, written, dryRun, jobs } = run;
+  const slots = plan(discovered, roots, manifests, written, options);
   const tasks = slots.filter((slot) => slot.task !== undefined);
   const settings: ConvertSettings = {
     from: options.from,
@@ -269,7 +291,7 @@ export async function runConvert(options: ConvertOptions, io: ConvertIO): Promis
 
 /** Decide, per input, what is already known (skipped, failed at listing) and what must be read. */
 function plan(
-  discovered: ReturnType<typeof discoverSources>,
+  discovered: readonly Discovered[],
   roots: { format: string; root: string }[],
   manifests: Map<string, Manifest>,
   written: Set<string>,
@@ -277,8 +299,9 @@ function plan(
 ): Slot[] {
   const seen = new Set<string>();
   return discovered.map((item, index): Slot => {
-    if (item.kind === 'error') {
-      return { path: item.path, size: 0, fresh: [], known: new Map(), outcome: done(index, { status: 'failed', error: item.error }) };
+    if (item.kind !== 'source') {
+      const error = item.kind === 'error' ? item.error : 'a session store, not read';
+      return { path: item.path, size: 0, fresh: [], known: new Map(), outcome: done(index, { status: 'failed', error }) };
     }
     const source = item.source;
     const slot: Slot = { path: source.path, real: source.real, size: source.size, fresh: [], known: new Map() };

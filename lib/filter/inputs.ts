@@ -3,6 +3,7 @@
 // own input). A file that cannot be read is reported and the others are read.
 import { resolve } from 'node:path';
 import type { Readable } from 'node:stream';
+import { knownFromHead, LOOK_BYTES, unsupportedInput } from '../input/binary.js';
 import { openInputPath } from '../input/file-input.js';
 import { LineSplitter, type LineBatch } from '../input/lines.js';
 import { cannotBeRead } from '../util/fs-errors.js';
@@ -52,11 +53,43 @@ export class FilterInputs {
       this.current = input.name;
       this.reading = input.stream;
       const splitter = new LineSplitter(options.maxLineBytes !== undefined ? { maxLineBytes: options.maxLineBytes } : {});
+      // The input's start is held until it is known whether it is binary (said once, not as a bad line per
+      // newline in it): a first line of text, a `{"`, or a KiB.
+      let head: Buffer[] | undefined = [];
+      let headBytes = 0;
+      const decide = (): Buffer | undefined => {
+        const held = Buffer.concat(head!);
+        head = undefined;
+        const unsupported = unsupportedInput(held);
+        if (unsupported === undefined) return held;
+        this.session.result.code = 1;
+        this.session.unsupported = true;
+        this.session.report(`${input.name}: ${unsupported}`);
+        return undefined;
+      };
+      let refused = false;
       try {
         for await (const chunk of input.stream ?? []) {
-          const buf = typeof chunk === 'string' ? Buffer.from(chunk) : chunk as Buffer;
+          let buf = typeof chunk === 'string' ? Buffer.from(chunk) : chunk as Buffer;
+          if (head !== undefined) {
+            head.push(buf);
+            headBytes += buf.length;
+            if (headBytes < LOOK_BYTES && !knownFromHead(Buffer.concat(head))) continue;
+            const held = decide();
+            if (held === undefined) {
+              refused = true;
+              break;
+            }
+            buf = held;
+          }
           yield { lines: splitter.push(buf), chunk: buf, name: input.name };
         }
+        if (head !== undefined && headBytes > 0) {
+          const held = decide();
+          if (held === undefined) refused = true;
+          else yield { lines: splitter.push(held), chunk: held, name: input.name };
+        }
+        if (refused) continue;
         const last = splitter.end();
         if (last.length > 0) yield { lines: last, chunk: undefined, name: input.name };
       } catch (error) {

@@ -142,7 +142,7 @@ function finish(session: FilterSession, options: FilterOptions, stderr: NodeJS.W
   const kept = result.harnesses.filter((harness) => !removed.includes(harness));
   // Said once, unless the session could not be created or written (that was said).
   // The session line named the first harness's id: the line says that id has nothing behind it.
-  if (!options.noSession && kept.length === 0 && !session.refused && !logger?.failed) {
+  if (!options.noSession && kept.length === 0 && !session.refused && !logger?.failed && !(session.unsupported && removed.length === 0)) {
     stderr.write(removed.length === 0
       ? 'asyncai-log: no events to write, so no session was made\n'
       : `asyncai-log: no events to write, so session ${result.harnesses[0]!.sessionId} was not kept (removed ${removed.map((h) => h.sessionFile).join(', ')})\n`);

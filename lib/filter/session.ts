@@ -20,6 +20,8 @@ export class FilterSession {
   logger: SessionLogger | undefined;
   /** No session could be created (said once): the end of the run does not say more about it. */
   refused = false;
+  /** An input was binary, said in its one line: the run needs no second line saying no session was made. */
+  unsupported = false;
   /** Set when the run stops before its input ends. */
   stop: Stop | undefined;
   /** Warnings a session gives once: more than one mapper (one per harness) may give them. */

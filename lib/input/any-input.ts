@@ -9,6 +9,7 @@ import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readAsTranscript } from '../agents/index.js';
 import { normalizeEvent, type GenericEvent } from '../events.js';
+import { knownFromHead, LOOK_BYTES, unsupportedInput } from './binary.js';
 import { detectInputFormat } from './index.js';
 import { DEFAULT_MAX_LINE_BYTES, LineSplitter, type Line } from './lines.js';
 import { LineValues, type LineValue } from './pretty-document.js';
@@ -104,6 +105,8 @@ export function sniffFile(path: string, maxLineBytes = DEFAULT_MAX_LINE_BYTES):
     let ended = false;
     for (let read = 0; ; read += HEAD_CHUNK_BYTES) {
       const n = readSync(fd, buf, 0, buf.length, null);
+      const unsupported = read === 0 ? unsupportedInput(buf.subarray(0, n)) : undefined;
+      if (unsupported !== undefined) return { kind: 'bad', message: `${path}: ${unsupported}` };
       ended = n === 0;
       // A value is looked for no further than the longest line accepted (+ one chunk).
       if (first.push(ended ? splitter.end() : splitter.push(Buffer.from(buf.subarray(0, n))))) break;
@@ -127,6 +130,8 @@ export interface StreamHead {
   sessionId: string | undefined;
   /** A pretty-printed document opened the stream and gave no value: where and why (`<line>: <message>`). */
   problem?: string;
+  /** The stream is binary: what it looks like (`not a supported input: ...`). */
+  unsupported?: string;
   chunks: AsyncIterable<Buffer>;
 }
 
@@ -138,6 +143,8 @@ export async function sniffStream(stream: AsyncIterable<Buffer | string>, maxLin
   const first = new FirstValue(maxLineBytes);
   let ended = false;
   let heldBytes = 0;
+  let unsupported: string | undefined;
+  let told = false;
   // Held no further than the longest line accepted: a first value longer than that is the reader's to report.
   while (heldBytes <= maxLineBytes) {
     const next = await iterator.next();
@@ -148,9 +155,15 @@ export async function sniffStream(stream: AsyncIterable<Buffer | string>, maxLin
     }
     const chunk = typeof next.value === 'string' ? Buffer.from(next.value) : next.value;
     held.push(chunk);
+    if (!told && (heldBytes + chunk.length >= LOOK_BYTES || knownFromHead(Buffer.concat(held)))) {
+      told = true;
+      unsupported = unsupportedInput(Buffer.concat(held));
+      if (unsupported !== undefined) break;
+    }
     heldBytes += chunk.length;
     if (first.push(splitter.push(chunk))) break;
   }
+  if (!told) unsupported = unsupportedInput(Buffer.concat(held));
   const value = first.value;
   const problem = first.documentProblem(ended, maxLineBytes);
   const id = (value as { sessionId?: unknown } | undefined)?.sessionId;
@@ -166,6 +179,7 @@ export async function sniffStream(stream: AsyncIterable<Buffer | string>, maxLin
     format: adaptedFormat(value),
     sessionId: typeof id === 'string' && /^[0-9a-f-]{36}$/i.test(id) ? id : undefined,
     ...(problem !== undefined ? { problem } : {}),
+    ...(unsupported !== undefined ? { unsupported } : {}),
     chunks: chunks(),
   };
 }

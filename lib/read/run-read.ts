@@ -7,11 +7,12 @@ import { createReadStream } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { resolve } from 'node:path';
 import { Readable } from 'node:stream';
-import { TRANSCRIPT_READERS, type ReadableAgent } from '../agents/index.js';
+import { locateStore, SESSION_STORES, TRANSCRIPT_READERS, type ReadableAgent, type StoreAgent } from '../agents/index.js';
 import {
-  ReaderError, type ReaderWarning, type TranscriptReading, type TranscriptReadOptions, type UsageCounting,
+  ReaderError, StoreError, type ReaderWarning, type StoreSession, type TranscriptReading, type TranscriptReadOptions, type UsageCounting,
 } from '../agents/types.js';
 import type { InputFormat } from '../input/types.js';
+import { findInputFormat } from '../input/index.js';
 import { cannotBeRead } from '../util/fs-errors.js';
 import { MAX_RECORD_BYTES } from '../util/record-limit.js';
 import { keepStream, readAdapted, sniffFile, sniffStream } from '../input/any-input.js';
@@ -105,12 +106,20 @@ class ReadRun {
     if (input === '-') return this.after(() => this.stream(this.io.stdin ?? Readable.from([]), 'stdin'));
     let path: string;
     let agent: ReadableAgent | undefined;
+    const keeper = SESSION_STORES.find((candidate) => candidate.store.isSessionId(input));
+    if (keeper !== undefined) {
+      const root = this.options.sessionDirs[keeper.format];
+      const db = keeper.store.database(root === undefined ? undefined : resolve(this.options.processCwd, root), this.options.env, this.options.homedir);
+      return this.after(() => this.store(keeper, resolve(this.options.processCwd, db), input));
+    }
     if (TRANSCRIPT_READERS.some((candidate) => candidate.reader.isSessionId(input))) {
       const found = await this.findSession(input);
       if (found === undefined) return 1;
       ({ path, agent } = found);
     } else {
       path = resolve(this.options.processCwd, input);
+      const store = locateStore(path);
+      if (store !== undefined) return this.after(() => this.store(store.agent, store.db));
     }
     const what = sniffFile(path, this.options.maxRecordBytes ?? MAX_RECORD_BYTES);
     if (what.kind === 'bad') {
@@ -226,6 +235,45 @@ class ReadRun {
     }
   }
 
+  /**
+   * Print the sessions of the store whose database is `db` (only session `id`, when given), each through the
+   * store's input adapter as its own input (named `<db>#<session id>`); 1 when the store or a session cannot be read.
+   */
+  private async store(agent: StoreAgent, db: string, id?: string): Promise<number> {
+    const format = findInputFormat(agent.store.input)!;
+    let opened;
+    try {
+      opened = await agent.store.open(db, { env: this.options.env, tmpdir: this.options.tmpdir ?? tmpdir() });
+    } catch (error) {
+      if (!(error instanceof StoreError) && typeof (error as NodeJS.ErrnoException).syscall !== 'string') throw error;
+      this.report(`${id ?? db}: ${error instanceof StoreError ? error.message : cannotBeRead(error)}`);
+      return 1;
+    }
+    try {
+      if (opened.odd > 0) this.report(`${db}: ${opened.odd} session${opened.odd === 1 ? '' : 's'} whose id is not of ${agent.store.name}'s shape, not read`);
+      const wanted: StoreSession[] = id === undefined ? [...opened.sessions] : opened.sessions.filter((s) => s.id === id);
+      if (id !== undefined && wanted.length === 0) {
+        this.report(`${id}: no session of this id in ${db}`);
+        return 1;
+      }
+      let code = 0;
+      for await (const { session, lines } of opened.read(wanted)) {
+        if (this.out.closed) break;
+        const chunks = (async function* () {
+          for (const line of lines) yield Buffer.from(`${line}\n`);
+        })();
+        code = Math.max(code, await this.adapted(chunks, format, `${db}#${session.id}`));
+      }
+      return code;
+    } catch (error) {
+      if (!(error instanceof StoreError)) throw error;
+      this.report(`${db}: ${error.message}`);
+      return 1;
+    } finally {
+      await opened.close();
+    }
+  }
+
   /** Read the FIFO or device at `path` as a stream (never waiting in its open: lib/input/file-input.ts). */
   private async openedStream(path: string): Promise<number> {
     let opened;
@@ -245,6 +293,10 @@ class ReadRun {
   /** Read a stream (stdin, a FIFO): another format as it comes, a transcript from a private copy. */
   private async stream(source: AsyncIterable<Buffer | string>, name: string): Promise<number> {
     const head = await sniffStream(source, this.options.maxRecordBytes ?? MAX_RECORD_BYTES);
+    if (head.unsupported !== undefined) {
+      this.report(`${name}: ${head.unsupported}`);
+      return 1;
+    }
     if (head.problem !== undefined) {
       this.report(`${name}:${head.problem}`);
       return 1;

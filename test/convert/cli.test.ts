@@ -117,16 +117,17 @@ describe('convert: one run over a tree', () => {
     expect(texts).toContain('Show it.');
   });
 
-  test('a file that is no log is skipped, and the run still exits 0', async () => {
+  test('a text file that is no log is skipped; a binary one fails with one line, exit 1', async () => {
     const tree = makeTree();
     writeFileSync(join(tree.dir, 'binary.jsonl'), Buffer.from([0, 159, 146, 150, 10, 1, 2, 3]));
     const r = await convert(tree, ['binary.jsonl', F.junk, F.events]);
-    expect(r.code).toBe(0);
+    expect(r.code).toBe(1);
     expect(statuses(r)).toEqual([
-      ['binary.jsonl', 'skipped', 'unrecognised'],
+      ['binary.jsonl', 'failed', undefined],
       [F.junk, 'skipped', 'unrecognised'],
       [F.events, 'converted', 'new'],
     ]);
+    expect(r.stderr).toContain('asyncai-log: binary.jsonl: not a supported input: it looks like binary data\n');
   });
 
   test('a file that names no conversation leaves no session behind', async () => {

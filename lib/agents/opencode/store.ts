@@ -1,0 +1,235 @@
+// OpenCode's own store as input: its SQLite database (`opencode.db`), read through the `opencode` program
+// (`opencode db --format ...`; Node 20 has no SQLite of its own). The database is first copied into a private
+// temporary directory, so OpenCode (which checkpoints its WAL and may migrate an older schema when it starts)
+// only ever opens the copy. Each session comes out as the `opencode-export` lines the writer's journal holds:
+// a header `{"info": {id, directory}, "messages": []}`, then one message `{info, parts}` per line, in the
+// order OpenCode sends them to the model; the export reader (reader.ts) maps them.
+import { spawn } from 'node:child_process';
+import { closeSync, copyFileSync, openSync, readSync, statSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { makeTempDir, removeTempDir } from '../../util/temp-dirs.js';
+import { findOpencode } from './binary.js';
+import { defaultDataDir } from './harness.js';
+import { StoreError, type OpenedStore, type SessionStore, type StoreSession } from '../types.js';
+import { INPUT_FORMAT } from './reader.js';
+
+type Env = Record<string, string | undefined>;
+
+/** The database's file name in OpenCode's data directory. */
+export const DATABASE_FILE = 'opencode.db';
+/** The first 16 bytes of every SQLite database file. */
+const SQLITE_HEADER = Buffer.from('SQLite format 3\0', 'latin1');
+/** The shape of an OpenCode session id: only such ids reach a query or an argv. */
+export const SESSION_ID = /^ses_[0-9a-f]{12}[0-9A-Za-z]{14}$/;
+/** Bytes of message and part data one query returns at most (a longer session is a query of its own). */
+const BATCH_BYTES = 16 * 1024 * 1024;
+/** Sessions one query names at most (the ids are one argv element: well under Linux's 128 KiB). */
+const BATCH_SESSIONS = 500;
+
+
+/** Whether the file at `path` starts like a SQLite database. */
+export function isSqliteFile(path: string): boolean {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch {
+    return false;
+  }
+  try {
+    const head = Buffer.alloc(SQLITE_HEADER.length);
+    return readSync(fd, head, 0, head.length, 0) === head.length && head.equals(SQLITE_HEADER);
+  } catch {
+    return false;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * The database of the store at `path`: the file itself when it is a SQLite database, or `opencode.db` in it when
+ * `path` is a directory that holds one; else undefined.
+ */
+export function locateStore(path: string): string | undefined {
+  try {
+    const st = statSync(path);
+    if (st.isDirectory()) {
+      const db = join(path, DATABASE_FILE);
+      return statSync(db).isFile() && isSqliteFile(db) ? db : undefined;
+    }
+    return st.isFile() && isSqliteFile(path) ? path : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The database `asyncai-log read <ses_id>` looks in: under `root` (`--session-dir opencode=<dir>`), its
+ * `opencode.db`; with no root, where OpenCode looks: `OPENCODE_DB` (absolute, or relative to the data
+ * directory), else `$XDG_DATA_HOME/opencode/opencode.db`.
+ */
+export function storeDatabase(root: string | undefined, env: Env, homedir: string): string {
+  if (root !== undefined) return join(root, DATABASE_FILE);
+  const data = defaultDataDir(env, homedir);
+  const named = env.OPENCODE_DB;
+  if (named !== undefined && named !== '') return named.startsWith('/') ? named : join(data, named);
+  return join(data, DATABASE_FILE);
+}
+
+/** `id` as an SQL string literal; only ids of the checked shape get here. */
+function literal(id: string): string {
+  if (!SESSION_ID.test(id)) throw new StoreError(`not an OpenCode session id: ${JSON.stringify(id)}`);
+  return `'${id}'`;
+}
+
+const LIST_QUERY = 'SELECT s.id AS id, s.time_updated AS updated, s.parent_id IS NOT NULL AS child, '
+  + '(SELECT coalesce(sum(length(m.data)), 0) FROM message m WHERE m.session_id = s.id) '
+  + '+ (SELECT coalesce(sum(length(p.data)), 0) FROM part p WHERE p.session_id = s.id) AS bytes '
+  + 'FROM session s ORDER BY s.time_created, s.id';
+
+/**
+ * The lines of the sessions `ids`, by session, header first, then messages in `time_created` then id order
+ * (the order OpenCode sends them), each message's parts in id order. Rows whose data is not JSON are left out.
+ * Printed as TSV of one column: each row is one line, as JSON puts no raw tab or newline in it.
+ */
+function exportQuery(ids: readonly string[]): string {
+  const list = ids.map(literal).join(', ');
+  return `SELECT line FROM (
+SELECT s.id AS sid, 0 AS k, 0 AS t, '' AS mid,
+  json_object('info', json_object('id', s.id, 'directory', s.directory), 'messages', json('[]')) AS line
+FROM session s WHERE s.id IN (${list})
+UNION ALL
+SELECT m.session_id, 1, m.time_created, m.id,
+  json_object('info', json_set(m.data, '$.id', m.id, '$.sessionID', m.session_id), 'parts',
+    (SELECT json_group_array(json_set(p.data, '$.id', p.id, '$.sessionID', p.session_id, '$.messageID', p.message_id))
+     FROM (SELECT * FROM part p WHERE p.message_id = m.id AND json_valid(p.data) ORDER BY p.id) p))
+FROM message m WHERE m.session_id IN (${list}) AND json_valid(m.data)
+) ORDER BY sid, k, t, mid`;
+}
+
+/** Copy `db` (and its WAL) into a new private directory, never opening the original for writing. */
+function copyDatabase(db: string, tmpdir: string): { dir: string; copy: string } {
+  const dir = makeTempDir(tmpdir, 'asyncai-log-opencode-');
+  const copy = join(dir, DATABASE_FILE);
+  const stamp = (path: string) => {
+    try {
+      const st = statSync(path);
+      return `${st.size}:${st.mtimeMs}`;
+    } catch {
+      return '-';
+    }
+  };
+  // OpenCode may checkpoint while we copy: the WAL first, then the file, again until neither moved meanwhile.
+  for (let attempt = 0; ; attempt += 1) {
+    const before = `${stamp(db)} ${stamp(`${db}-wal`)}`;
+    try {
+      if (stamp(`${db}-wal`) !== '-') copyFileSync(`${db}-wal`, `${copy}-wal`);
+      copyFileSync(db, copy);
+    } catch (error) {
+      throw new StoreError(`cannot copy the database: ${(error as Error).message}`);
+    }
+    if (`${stamp(db)} ${stamp(`${db}-wal`)}` === before || attempt >= 3) return { dir, copy };
+  }
+}
+
+export interface StoreOptions {
+  env: Env;
+  /** Where the private copy goes. */
+  tmpdir: string;
+}
+
+/** Run `opencode <args>` on the copy `copy` from `cwd`, each stdout line to `onLine`; throws one line on failure. */
+function query(program: string, env: Env, copy: string, cwd: string, args: string[], onLine: (line: string) => void): Promise<void> {
+  const runEnv: Record<string, string> = {};
+  for (const [key, value] of Object.entries(env)) if (value !== undefined) runEnv[key] = value;
+  runEnv.OPENCODE_DB = copy;
+  return new Promise((resolve, reject) => {
+    // From the copy's directory: OpenCode run in a git directory moves sessions between projects.
+    const child = spawn(program, args, { cwd, env: runEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (text: string) => { stderr = (stderr + text).slice(-4096); });
+    const lines = createInterface({ input: child.stdout, crlfDelay: Infinity });
+    lines.on('line', onLine);
+    child.on('error', (error) => reject(new StoreError(`opencode: ${error.message}`)));
+    child.on('close', (code, signal) => {
+      if (code === 0) resolve();
+      else reject(new StoreError(`opencode db exited with ${code ?? signal}: ${stderr.trim().split('\n').pop() ?? ''}`));
+    });
+  });
+}
+
+/** Open the store whose database is `db`: copied, listed. Throws StoreError (one line) when it cannot be. */
+export async function openStore(db: string, options: StoreOptions): Promise<OpenedStore> {
+  const program = findOpencode(options.env);
+  if (program === undefined) {
+    throw new StoreError('reading an OpenCode database needs the opencode program: install it (npm install -g opencode-ai) '
+      + 'or name it with ASYNCAI_LOG_OPENCODE=<path>');
+  }
+  const { dir, copy } = copyDatabase(db, options.tmpdir);
+  const close = () => removeTempDir(dir);
+  try {
+    let text = '';
+    await query(program, options.env, copy, dir, ['db', '--format', 'json', LIST_QUERY], (line) => { text += `${line}\n`; });
+    let rows: unknown;
+    try {
+      rows = JSON.parse(text.trim() === '' ? '[]' : text);
+    } catch {
+      throw new StoreError(`opencode db printed no session list: ${text.slice(0, 200)}`);
+    }
+    const sessions: StoreSession[] = [];
+    let odd = 0;
+    for (const row of Array.isArray(rows) ? rows as Record<string, unknown>[] : []) {
+      if (typeof row.id !== 'string' || !SESSION_ID.test(row.id)) {
+        odd += 1;
+        continue;
+      }
+      sessions.push({ id: row.id, updated: Number(row.updated) || 0, child: Boolean(row.child), bytes: Number(row.bytes) || 0 });
+    }
+    return { sessions, odd, read: (wanted) => readSessions(program, options.env, copy, dir, wanted), close };
+  } catch (error) {
+    await close();
+    if (error instanceof StoreError && /no such table/.test(error.message)) {
+      throw new StoreError(`${basename(db)} is a SQLite database, but not OpenCode's (it has no session table)`);
+    }
+    throw error;
+  }
+}
+
+async function* readSessions(program: string, env: Env, copy: string, cwd: string, wanted: readonly StoreSession[]):
+  AsyncGenerator<{ session: StoreSession; lines: string[] }> {
+  for (let start = 0; start < wanted.length;) {
+    // A batch: sessions up to BATCH_BYTES of data together (at least one).
+    let end = start;
+    let bytes = 0;
+    while (end < wanted.length && end - start < BATCH_SESSIONS && (end === start || bytes + wanted[end]!.bytes <= BATCH_BYTES)) {
+      bytes += wanted[end]!.bytes;
+      end += 1;
+    }
+    const batch = wanted.slice(start, end);
+    const byId = new Map<string, string[]>(batch.map((s) => [s.id, []]));
+    let current: string[] | undefined;
+    let header = true;
+    await query(program, env, copy, cwd, ['db', exportQuery(batch.map((s) => s.id))], (line) => {
+      if (header) {
+        header = false; // the TSV column name
+        return;
+      }
+      const id = /^\{"info":\{"id":"(ses_[0-9A-Za-z]+)","directory":/.exec(line)?.[1];
+      if (id !== undefined && line.endsWith('"messages":[]}')) current = byId.get(id);
+      current?.push(line);
+    });
+    for (const session of batch) yield { session, lines: byId.get(session.id)! };
+    start = end;
+  }
+}
+
+export const opencodeStore: SessionStore = {
+  name: 'OpenCode',
+  input: INPUT_FORMAT,
+  locate: locateStore,
+  isSessionId: (value) => SESSION_ID.test(value),
+  database: storeDatabase,
+  open: openStore,
+  hint: "OpenCode's store: asyncai-log convert <its directory>",
+};
