@@ -28,6 +28,8 @@ export interface Source {
   mtimeMs: number;
   /** `<dev>:<ino>`: the same file reached twice in one run is converted once. */
   id: string;
+  /** Named on the command line (not found in a walk): a binary one fails rather than being skipped. */
+  named?: true;
   /** A Claude Code subagent transcript (`.../subagents/agent-*.jsonl`), by its location. */
   sidecar: boolean;
 }
@@ -81,7 +83,7 @@ export function discoverSources(inputs: readonly string[], processCwd: string): 
     if (store !== undefined) {
       out.push({ kind: 'store', path: store.db === real ? input : join(input, basename(store.db)), db: store.db, agent: store.agent });
     } else if (st.isDirectory()) walk(input, real, out);
-    else if (st.isFile()) out.push({ kind: 'source', source: source(input, real, st) });
+    else if (st.isFile()) out.push({ kind: 'source', source: { ...source(input, real, st), named: true } });
     else out.push({ kind: 'error', path: input, error: cannotBeRead(notRegularFile(st)) });
   }
   return out;

@@ -101,7 +101,9 @@ export class FileConversion {
         // A binary file (a database, an image) fails with one line, not a bad line per newline in it.
         const unsupported = position === 0 ? unsupportedInput(chunk) : undefined;
         if (unsupported !== undefined) {
-          this.stop = { status: 'failed', error: unsupported };
+          // Named on the command line, it fails; met in a walk (an image beside the logs), it is skipped as any
+          // file that is no log is.
+          this.stop = this.task.named ? { status: 'failed', error: unsupported } : { status: 'skipped', reason: 'unrecognised' };
           break;
         }
         const now = new Date().toISOString();

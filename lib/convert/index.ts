@@ -351,7 +351,7 @@ function plan(
       });
       return slot;
     }
-    slot.task = { index, path: source.path, real: source.real, targets, reason: reason ?? 'new', ...(source.bytes ? { bytes: source.bytes } : {}) };
+    slot.task = { index, path: source.path, real: source.real, targets, reason: reason ?? 'new', ...(source.bytes ? { bytes: source.bytes } : {}), ...(source.named ? { named: true } : {}) };
     return slot;
   });
 }

@@ -45,6 +45,8 @@ export interface ConvertTask {
   real: string;
   /** The path's bytes when they are not UTF-8 (see Source.bytes): what is opened then. */
   bytes?: Uint8Array;
+  /** Named on the command line (see Source.named). */
+  named?: true;
   targets: ConvertTarget[];
   reason: ConvertReason;
 }

@@ -4,7 +4,7 @@ import { describe, expect, test } from 'vitest';
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
-  appendFileSync, existsSync, mkdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync,
+  appendFileSync, copyFileSync, existsSync, mkdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
 import { BIN, cleanEnv, FIXTURES } from '../support/run.js';
@@ -117,7 +117,21 @@ describe('convert: one run over a tree', () => {
     expect(texts).toContain('Show it.');
   });
 
-  test('a text file that is no log is skipped; a binary one fails with one line, exit 1', async () => {
+  test('a binary file met in a walk (a .jsonl that holds no text) is skipped as any file that is no log, exit 0', async () => {
+    const tree = makeTree();
+    mkdirSync(join(tree.dir, 'walked'));
+    writeFileSync(join(tree.dir, 'walked', 'blob.jsonl'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]));
+    copyFileSync(join(tree.dir, F.events), join(tree.dir, 'walked', 'events.ndjson'));
+    const r = await convert(tree, ['walked']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(statuses(r)).toEqual([
+      [join('walked', 'blob.jsonl'), 'skipped', 'unrecognised'],
+      [join('walked', 'events.ndjson'), 'converted', 'new'],
+    ]);
+    expect(r.stderr).toBe('');
+  });
+
+  test('a text file that is no log is skipped; a binary one named fails with one line, exit 1', async () => {
     const tree = makeTree();
     writeFileSync(join(tree.dir, 'binary.jsonl'), Buffer.from([0, 159, 146, 150, 10, 1, 2, 3]));
     const r = await convert(tree, ['binary.jsonl', F.junk, F.events]);
