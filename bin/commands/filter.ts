@@ -64,6 +64,7 @@ interface FilterArgs extends SessionArgs {
   strict: boolean;
   from: string;
   prompt?: string;
+  'fidelity-json'?: string;
   'max-line-bytes': number;
   monitor?: string | string[];
   'monitor-description'?: string | string[];
@@ -88,6 +89,10 @@ export const filterCommand: CommandModule<object, FilterArgs> = {
       describe: `<format>: input format: ${inputFormatChoices()} (default: auto, decided from the first line)`,
     })
     .option('prompt', { type: 'string', requiresArg: true, describe: '<text>: record <text> as the first user turn, for streams that do not print their prompt' })
+    .option('fidelity-json', {
+      type: 'string', requiresArg: true,
+      describe: '<file>: at the end, write what each session kept, changed and dropped of the input, by element kind (a new file; never overwritten)',
+    })
     .option('max-line-bytes', maxLineBytesFlag)
     .option('monitor', {
       type: 'string',
@@ -147,6 +152,7 @@ export const filterCommand: CommandModule<object, FilterArgs> = {
         ...(argv.cwd !== undefined ? { cwd: argv.cwd } : {}),
         ...(argv.model !== undefined ? { model: argv.model } : {}),
         ...(argv.prompt !== undefined ? { prompt: argv.prompt } : {}),
+        ...(argv['fidelity-json'] !== undefined ? { fidelityJson: argv['fidelity-json'] } : {}),
       };
       // A file on stdin is read on the main thread (lib/input/file-input.ts); a pipe stays process.stdin.
       const file = fileInput(0);

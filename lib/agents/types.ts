@@ -3,6 +3,7 @@
 import type { GenericEvent } from '../events.js';
 import type { JsonSource } from '../json/raw-json.js';
 import type { FileMark } from '../session/append-file.js';
+import type { FidelityAccount } from '../session/fidelity.js';
 import type { InputFormat } from '../input/types.js';
 
 /** What a harness needs to know about the session it writes. */
@@ -43,6 +44,8 @@ export interface SessionHarness {
   readonly cwd: string;
   /** The shell command that resumes this session in its own CLI (shown to people, never run). */
   readonly resumeCommand: string;
+  /** What this session kept of the events it was given: counted as they are mapped, never for a replay. */
+  readonly fidelity: FidelityAccount;
   /**
    * Map one event to records and queue them. `where` locates the event in the input for warnings; `source`,
    * when given, is the input line the event was parsed from (a harness may copy its long strings as they are).

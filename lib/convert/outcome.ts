@@ -49,6 +49,7 @@ export function settleOutcome(o: ConvertOutcome, end: ConversionEnd, fingerprint
     return {
       format: h.format, session_id: h.sessionId, session_file: h.sessionFile,
       ...(known !== undefined && known.session_id !== h.sessionId ? { previous_session_id: known.session_id } : {}),
+      fidelity: h.fidelity.toJSON(),
     };
   });
   for (const h of end.harnesses) if (h.mark !== undefined) (o.marks ??= {})[h.format] = h.mark;

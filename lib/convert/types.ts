@@ -1,5 +1,6 @@
 // The shapes a batch conversion passes between the planner (main thread) and the file converters (inline or
 // in worker threads): plain data only, so they cross a worker boundary by structured clone.
+import type { FidelityJson } from '../session/fidelity.js';
 import type { FileMark, WriteJournal } from '../session/append-file.js';
 import type { ManifestEntry } from './manifest.js';
 
@@ -82,6 +83,8 @@ export interface SessionRef {
   unchanged?: boolean;
   /** The session converted from an earlier version of the same source (left as it was). */
   previous_session_id?: string;
+  /** What this run wrote of the source into the session, by element kind (lib/session/fidelity.ts); not for an unchanged one. */
+  fidelity?: FidelityJson;
 }
 
 export type ConvertStatus = 'converted' | 'skipped' | 'failed' | 'would-convert';

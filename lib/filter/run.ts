@@ -6,6 +6,9 @@ import { pipeline } from 'node:stream/promises';
 import { findInputFormat, inputFormatNames } from '../input/index.js';
 import type { InputAdapter } from '../input/types.js';
 import { checkSessionOptions, UsageError } from '../session/options.js';
+import { fidelitySummary, fidelityTargetProblem, writeFidelityFile } from '../session/fidelity.js';
+import { describeError } from '../util/fs-errors.js';
+import { diagnosticLine } from '../util/shown-text.js';
 import { FilterInputs, type InputBatch } from './inputs.js';
 import { FilterLines } from './lines.js';
 import { FilterMonitors } from './monitors.js';
@@ -20,6 +23,10 @@ import type { FilterIO, FilterOptions, FilterResult } from './types.js';
  */
 export async function runFilter(options: FilterOptions, io: FilterIO): Promise<FilterResult> {
   checkSessionOptions(options);
+  if (options.fidelityJson !== undefined) {
+    const problem = fidelityTargetProblem(options.fidelityJson);
+    if (problem !== undefined) throw new UsageError(`--fidelity-json ${options.fidelityJson}: ${problem}`);
+  }
   const inputName = options.inputName ?? 'stdin';
   const adapter = givenAdapter(options.from);
   const stdout = new Stdout(io.stdout);
@@ -148,6 +155,17 @@ function finish(session: FilterSession, options: FilterOptions, stderr: NodeJS.W
       : `asyncai-log: no events to write, so session ${result.harnesses[0]!.sessionId} was not kept (removed ${removed.map((h) => h.sessionFile).join(', ')})\n`);
   }
   result.harnesses = kept;
+  const accounts = kept.map((h) => ({ format: h.format, session_id: h.sessionId, session_file: h.sessionFile, elements: h.fidelity.toJSON() }));
+  const summary = fidelitySummary(accounts.map((a) => ({ format: a.format, account: a.elements })));
+  if (summary !== undefined) stderr.write(diagnosticLine(summary));
+  if (options.fidelityJson !== undefined) {
+    try {
+      writeFidelityFile(options.fidelityJson, { sessions: accounts, input: { events: result.events, bad_lines: result.badLines } });
+    } catch (error) {
+      session.report(`--fidelity-json ${options.fidelityJson}: cannot be written: ${describeError(error)}`);
+      result.code = 1;
+    }
+  }
   result.warnings = session.warnings;
   return result;
 }

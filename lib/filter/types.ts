@@ -13,6 +13,8 @@ export interface FilterOptions extends SessionOptions {
   from: string;
   /** A first user turn another agent's stream does not echo (`--prompt`). */
   prompt?: string;
+  /** Where the fidelity account goes at the end (lib/session/fidelity.ts): a new file, or a FIFO or terminal. */
+  fidelityJson?: string;
   maxLineBytes?: number;
   /**
    * Input files, read in order as one stream (`-`: `io.stdin`); default: `io.stdin` alone. Each file's

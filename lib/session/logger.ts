@@ -53,8 +53,12 @@ export class SessionLogger {
       try {
         harness.add(event, where, source);
       } catch (error) {
-        if (error instanceof EventRejected) rejected ??= error.message;
-        else this.drop(harness, error);
+        if (error instanceof EventRejected) {
+          rejected ??= error.message;
+          harness.fidelity.dropEvent(event, 'cannot be written');
+        } else {
+          this.drop(harness, error);
+        }
       }
     }
     return rejected;

@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { BIN, FIXTURES, run, type RunResult } from '../support/run.js';
+import { BIN, FIXTURES, run, tempDir, type RunResult } from '../support/run.js';
 import type { ContractDriver, Element, NativeCall, RealCli } from './driver.js';
 import { binArgs, FORMATS, requireDriver, sessionEntry } from './support.js';
 
@@ -16,6 +16,8 @@ const PROMPT = 'Reply with exactly: resumed-ok';
 
 interface Pair {
   written: RunResult;
+  /** The run's fidelity account (`--fidelity-json`). */
+  fidelity?: any;
   resumed?: { run: RunResult; request: unknown };
 }
 
@@ -50,8 +52,11 @@ beforeAll(async () => {
     for (const source of FORMATS) {
       try {
         const input = readFileSync(join(FIXTURES, drivers.get(source)!.nativeSession), 'utf8');
-        const written = await run(process.execPath, [BIN, ...binArgs(target, cli.place)], { cwd: cli.place.cwd, env: cli.place.env, input });
+        const fidelityFile = join(tempDir('asyncai-log-fidelity-'), 'account.json');
+        const args = [BIN, ...binArgs(target, cli.place), '--fidelity-json', fidelityFile];
+        const written = await run(process.execPath, args, { cwd: cli.place.cwd, env: cli.place.env, input });
         const pair: Pair = { written };
+        if (written.code === 0) pair.fidelity = JSON.parse(readFileSync(fidelityFile, 'utf8'));
         if (written.code === 0) pair.resumed = await cli.resume(sessionEntry(written, target));
         pairs.set(key(source, target), { status: 'fulfilled', value: pair });
       } catch (reason) {
@@ -108,5 +113,51 @@ describe.each(FORMATS.flatMap((source) => FORMATS.map((target) => [source, targe
     const driver = drivers.get(target)!;
     const elements = driver.elements(resumed!.request);
     expect(elements).toEqual([...expected(sourceEvents.get(source)!, driver, source === target ? sourceCalls.get(source) : undefined), { kind: 'text', from: 'user', text: PROMPT }]);
+  });
+});
+
+/** How many of each element the account says were written: what the target CLI must send. */
+function writtenCounts(account: any, target: ContractDriver): Record<string, number> {
+  const written = (kind: string): number => account[kind]?.written ?? 0;
+  return {
+    // A monitor event and a compaction's summary reach the model as user-side text.
+    userTexts: written('user_text') + written('monitor_event') + written('compaction'),
+    modelTexts: written('assistant_text'),
+    calls: written('tool_call'),
+    results: written('tool_result'),
+    ...(target.keepsImages ? { images: written('image') } : {}),
+    ...(target.marksErrors ? { errors: written('error_flag') } : {}),
+  };
+}
+
+/** The same counts of what the CLI sent (the resume prompt left out). */
+function sentCounts(elements: Element[], target: ContractDriver): Record<string, number> {
+  const sent = elements.slice(0, -1);
+  const count = (p: (e: Element) => boolean) => sent.filter(p).length;
+  return {
+    userTexts: count((e) => e.kind === 'text' && e.from === 'user'),
+    modelTexts: count((e) => e.kind === 'text' && e.from === 'model'),
+    calls: count((e) => e.kind === 'call'),
+    results: count((e) => e.kind === 'result'),
+    ...(target.keepsImages ? { images: count((e) => e.kind === 'image') } : {}),
+    ...(target.marksErrors ? { errors: count((e) => e.kind === 'result' && e.error === true) } : {}),
+  };
+}
+
+describe.each(FORMATS.flatMap((source) => FORMATS.map((target) => [source, target])))('%s into %s: the fidelity account', (source, target) => {
+  test('says as written what the real CLI sent, and as dropped what it did not (reasoning never sent as text)', () => {
+    const { written, resumed, fidelity } = pair(source, target);
+    expect(written.code, written.stderr).toBe(0);
+    const driver = drivers.get(target)!;
+    const [session] = fidelity.sessions;
+    expect(session.format).toBe(target);
+    const elements = driver.elements(resumed!.request);
+    expect(writtenCounts(session.elements, driver)).toEqual(sentCounts(elements, driver));
+    // Every element read is written or dropped, and the summary line on stderr names each drop.
+    for (const [kind, entry] of Object.entries<any>(session.elements)) {
+      const dropped = Object.values<number>(entry.dropped ?? {}).reduce((a, b) => a + b, 0);
+      expect(entry.written + dropped, kind).toBe(entry.read);
+      if (dropped > 0 && kind !== 'context') expect(written.stderr).toMatch(/asyncai-log: fidelity: /);
+    }
   });
 });

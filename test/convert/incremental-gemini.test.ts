@@ -59,7 +59,7 @@ describe('incremental convert into Gemini CLI chats', () => {
     appendFileSync(source, GROWTH);
     const second = await convert(source, root, dir);
     expect(second).toMatchObject({ status: 'converted', reason: 'grew', warnings: 0 });
-    expect(second.harnesses).toEqual([{ format: 'gemini-cli', session_id: session.session_id, session_file: session.session_file }]);
+    expect(second.harnesses).toEqual([{ format: 'gemini-cli', session_id: session.session_id, session_file: session.session_file, fidelity: expect.any(Object) }]);
     const after = readFileSync(session.session_file);
     expect(after.subarray(0, before.length)).toEqual(before);
 

@@ -50,7 +50,7 @@ describe('incremental convert into OpenCode', () => {
     ].join(''));
     const second = await run();
     expect(second).toMatchObject({ status: 'converted', reason: 'grew', warnings: 0 });
-    expect(second.harnesses).toEqual([{ format: 'opencode', session_id: session.session_id, session_file: session.session_file }]);
+    expect(second.harnesses).toEqual([{ format: 'opencode', session_id: session.session_id, session_file: session.session_file, fidelity: expect.any(Object) }]);
     expect(readFileSync(session.session_file).subarray(0, before.length)).toEqual(before);
 
     const third = await run();

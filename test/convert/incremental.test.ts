@@ -55,7 +55,7 @@ describe('incremental convert into Claude Code sessions', () => {
     writeFileSync(source, ROLLOUT);
     const second = await convert(source, root);
     expect(second).toMatchObject({ status: 'converted', reason: 'grew', warnings: 0 });
-    expect(second.harnesses).toEqual([{ format: 'claude-code-cli', session_id: session.session_id, session_file: session.session_file }]);
+    expect(second.harnesses).toEqual([{ format: 'claude-code-cli', session_id: session.session_id, session_file: session.session_file, fidelity: expect.any(Object) }]);
     const after = readFileSync(session.session_file);
     expect(after.subarray(0, before.length)).toEqual(before);
     expect(after.length).toBeGreaterThan(before.length);
@@ -68,6 +68,13 @@ describe('incremental convert into Claude Code sessions', () => {
     expectChained(grown);
     const turns = (list: any[]) => new Set(list.filter((r) => r.type === 'assistant').map((r) => r.message.id)).size;
     expect(turns(grown)).toBe(turns(once));
+    // The append's account counts only what it appended: with the first run's, what one conversion counts.
+    const reads = (...accounts: any[]) => {
+      const sum: Record<string, number> = {};
+      for (const account of accounts) for (const [kind, entry] of Object.entries<any>(account)) sum[kind] = (sum[kind] ?? 0) + entry.read;
+      return sum;
+    };
+    expect(reads(first.harnesses[0].fidelity, second.harnesses[0].fidelity)).toEqual(reads(whole.harnesses[0].fidelity));
 
     const third = await convert(source, root);
     expect(third).toMatchObject({ status: 'skipped', reason: 'unchanged' });
@@ -207,7 +214,7 @@ describe('incremental convert into Codex sessions', () => {
     ].join(''));
     const second = await run();
     expect(second).toMatchObject({ status: 'converted', reason: 'grew', warnings: 0 });
-    expect(second.harnesses).toEqual([{ format: 'codex-cli', session_id: session.session_id, session_file: session.session_file }]);
+    expect(second.harnesses).toEqual([{ format: 'codex-cli', session_id: session.session_id, session_file: session.session_file, fidelity: expect.any(Object) }]);
     const after = readFileSync(session.session_file);
     expect(after.subarray(0, before.length)).toEqual(before);
     expect(after.length).toBeGreaterThan(before.length);
@@ -286,7 +293,7 @@ describe('a Claude Code transcript that grew, as a source', () => {
     appendFileSync(source, rec('user', 'u3', 'a2', 'Third question.') + rec('assistant', 'a3', 'u3', 'Third answer.'));
     const second = await convert(source, root);
     expect(second).toMatchObject({ status: 'converted', reason: 'grew', warnings: 0 });
-    expect(second.harnesses).toEqual([{ format: 'claude-code-cli', session_id: session.session_id, session_file: session.session_file }]);
+    expect(second.harnesses).toEqual([{ format: 'claude-code-cli', session_id: session.session_id, session_file: session.session_file, fidelity: expect.any(Object) }]);
     expect(readFileSync(session.session_file).subarray(0, before.length)).toEqual(before);
     expect(texts(session.session_file)).toEqual(['First question.', 'First answer.', 'Second question.', 'Second answer.', 'Third question.', 'Third answer.']);
     expectChained(records(session.session_file));

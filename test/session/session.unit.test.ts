@@ -7,6 +7,7 @@ import { encodeProjectDir } from '../../lib/agents/claude-code-cli/project-dir.j
 import type { SessionHarness } from '../../lib/agents/types.js';
 import { AppendFile } from '../../lib/session/append-file.js';
 import { SessionLogger, sessionLine } from '../../lib/session/logger.js';
+import { FidelityAccount } from '../../lib/session/fidelity.js';
 import { tempDir } from '../support/run.js';
 
 const T = '2026-11-29T10:00:00.000Z';
@@ -15,6 +16,7 @@ class MemoryHarness implements SessionHarness {
   readonly sessionFile: string;
   readonly resumeCommand = 'none';
   readonly cwd = '/p';
+  readonly fidelity = new FidelityAccount('memory');
   queued: string[] = [];
   written: string[] = [];
   flushes = 0;

@@ -9,6 +9,7 @@ import type { JsonSource } from '../../json/raw-json.js';
 import { AppendFile, type FileMark, foreignAppendWarning } from '../../session/append-file.js';
 import type { JsonPieces } from '../../json/spliced-json.js';
 import { findInOwnTail, Replay } from '../../session/reopened.js';
+import type { FidelityAccount } from '../../session/fidelity.js';
 import { type HarnessFactory, type HarnessOptions, type SessionHarness } from '../types.js';
 import { copyChain, readRecords, RecentChain } from './fork.js';
 import { encodeProjectDir } from './project-dir.js';
@@ -109,6 +110,10 @@ class ClaudeHarness implements SessionHarness {
     return `claude --resume ${this.sessionId}`;
   }
 
+  get fidelity(): FidelityAccount {
+    return this.mapper.fidelity;
+  }
+
   continueAfter(skip: number): void {
     this.replay.continueAfter(skip);
   }
@@ -116,8 +121,8 @@ class ClaudeHarness implements SessionHarness {
   add(event: GenericEvent, where: string, source?: JsonSource): void {
     const step = this.replay.next();
     if (step === 'replay') {
-      // Written by the earlier run (its warnings were reported then): only the state moves on.
-      this.mapper.map(event);
+      // Written by the earlier run (its warnings and account were given then): only the state moves on.
+      this.fidelity.muted(() => this.mapper.map(event));
       return;
     }
     if (step === 'first') this.chainOntoFile();

@@ -12,6 +12,7 @@ import { RecentMap, RecentSet, RecentStrings } from '../../util/recent.js';
 import { laterTime, NO_USAGE } from './response.js';
 import { sumUsage } from '../../usage.js';
 import { randomUuid } from '../../util/random-id.js';
+import { FidelityAccount } from '../../session/fidelity.js';
 
 /** The Claude Code version the records imitate (and were verified against). */
 export const CLAUDE_CODE_VERSION = '2.1.328';
@@ -62,6 +63,8 @@ export const FORMAT = 'claude-code-cli';
 export type { ClaudeRecord, Mapped, MapperOptions } from './mapper-types.js';
 
 export class ClaudeRecordMapper {
+  /** What this session kept of the events it was given (lib/session/fidelity.ts). */
+  readonly fidelity = new FidelityAccount(FORMAT);
   /** The uuid of the last chain record written (null before the first). */
   parentUuid: string | null = null;
   private messageId: string | undefined;
@@ -144,7 +147,11 @@ export class ClaudeRecordMapper {
     this.addedToolId = undefined;
     this.usageBefore = this.responseUsage;
     this.timeBefore = this.responseTime;
-    if (event.agent_id !== undefined) return this.subagentEvent();
+    this.fidelity.readEvent(event);
+    if (event.agent_id !== undefined) {
+      this.fidelity.dropEvent(event, 'belongs to a subagent session');
+      return this.subagentEvent();
+    }
     switch (event.type) {
       case 'user': return this.user(event);
       case 'assistant': return this.assistant(event);
@@ -156,7 +163,9 @@ export class ClaudeRecordMapper {
       case 'compaction': return this.compaction(event);
       // Context the model saw (system/attachment records read back by `asyncai-log read --events`): Claude
       // Code regenerates its own on resume, so writing it would duplicate it; accepted and not written.
-      case 'context': return { records: [], warnings: [] };
+      case 'context':
+        this.fidelity.drop('context', 'the CLI makes its own again');
+        return { records: [], warnings: [] };
     }
   }
 
@@ -305,6 +314,7 @@ export class ClaudeRecordMapper {
 
   private thinking(event: ThinkingEvent): Mapped {
     if (!event.signature) {
+      this.fidelity.drop('reasoning', 'unsigned: the API rejects it on resume');
       if (this.warnedUnsigned) return { records: [], warnings: [] };
       this.warnedUnsigned = true;
       return onceOnly(UNSIGNED_WARNING);
@@ -343,6 +353,8 @@ export class ClaudeRecordMapper {
       ? text
       : [{ type: 'text', text }, ...images.map((p) => imageBlock(p as ImageInput))];
     const record = this.userSide(content, event.timestamp);
+    this.fidelity.change('tool_result', 'no matching call: kept as user text');
+    if (event.is_error) this.fidelity.change('error_flag', 'said in the text');
     // The serialiser splices the result's own string after the header (serialize.ts, textAfter).
     if (typeof event.content === 'string') Object.defineProperty(record, 'textAfter', { value: [prefix, event.content] });
     return {

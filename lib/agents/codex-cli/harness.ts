@@ -6,6 +6,7 @@ import { join, sep } from 'node:path';
 import type { GenericEvent } from '../../events.js';
 import { AppendFile, type FileMark, foreignAppendWarning } from '../../session/append-file.js';
 import { findInOwnTail, Replay } from '../../session/reopened.js';
+import type { FidelityAccount } from '../../session/fidelity.js';
 import { EventRejected, type HarnessFactory, type HarnessOptions, type SessionHarness } from '../types.js';
 import { FORMAT, CodexRecordMapper, lastTotalIn, type RolloutLine } from './records.js';
 import { rolloutDirParts, rolloutFileName, sessionStart } from './rollout-path.js';
@@ -40,6 +41,10 @@ class CodexHarness implements SessionHarness {
     return `codex resume ${this.sessionId}`;
   }
 
+  get fidelity(): FidelityAccount {
+    return this.mapper.fidelity;
+  }
+
   continueAfter(skip: number): void {
     this.replay.continueAfter(skip);
   }
@@ -47,8 +52,8 @@ class CodexHarness implements SessionHarness {
   add(event: GenericEvent, where: string): void {
     const step = this.replay.next();
     if (step === 'replay') {
-      // Written by the earlier run (its warnings were reported then): only the totals and call ids move on.
-      this.mapper.map(event);
+      // Written by the earlier run (its warnings and account were given then): only the totals and call ids move on.
+      this.fidelity.muted(() => this.mapper.map(event));
       return;
     }
     if (step === 'first') this.continueFile();

@@ -11,6 +11,7 @@ import { callFor } from '../../events.js';
 import { MonitorTasks } from '../../monitor/monitor-tasks.js';
 import { PRE } from '../../monitor/notification.js';
 import { EventRejected } from '../types.js';
+import { FidelityAccount } from '../../session/fidelity.js';
 import { isObject } from '../../util/is-object.js';
 import { RecentStrings } from '../../util/recent.js';
 
@@ -198,6 +199,9 @@ export class CodexRecordMapper {
   /** The model the events last named (they name it on the first event of a response, if at all). */
   private lastModel: string | undefined;
 
+  /** What this session kept of the events it was given (lib/session/fidelity.ts). */
+  readonly fidelity = new FidelityAccount(FORMAT);
+
   constructor(private readonly options: CodexMapperOptions) {
     this.newTurnId = options.newTurnId ?? randomUUID;
   }
@@ -214,7 +218,11 @@ export class CodexRecordMapper {
   }
 
   map(event: GenericEvent): Mapped {
-    if (event.agent_id !== undefined) return this.once('subagent');
+    this.fidelity.readEvent(event);
+    if (event.agent_id !== undefined) {
+      this.fidelity.dropEvent(event, 'belongs to a subagent session');
+      return this.once('subagent');
+    }
     switch (event.type) {
       case 'user': return this.user(event);
       case 'assistant': return this.assistant(event);
@@ -222,6 +230,7 @@ export class CodexRecordMapper {
       // Its model still counts: a reader puts a response's model on the response's first event.
       case 'thinking':
         if (event.model !== undefined) this.lastModel = event.model;
+        this.fidelity.drop('reasoning', 'Codex keeps only the API\'s encrypted reasoning');
         return this.once('thinking');
       case 'tool_call': return this.toolCall(event);
       case 'tool_result': return this.toolResult(event);
@@ -230,7 +239,9 @@ export class CodexRecordMapper {
       case 'compaction': return this.compaction(event);
       // Context the model saw that nobody typed (another CLI's system records, Codex's own instructions):
       // Codex regenerates its own on resume, so writing it would duplicate it; accepted and not written.
-      case 'context': return { lines: [], warnings: [] };
+      case 'context':
+        this.fidelity.drop('context', 'the CLI makes its own again');
+        return { lines: [], warnings: [] };
     }
   }
 
@@ -381,9 +392,12 @@ export class CodexRecordMapper {
       const header = `[Tool result for call ${event.id}${event.is_error ? ' (error)' : ''}; no matching tool call was recorded]`;
       const images = typeof event.content === 'string' ? [] : event.content.filter((p): p is { type: 'image' } & ImageInput => p.type === 'image');
       lines.push(this.item({ type: 'message', role: 'user', content: inputParts(`${header}\n${textOf(event.content)}`, images) }, event.timestamp));
+      this.fidelity.change('tool_result', 'no matching call: kept as user text');
+      if (event.is_error) this.fidelity.change('error_flag', 'said in the text');
       return { lines, warnings: [`tool_result ${JSON.stringify(event.id)} matches no earlier tool_call; kept as user text`] };
     }
     lines.push(this.item({ type: 'function_call_output', call_id: event.id, output: outputOf(event.content) }, event.timestamp));
+    if (event.is_error) this.fidelity.drop('error_flag', 'Codex results have no error flag');
     const warnings = event.is_error ? this.once('is_error').warnings : [];
     return { lines, warnings };
   }

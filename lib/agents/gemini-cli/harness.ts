@@ -9,6 +9,7 @@ import { basename, dirname, join, sep } from 'node:path';
 import type { GenericEvent } from '../../events.js';
 import { EventRejected, type HarnessFactory, type HarnessOptions, type ReopenSession, type SessionHarness } from '../types.js';
 import { AppendFile, type FileMark, foreignAppendWarning } from '../../session/append-file.js';
+import type { FidelityAccount } from '../../session/fidelity.js';
 import { Replay } from '../../session/reopened.js';
 import { chatFileName, projectHash, resolveProjectSlug } from './paths.js';
 import { isObject } from '../../util/is-object.js';
@@ -65,6 +66,10 @@ class GeminiHarness implements SessionHarness {
     return `gemini --resume ${this.sessionId}`;
   }
 
+  get fidelity(): FidelityAccount {
+    return this.mapper.fidelity;
+  }
+
   continueAfter(skip: number): void {
     this.replay.continueAfter(skip);
   }
@@ -72,8 +77,8 @@ class GeminiHarness implements SessionHarness {
   add(event: GenericEvent, where: string): void {
     const step = this.replay.next();
     if (step === 'replay') {
-      // Written by the earlier run (its warnings were reported then): only the state and the ids move on.
-      this.mapper.map(event);
+      // Written by the earlier run (its warnings and account were given then): only the state and the ids move on.
+      this.fidelity.muted(() => this.mapper.map(event));
       return;
     }
     if (step === 'first') this.continueFile();

@@ -10,6 +10,7 @@ import type {
 import { callFor } from '../../events.js';
 import { PRE } from '../../monitor/notification.js';
 import { EventRejected } from '../types.js';
+import { FidelityAccount } from '../../session/fidelity.js';
 import { MonitorTasks } from '../../monitor/monitor-tasks.js';
 import { RecentMap, RecentStrings } from '../../util/recent.js';
 import { toGeminiTokens, type GeminiTokens } from './tokens.js';
@@ -119,6 +120,9 @@ export class GeminiRecordMapper {
   private summarised = false;
   private readonly newId: () => string;
 
+  /** What this session kept of the events it was given (lib/session/fidelity.ts). */
+  readonly fidelity = new FidelityAccount(FORMAT);
+
   constructor(private readonly options: GeminiMapperOptions) {
     this.newId = options.newId ?? randomUUID;
   }
@@ -131,7 +135,11 @@ export class GeminiRecordMapper {
 
   /** Map one event; returns warnings. Its lines wait in the queue until `drain`. */
   map(event: GenericEvent): string[] {
-    if (event.agent_id !== undefined) return this.once('subagent');
+    this.fidelity.readEvent(event);
+    if (event.agent_id !== undefined) {
+      this.fidelity.dropEvent(event, 'belongs to a subagent session');
+      return this.once('subagent');
+    }
     switch (event.type) {
       case 'user': return this.user(event);
       case 'assistant': return this.assistant(event);
@@ -142,7 +150,9 @@ export class GeminiRecordMapper {
       case 'monitor_end': return this.monitorEnd(event);
       case 'compaction': return this.compaction(event);
       // Context nobody typed (another CLI's system records): the CLI makes its own on resume.
-      case 'context': return [];
+      case 'context':
+        this.fidelity.drop('context', 'the CLI makes its own again');
+        return [];
     }
   }
 
@@ -226,7 +236,9 @@ export class GeminiRecordMapper {
     this.open = undefined;
     const content: Part[] = [...(event.text === '' ? [] : [{ text: event.text }]), ...images.map(inlineData)];
     this.push(this.message('user', content, event.timestamp));
-    const warnings = isIgnoredUserText(event.text) && event.text.trim() !== '' ? this.once('ignored_user') : [];
+    const ignored = isIgnoredUserText(event.text) && event.text.trim() !== '';
+    if (ignored) this.fidelity.drop('user_text', 'kept in the chat, but gemini --resume does not send text starting with "/", "?" or a context tag');
+    const warnings = ignored ? this.once('ignored_user') : [];
     if (!this.summarised && !isIgnoredUserText(event.text)) {
       this.summarised = true;
       this.queue.push({ $set: { summary: summaryOf(event.text) } });
@@ -238,6 +250,8 @@ export class GeminiRecordMapper {
     const open = this.open;
     const target = open && open.content === '' && open.toolCalls === undefined ? open : this.modelMessage(event.timestamp, event.model);
     (target.thoughts ??= []).push(thought(event));
+    // The CLI sends no thought of the history to the model on resume (verified with 0.61.0).
+    this.fidelity.drop('reasoning', 'kept in the chat, but gemini --resume does not send thoughts');
     this.touch(target);
     return [];
   }
@@ -292,6 +306,8 @@ export class GeminiRecordMapper {
       // A response the CLI could pair with no call: kept as user text, so the model still sees it.
       const header = `[Tool result for call ${event.id}${event.is_error ? ' (error)' : ''}; no matching tool call was recorded]`;
       this.push(this.message('user', [{ text: `${header}\n${text}` }, ...images], event.timestamp));
+      this.fidelity.change('tool_result', 'no matching call: kept as user text');
+      if (event.is_error) this.fidelity.change('error_flag', 'said in the text');
       return [`tool_result ${JSON.stringify(event.id)} matches no earlier tool_call; kept as user text`];
     }
     const response = event.is_error ? { error: text } : { output: text };

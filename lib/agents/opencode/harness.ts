@@ -10,6 +10,7 @@ import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import type { GenericEvent } from '../../events.js';
 import { EventRejected, type HarnessFactory, type HarnessOptions, type ReopenSession, type SessionHarness } from '../types.js';
 import { AppendFile, type FileMark } from '../../session/append-file.js';
+import type { FidelityAccount } from '../../session/fidelity.js';
 import { Replay } from '../../session/reopened.js';
 import { isObject } from '../../util/is-object.js';
 import { writeNewFile } from '../../util/small-file.js';
@@ -132,6 +133,10 @@ class OpencodeHarness implements SessionHarness {
     this.replay = new Replay(earlier !== undefined);
   }
 
+  get fidelity(): FidelityAccount {
+    return this.mapper.fidelity;
+  }
+
   continueAfter(skip: number): void {
     this.replay.continueAfter(skip);
   }
@@ -148,8 +153,8 @@ class OpencodeHarness implements SessionHarness {
   add(event: GenericEvent, where: string): void {
     const step = this.replay.next();
     if (step === 'replay') {
-      // Written by the earlier run (its warnings were reported then): only the state and the ids move on.
-      this.mapper.map(event);
+      // Written by the earlier run (its warnings and account were given then): only the state and the ids move on.
+      this.fidelity.muted(() => this.mapper.map(event));
       return;
     }
     if (step === 'first') this.continueJournal();

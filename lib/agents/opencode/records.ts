@@ -10,6 +10,7 @@ import { callFor } from '../../events.js';
 // The notification text every agent shares lives with Claude Code's records (agent-neutral in substance).
 import { PRE } from '../../monitor/notification.js';
 import { EventRejected } from '../types.js';
+import { FidelityAccount } from '../../session/fidelity.js';
 import { MonitorTasks } from '../../monitor/monitor-tasks.js';
 import { isObject } from '../../util/is-object.js';
 import { RecentMap } from '../../util/recent.js';
@@ -125,11 +126,18 @@ export class OpencodeMapper {
   private lastCreated = 0;
   title: string | undefined;
 
+  /** What this session kept of the events it was given (lib/session/fidelity.ts). */
+  readonly fidelity = new FidelityAccount(FORMAT);
+
   constructor(private readonly options: OpencodeMapperOptions) {}
 
   /** Map one event; returns warnings. Touched messages wait in the queue until `drain`. */
   map(event: GenericEvent): string[] {
-    if (event.agent_id !== undefined) return this.once('subagent');
+    this.fidelity.readEvent(event);
+    if (event.agent_id !== undefined) {
+      this.fidelity.dropEvent(event, 'belongs to a subagent session');
+      return this.once('subagent');
+    }
     switch (event.type) {
       case 'user': return this.user(event);
       case 'assistant': return this.assistant(event);
@@ -140,7 +148,9 @@ export class OpencodeMapper {
       case 'monitor_end': return this.monitorEnd(event);
       case 'compaction': return this.compaction(event);
       // Context nobody typed (another CLI's system records): OpenCode makes its own.
-      case 'context': return [];
+      case 'context':
+        this.fidelity.drop('context', 'the CLI makes its own again');
+        return [];
     }
   }
 
@@ -232,7 +242,10 @@ export class OpencodeMapper {
     // OpenCode sends a message's reasoning as reasoning only to the model that wrote it (by provider and
     // model id); to any other it becomes a text part, glued to the reply: private reasoning shown as said.
     const ref = modelRef(event.model ?? this.options.model ?? this.options.userModel.modelID, this.options.userModel.providerID);
-    if (ref.providerID !== this.options.userModel.providerID || ref.modelID !== this.options.userModel.modelID) return this.once('reasoning');
+    if (ref.providerID !== this.options.userModel.providerID || ref.modelID !== this.options.userModel.modelID) {
+      this.fidelity.drop('reasoning', 'another model\'s: OpenCode would send it as text the assistant said');
+      return this.once('reasoning');
+    }
     const entry = this.step(event.timestamp, event.model);
     const at = ms(event.timestamp);
     this.part(entry, { type: 'reasoning', text: event.text, time: { start: at, end: at } });
@@ -272,14 +285,20 @@ export class OpencodeMapper {
     // Model output after a result is the next step.
     this.open = undefined;
     const text = textOf(event.content);
-    const warnings = imagesOf(event.content).length > 0 ? this.once('result_images') : [];
+    const images = imagesOf(event.content).length;
+    this.fidelity.drop('image', 'OpenCode results written here keep only text', images);
+    const warnings = images > 0 ? this.once('result_images') : [];
     const call = this.calls.get(event.id);
     if (!call) {
       const entry = this.userMessage(event.timestamp);
       this.part(entry, { type: 'text', text: `[Tool result for call ${event.id}${event.is_error ? ' (error)' : ''}; no matching tool call was recorded]\n${text}` });
+      this.fidelity.change('tool_result', 'no matching call: kept as user text');
+      if (event.is_error) this.fidelity.change('error_flag', 'said in the text');
       return [...warnings, `tool_result ${JSON.stringify(event.id)} matches no earlier tool_call; kept as user text`];
     }
     this.calls.delete(event.id);
+    // Kept as the part's error status, but the request OpenCode sends marks no result as failed.
+    if (event.is_error) this.fidelity.drop('error_flag', 'OpenCode sends results without an error flag');
     const before = call.part.state as { input: unknown; time: { start: number } };
     const time = { start: before.time.start, end: Math.max(before.time.start, ms(event.timestamp)) };
     call.part.state = event.is_error
@@ -304,8 +323,12 @@ export class OpencodeMapper {
   }
 
   private compaction(event: CompactionEvent): string[] {
-    if (event.summary.trim() === '') return [];
+    if (event.summary.trim() === '') {
+      this.fidelity.drop('compaction', 'no summary to write');
+      return [];
+    }
     this.part(this.userMessage(event.timestamp), { type: 'text', text: event.summary });
+    this.fidelity.change('compaction', 'a user message with the summary: the history before it is still sent');
     return this.once('compaction');
   }
 }

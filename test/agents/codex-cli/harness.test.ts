@@ -219,7 +219,8 @@ test('the bin notes dropped thinking on stderr once and writes the rest', async 
     ].join(''),
   });
   expect(r.code).toBe(0);
-  expect(r.stderr).toBe('asyncai-log: stdin:2: thinking is not written to Codex rollouts (Codex reasoning items hold encrypted content only the API can make); further thinking is dropped silently\n');
+  expect(r.stderr).toBe('asyncai-log: stdin:2: thinking is not written to Codex rollouts (Codex reasoning items hold encrypted content only the API can make); further thinking is dropped silently\n'
+    + 'asyncai-log: fidelity: codex-cli: reasoning 2 of 2 dropped (Codex keeps only the API\'s encrypted reasoning)\n');
   const file = sessionOf(r).session_file;
   expect(readdirSync(join(file, '..'))).toHaveLength(1);
   expect(rolloutLines(file).filter((l) => l.type === 'response_item').map((l) => l.payload.role)).toEqual(['user', 'assistant']);
