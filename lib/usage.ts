@@ -4,7 +4,7 @@
 // in (checkedUsage): only non-negative safe integers are summed.
 import type { Usage } from './events.js';
 import { isObject } from './util/is-object.js';
-import { previewValue } from './input/line-messages.js';
+import { previewValue } from './lines/line-messages.js';
 
 /** How deep nested usage objects are summed and compared field by field; deeper ones are taken as a whole. */
 export const USAGE_MAX_DEPTH = 4;

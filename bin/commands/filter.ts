@@ -5,7 +5,7 @@ import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { runFilter, type FilterOptions } from '../../lib/filter/index.js';
 import { parseSessionDirs, UsageError } from '../../lib/session/options.js';
 import { fileInput } from '../../lib/input/file-input.js';
-import { DEFAULT_MAX_LINE_BYTES } from '../../lib/input/lines.js';
+import { DEFAULT_MAX_LINE_BYTES } from '../../lib/lines/lines.js';
 import { monitorSpecs } from '../../lib/monitor/index.js';
 import { HARNESSES } from '../../lib/agents/index.js';
 import { MAX_LINE_BYTES, wholeNumber } from '../arguments.js';

@@ -8,7 +8,7 @@ import { sessionFormatOf } from '../agents/index.js';
 import type { SessionHarness } from '../agents/types.js';
 import { EventReader, type LineSink } from '../input/event-reader.js';
 import { detectInputFormat, findInputFormat } from '../input/index.js';
-import { isOverLong, LineSplitter, type Line } from '../input/lines.js';
+import { isOverLong, LineSplitter, type Line } from '../lines/lines.js';
 import type { JsonSource } from '../json/raw-json.js';
 import { AppendFile } from '../session/append-file.js';
 import { SessionLogger } from '../session/logger.js';

@@ -3,8 +3,8 @@
 // monitor event as plain text.
 import { EventReader, type LineSink } from '../input/event-reader.js';
 import { detectInputFormat, inputFormatNames } from '../input/index.js';
-import { INVALID_UTF8_NOTE, overLongMessage, preview } from '../input/line-messages.js';
-import { DEFAULT_MAX_LINE_BYTES, type Line } from '../input/lines.js';
+import { INVALID_UTF8_NOTE, overLongMessage, preview } from '../lines/line-messages.js';
+import { DEFAULT_MAX_LINE_BYTES, type Line } from '../lines/lines.js';
 import type { InputAdapter } from '../input/types.js';
 import type { MonitorSink, MonitorSource } from '../monitor/index.js';
 import type { FilterSession } from './session.js';

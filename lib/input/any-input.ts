@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { readAsTranscript } from '../agents/index.js';
 import { normalizeEvent, type GenericEvent } from '../events.js';
 import { detectInputFormat } from './index.js';
-import { DEFAULT_MAX_LINE_BYTES, LineSplitter, type Line } from './lines.js';
+import { DEFAULT_MAX_LINE_BYTES, LineSplitter, type Line } from '../lines/lines.js';
 import { LineValues, type LineValue } from './pretty-document.js';
 import { InputError, type InputFormat } from './types.js';
 import { makeTempDir, removeTempDir } from '../util/temp-dirs.js';

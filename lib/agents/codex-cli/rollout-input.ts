@@ -6,7 +6,7 @@ import { resolveTimestamp } from '../../events.js';
 import { CodexUsage, HeldAssistant, callAndResult, joinArgv, todos, toolId } from './input-common.js';
 import { WarnOnce, isObject, text } from '../../input/adapter-kit.js';
 import { InputError, type InputAdapter, type InputFormat, type SessionFacts } from '../../input/types.js';
-import { previewValue } from '../../input/line-messages.js';
+import { previewValue } from '../../lines/line-messages.js';
 
 type Warn = (message: string) => void;
 
