@@ -19,8 +19,8 @@ export { SessionLogger } from './session/logger.js';
 
 // The agents: their writers, and the input formats they are read in.
 export { AGENTS, findHarness, knownFormats } from './agents/index.js';
-export type { Agent, HarnessFactory, HarnessOptions, SessionHarness } from './agents/types.js';
-export { EventRejected } from './agents/types.js';
+export type { Agent, HarnessFactory, HarnessOptions, SessionHarness } from './session/types.js';
+export { EventRejected } from './session/types.js';
 export { detectInputFormat, findInputFormat, inputFormatNames } from './input/index.js';
 export type { InputAdapter, InputFormat, SessionFacts } from './input/types.js';
 export { InputError } from './input/types.js';

@@ -5,7 +5,7 @@
 import { sep } from 'node:path';
 import type { GenericEvent } from '../events.js';
 import { sessionFormatOf } from '../agents/index.js';
-import type { SessionHarness } from '../agents/types.js';
+import type { SessionHarness } from '../session/types.js';
 import { EventReader, type LineSink } from '../input/event-reader.js';
 import { detectInputFormat, findInputFormat } from '../input/index.js';
 import { isOverLong, LineSplitter, type Line } from '../lines/lines.js';

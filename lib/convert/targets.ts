@@ -1,7 +1,7 @@
 // Opening the sessions a file is converted into: the session of an earlier run that the file only grew from
 // is reopened and appended to (it keeps its project directory); every other target gets a new session.
 import { findHarness } from '../agents/index.js';
-import type { HarnessOptions, SessionHarness } from '../agents/types.js';
+import type { HarnessOptions, SessionHarness } from '../session/types.js';
 import type { FileMark, WriteJournal } from '../session/append-file.js';
 import { openSessions } from '../session/open.js';
 import { provenanceFor } from './provenance.js';

@@ -10,7 +10,7 @@ import { Readable } from 'node:stream';
 import { TRANSCRIPT_READERS, type ReadableAgent } from '../agents/index.js';
 import {
   ReaderError, type ReaderWarning, type TranscriptReading, type TranscriptReadOptions, type UsageCounting,
-} from '../agents/types.js';
+} from '../session/types.js';
 import type { InputFormat } from '../input/types.js';
 import { cannotBeRead } from '../util/fs-errors.js';
 import { MAX_RECORD_BYTES } from '../util/record-limit.js';

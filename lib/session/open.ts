@@ -3,7 +3,7 @@
 // root the file system refuses is refused at once with one line whatever the format).
 import { resolve } from 'node:path';
 import { findHarness } from '../agents/index.js';
-import type { SessionHarness } from '../agents/types.js';
+import type { SessionHarness } from './types.js';
 import type { SessionFacts } from '../input/types.js';
 import { makeDirs } from '../util/fs-errors.js';
 import type { SessionOptions } from './options.js';

@@ -9,7 +9,7 @@ import type { JsonSource } from '../../json/raw-json.js';
 import { AppendFile, type FileMark, foreignAppendWarning } from '../../session/append-file.js';
 import type { JsonPieces } from '../../json/spliced-json.js';
 import { findInOwnTail, Replay } from '../../session/reopened.js';
-import { type HarnessFactory, type HarnessOptions, type SessionHarness } from '../types.js';
+import { type HarnessFactory, type HarnessOptions, type SessionHarness } from '../../session/types.js';
 import { copyChain, readRecords, RecentChain } from './fork.js';
 import { encodeProjectDir } from './project-dir.js';
 import { ClaudeRecordMapper, DEFAULT_MODEL, type MapperOptions } from './records.js';

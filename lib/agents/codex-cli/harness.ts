@@ -6,7 +6,7 @@ import { join, sep } from 'node:path';
 import type { GenericEvent } from '../../events.js';
 import { AppendFile, type FileMark, foreignAppendWarning } from '../../session/append-file.js';
 import { findInOwnTail, Replay } from '../../session/reopened.js';
-import { EventRejected, type HarnessFactory, type HarnessOptions, type SessionHarness } from '../types.js';
+import { EventRejected, type HarnessFactory, type HarnessOptions, type SessionHarness } from '../../session/types.js';
 import { CodexRecordMapper, lastTotalIn, type RolloutLine } from './records.js';
 import { rolloutDirParts, rolloutFileName, sessionStart } from './rollout-path.js';
 

@@ -9,7 +9,7 @@ import type {
 } from '../../events.js';
 import { MonitorTasks } from '../../monitor/monitor-tasks.js';
 import { PRE } from '../../monitor/notification.js';
-import { EventRejected } from '../types.js';
+import { EventRejected } from '../../session/types.js';
 import { isObject } from '../../util/is-object.js';
 import { RecentStrings } from '../../util/recent.js';
 

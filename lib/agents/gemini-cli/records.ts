@@ -8,7 +8,7 @@ import type {
   ToolCallEvent, ToolResultEvent, UserEvent,
 } from '../../events.js';
 import { PRE } from '../../monitor/notification.js';
-import { EventRejected } from '../types.js';
+import { EventRejected } from '../../session/types.js';
 import { MonitorTasks } from '../../monitor/monitor-tasks.js';
 import { RecentMap, RecentStrings } from '../../util/recent.js';
 import { toGeminiTokens, type GeminiTokens } from './tokens.js';

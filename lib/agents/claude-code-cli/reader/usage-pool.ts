@@ -3,7 +3,7 @@
 // that fails costs speed, not totals: every transcript it had not answered for is counted on this thread.
 import { existsSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
-import type { ReaderWarning, UsageCounting, UsageReply as Reply } from '../../types.js';
+import type { ReaderWarning, UsageCounting, UsageReply as Reply } from '../../../session/types.js';
 import type { ClaudeTranscriptReader } from './reader.js';
 import { WORKER_YOUNG_MB } from '../../../util/worker-heap.js';
 
