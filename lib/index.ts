@@ -14,7 +14,7 @@ export { runFilter } from './filter/index.js';
 export type { FilterIO, FilterOptions, FilterResult } from './filter/index.js';
 export { UsageError } from './session/options.js';
 export type { SessionOptions } from './session/options.js';
-export { openSessions } from './session/open.js';
+export { openSessions } from './agents/open-sessions.js';
 export { SessionLogger } from './session/logger.js';
 
 // The agents: their writers, and the input formats they are read in.

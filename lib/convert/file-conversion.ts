@@ -12,7 +12,7 @@ import { isOverLong, LineSplitter, type Line } from '../lines/lines.js';
 import type { JsonSource } from '../json/raw-json.js';
 import { AppendFile } from '../session/append-file.js';
 import { SessionLogger } from '../session/logger.js';
-import { sessionCwd } from '../session/open.js';
+import { sessionCwd } from '../agents/open-sessions.js';
 import { chunks, FileHash } from './file-read.js';
 import { describe, settleOutcome, type Stop } from './outcome.js';
 import { cannotBeRead } from '../util/fs-errors.js';

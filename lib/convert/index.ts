@@ -3,7 +3,8 @@
 // file, and report one NDJSON line per input in input order (so the output is the same for any job count).
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { checkSessionOptions, UsageError, type SessionOptions } from '../session/options.js';
+import { UsageError, type SessionOptions } from '../session/options.js';
+import { checkSessionOptions } from '../agents/open-sessions.js';
 import { findHarness } from '../agents/index.js';
 import { findInputFormat, inputFormatNames } from '../input/index.js';
 import { knownSession } from './append-lock.js';

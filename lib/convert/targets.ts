@@ -3,7 +3,7 @@
 import { findHarness } from '../agents/index.js';
 import type { HarnessOptions, SessionHarness } from '../session/types.js';
 import type { FileMark, WriteJournal } from '../session/append-file.js';
-import { openSessions } from '../session/open.js';
+import { openSessions } from '../agents/open-sessions.js';
 import { provenanceFor } from './provenance.js';
 import type { ConvertSettings, ConvertTarget, ConvertTask } from './types.js';
 import { describeError } from '../util/fs-errors.js';
