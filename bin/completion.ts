@@ -5,7 +5,7 @@
 // and an extra argument a usage error: yargs' own prints the script for any arguments.
 import type { Argv, CommandModule } from 'yargs';
 import { knownFormats, readableFormats } from '../lib/agents/index.js';
-import { inputFormatNames } from '../lib/input/index.js';
+import { inputFormatNames } from '../lib/agents/input-formats.js';
 import { COMMANDS } from './help.js';
 
 type Completions = (error: Error | null, completions: string[] | undefined) => void;

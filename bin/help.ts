@@ -3,7 +3,7 @@
 // --help output (scripts/man-page.mjs), so the two say the same.
 import type { Argv } from 'yargs';
 import { HARNESSES, knownFormats } from '../lib/agents/index.js';
-import { inputFormatNames } from '../lib/input/index.js';
+import { inputFormatNames } from '../lib/agents/input-formats.js';
 
 /** The commands besides the default one (the filter), as typed. */
 export const COMMANDS = ['read', 'convert', 'completion'];

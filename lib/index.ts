@@ -21,11 +21,11 @@ export { SessionLogger } from './session/logger.js';
 export { AGENTS, findHarness, knownFormats } from './agents/index.js';
 export type { Agent, HarnessFactory, HarnessOptions, SessionHarness } from './session/types.js';
 export { EventRejected } from './session/types.js';
-export { detectInputFormat, findInputFormat, inputFormatNames } from './input/index.js';
+export { detectInputFormat, findInputFormat, inputFormatNames } from './agents/input-formats.js';
 export type { InputAdapter, InputFormat, SessionFacts } from './input/types.js';
 export { InputError } from './input/types.js';
-export { createAdapterStream } from './input/adapter-stream.js';
-export type { AdapterStream, AdapterStreamOptions } from './input/adapter-stream.js';
+export { createAdapterStream } from './agents/adapter-stream.js';
+export type { AdapterStream, AdapterStreamOptions } from './agents/adapter-stream.js';
 
 // Reading transcripts back.
 export { readClaudeTranscript, ReaderError } from './agents/claude-code-cli/reader/index.js';

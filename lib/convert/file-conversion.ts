@@ -7,7 +7,7 @@ import type { GenericEvent } from '../events.js';
 import { sessionFormatOf } from '../agents/index.js';
 import type { SessionHarness } from '../session/types.js';
 import { EventReader, type LineSink } from '../input/event-reader.js';
-import { detectInputFormat, findInputFormat } from '../input/index.js';
+import { detectInputFormat, findInputFormat } from '../agents/input-formats.js';
 import { isOverLong, LineSplitter, type Line } from '../lines/lines.js';
 import type { JsonSource } from '../json/raw-json.js';
 import { AppendFile } from '../session/append-file.js';

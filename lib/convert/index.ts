@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import { UsageError, type SessionOptions } from '../session/options.js';
 import { checkSessionOptions } from '../agents/open-sessions.js';
 import { findHarness } from '../agents/index.js';
-import { findInputFormat, inputFormatNames } from '../input/index.js';
+import { findInputFormat, inputFormatNames } from '../agents/input-formats.js';
 import { knownSession } from './append-lock.js';
 import { syncFile } from './convert-file.js';
 import { discoverSources } from './discover.js';

@@ -2,7 +2,7 @@
 // JSON document as the input's first value is gathered first), or, when stdin is a monitored stream, made a
 // monitor event as plain text.
 import { EventReader, type LineSink } from '../input/event-reader.js';
-import { detectInputFormat, inputFormatNames } from '../input/index.js';
+import { detectInputFormat, inputFormatNames } from '../agents/input-formats.js';
 import { INVALID_UTF8_NOTE, overLongMessage, preview } from '../lines/line-messages.js';
 import { DEFAULT_MAX_LINE_BYTES, type Line } from '../lines/lines.js';
 import type { InputAdapter } from '../input/types.js';

@@ -3,7 +3,7 @@
 // run after what came before is written). Monitor sources join the same ordered queue (lib/filter/monitors.ts).
 import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { findInputFormat, inputFormatNames } from '../input/index.js';
+import { findInputFormat, inputFormatNames } from '../agents/input-formats.js';
 import type { InputAdapter } from '../input/types.js';
 import { UsageError } from '../session/options.js';
 import { checkSessionOptions } from '../agents/open-sessions.js';
