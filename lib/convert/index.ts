@@ -12,3 +12,5 @@ export { createInlineRunner, createWorkerRunner } from './pool.js';
 export { watchConvert, type WatchSettings } from './watch.js';
 export type { ConvertRunner } from './pool.js';
 export type * from './types.js';
+// What the bin's convert command needs besides (lib/ is reached from bin/ through the entry modules only).
+export { parseSessionDirs } from '../session/options.js';
