@@ -122,8 +122,10 @@ describe('the layers', () => {
   test('the graph holds every file of lib/ and bin/, each in a layer of the table', () => {
     expect(graph.size).toBeGreaterThan(120);
     expect([...graph.keys()].filter((file) => !LAYERS.some(([, , pattern]) => pattern.test(file)))).toEqual([]);
-    // The parser sees each kind of import: type-only, a re-export, a worker URL.
+    // The parser sees each kind of import: a re-export, type-only, one over several lines, a worker URL.
     expect(graph.get('lib/index.ts')).toContain('lib/events.ts');
+    expect(graph.get('lib/filter/types.ts')).toContain('lib/session/types.ts');
+    expect(graph.get('bin/commands/filter.ts')).toContain('lib/filter/index.ts');
     expect(graph.get('lib/convert/pool.ts')).toContain('lib/convert/worker.ts');
   });
 
