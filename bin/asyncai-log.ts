@@ -18,7 +18,7 @@ import { readCommand } from './commands/read.js';
 import { markOperands, unmarkOperands } from './arguments.js';
 import { helpWidth, withoutTypeColumn } from './help.js';
 import { commandOf, knownFlags, usageErrorMessage, usageErrorText } from './usage-error.js';
-import { setGcFlags } from '../lib/util/worker-heap.js';
+import { setGcFlags } from '../lib/read/index.js';
 
 setGcFlags();
 

@@ -4,8 +4,8 @@
 // --session-format, --from and --session-dir. The command is ours, so that `completion --help` is its help
 // and an extra argument a usage error: yargs' own prints the script for any arguments.
 import type { Argv, CommandModule } from 'yargs';
-import { knownFormats, readableFormats } from '../lib/agents/index.js';
-import { inputFormatNames } from '../lib/input/index.js';
+import { inputFormatNames, knownFormats } from '../lib/index.js';
+import { readableFormats } from '../lib/read/index.js';
 import { COMMANDS } from './help.js';
 
 type Completions = (error: Error | null, completions: string[] | undefined) => void;

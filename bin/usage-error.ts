@@ -3,7 +3,7 @@
 // the command knows; an unexpected word with the closest command; a missing operand or value by name.
 import type { Argv } from 'yargs';
 import { COMMANDS } from './help.js';
-import { diagnosticLine } from '../lib/util/shown-text.js';
+import { diagnosticLine } from '../lib/filter/index.js';
 
 /** Edit distance with adjacent transpositions (optimal string alignment): "sesion" -> "session" is 1. */
 export function editDistance(a: string, b: string): number {

@@ -3,11 +3,10 @@
 // (in canonical snake_case form, timestamp resolved) or one human-readable reason it was rejected.
 
 import { isObject } from './util/is-object.js';
-import { preview, previewValue } from './input/line-messages.js';
-import { checkedUsage } from './usage.js';
+import { preview, previewValue } from './lines/line-messages.js';
+import { checkedUsage, type Usage } from './usage.js';
 
-/** Token usage as the agent reported it; passed through to the transcript unchanged. */
-export type Usage = Record<string, unknown>;
+export type { Usage } from './usage.js';
 
 /** An image, base64-encoded. */
 export interface ImageInput {

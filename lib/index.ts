@@ -14,18 +14,18 @@ export { runFilter } from './filter/index.js';
 export type { FilterIO, FilterOptions, FilterResult } from './filter/index.js';
 export { UsageError } from './session/options.js';
 export type { SessionOptions } from './session/options.js';
-export { openSessions } from './session/open.js';
+export { openSessions } from './agents/open-sessions.js';
 export { SessionLogger } from './session/logger.js';
 
 // The agents: their writers, and the input formats they are read in.
 export { AGENTS, findHarness, knownFormats } from './agents/index.js';
-export type { Agent, HarnessFactory, HarnessOptions, SessionHarness } from './agents/types.js';
-export { EventRejected } from './agents/types.js';
-export { detectInputFormat, findInputFormat, inputFormatNames } from './input/index.js';
+export type { Agent, HarnessFactory, HarnessOptions, SessionHarness } from './session/types.js';
+export { EventRejected } from './session/types.js';
+export { detectInputFormat, findInputFormat, inputFormatNames } from './agents/input-formats.js';
 export type { InputAdapter, InputFormat, SessionFacts } from './input/types.js';
 export { InputError } from './input/types.js';
-export { createAdapterStream } from './input/adapter-stream.js';
-export type { AdapterStream, AdapterStreamOptions } from './input/adapter-stream.js';
+export { createAdapterStream } from './agents/adapter-stream.js';
+export type { AdapterStream, AdapterStreamOptions } from './agents/adapter-stream.js';
 
 // Reading transcripts back.
 export { readClaudeTranscript, ReaderError } from './agents/claude-code-cli/reader/index.js';

@@ -2,9 +2,11 @@
 // field: the Claude Code writer sums what a response's events reported, its reader gives each event what grew.
 // One depth for both, so what the writer sums the reader takes apart again. Token counts are checked on the way
 // in (checkedUsage): only non-negative safe integers are summed.
-import type { Usage } from './events.js';
 import { isObject } from './util/is-object.js';
-import { previewValue } from './input/line-messages.js';
+import { previewValue } from './lines/line-messages.js';
+
+/** Token usage as the agent reported it; passed through to the transcript unchanged. */
+export type Usage = Record<string, unknown>;
 
 /** How deep nested usage objects are summed and compared field by field; deeper ones are taken as a whole. */
 export const USAGE_MAX_DEPTH = 4;

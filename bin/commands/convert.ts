@@ -3,8 +3,7 @@
 // failed, 2 for usage errors, 130/143/129 after SIGINT/SIGTERM/SIGHUP (a second signal stops at once).
 import { availableParallelism, homedir } from 'node:os';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
-import { runConvert, watchConvert } from '../../lib/convert/index.js';
-import { parseSessionDirs } from '../../lib/session/options.js';
+import { parseSessionDirs, runConvert, watchConvert } from '../../lib/convert/index.js';
 import { MAX_THREADS, wholeNumber } from '../arguments.js';
 import { CONVERT_EXAMPLES, CONVERT_NOTES, inputFormatChoices } from '../help.js';
 import { onStopSignals, runCommand } from '../exit.js';

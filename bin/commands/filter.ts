@@ -2,17 +2,13 @@
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
-import { runFilter, type FilterOptions } from '../../lib/filter/index.js';
-import { parseSessionDirs, UsageError } from '../../lib/session/options.js';
-import { fileInput } from '../../lib/input/file-input.js';
-import { DEFAULT_MAX_LINE_BYTES } from '../../lib/input/lines.js';
-import { monitorSpecs } from '../../lib/monitor/index.js';
-import { HARNESSES } from '../../lib/agents/index.js';
+import {
+  DEFAULT_MAX_LINE_BYTES, diagnosticLine, fileInput, HARNESSES, monitorSpecs, parseSessionDirs, runFilter, UsageError, type FilterOptions,
+} from '../../lib/filter/index.js';
 import { MAX_LINE_BYTES, wholeNumber } from '../arguments.js';
 import { FILTER_EXAMPLES, MAIN_NOTES, inputFormatChoices, sessionFormatChoices } from '../help.js';
 import { onStopSignals, runCommand } from '../exit.js';
 import { mistypedCommand } from '../usage-error.js';
-import { diagnosticLine } from '../../lib/util/shown-text.js';
 
 export interface SessionArgs {
   'session-format': string[];

@@ -3,12 +3,10 @@
 // after SIGINT/SIGTERM/SIGHUP (its temporary copy of a stream removed).
 import { homedir, tmpdir } from 'node:os';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
-import { parseSessionDirs, UsageError } from '../../lib/session/options.js';
-import { runRead } from '../../lib/read/run-read.js';
+import { parseSessionDirs, removeTempDirs, runRead, UsageError } from '../../lib/read/index.js';
 import { MAX_LINE_BYTES, MAX_THREADS, wholeNumber } from '../arguments.js';
 import { READ_EXAMPLES, READ_NOTES } from '../help.js';
 import { onStopSignals, runCommand } from '../exit.js';
-import { removeTempDirs } from '../../lib/util/temp-dirs.js';
 
 interface ReadArgs {
   transcripts: string[];

@@ -4,7 +4,7 @@ import { claudeCode } from './claude-code-cli/index.js';
 import { codex } from './codex-cli/index.js';
 import { gemini } from './gemini-cli/index.js';
 import { opencodeAgent } from './opencode/index.js';
-import type { Agent, HarnessFactory, SessionStore, TranscriptReader } from './types.js';
+import type { Agent, HarnessFactory, SessionStore, TranscriptReader } from '../session/types.js';
 
 export const AGENTS: readonly Agent[] = [claudeCode, codex, gemini, opencodeAgent];
 

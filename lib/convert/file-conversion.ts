@@ -5,14 +5,14 @@
 import { sep } from 'node:path';
 import type { GenericEvent } from '../events.js';
 import { sessionFormatOf } from '../agents/index.js';
-import type { SessionHarness } from '../agents/types.js';
+import type { SessionHarness } from '../session/types.js';
 import { EventReader, type LineSink } from '../input/event-reader.js';
-import { detectInputFormat, findInputFormat } from '../input/index.js';
-import { isOverLong, LineSplitter, type Line } from '../input/lines.js';
+import { detectInputFormat, findInputFormat } from '../agents/input-formats.js';
+import { isOverLong, LineSplitter, type Line } from '../lines/lines.js';
 import type { JsonSource } from '../json/raw-json.js';
 import { AppendFile } from '../session/append-file.js';
 import { SessionLogger } from '../session/logger.js';
-import { sessionCwd } from '../session/open.js';
+import { sessionCwd } from '../agents/open-sessions.js';
 import { chunks, FileHash } from './file-read.js';
 import { unsupportedInput } from '../input/binary.js';
 import { describe, settleOutcome, type Stop } from './outcome.js';

@@ -1,6 +1,6 @@
 // What converting one file came to (`ConvertOutcome`): the status and reason a file's conversion ends with,
 // from why it stopped early, what it read and which sessions it wrote.
-import type { SessionHarness } from '../agents/types.js';
+import type { SessionHarness } from '../session/types.js';
 import type { ConvertOutcome, ConvertTarget, ConvertTask } from './types.js';
 
 /** Why a file's conversion stopped before its end. */

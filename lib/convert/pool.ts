@@ -3,7 +3,7 @@
 // tasks as workers come free; a worker that dies fails its file and is replaced on the next task.
 import { Worker } from 'node:worker_threads';
 import { convertSource } from './convert-file.js';
-import type { ConvertOutcome, ConvertSettings, ConvertTask } from './types.js';
+import type { ConvertOutcome, ConvertSettings, ConvertTask, WorkerMessage } from './types.js';
 import { WORKER_YOUNG_MB } from '../util/worker-heap.js';
 
 /** Converts files: `run` resolves with the file's outcome (never rejects). */
@@ -12,9 +12,6 @@ export interface ConvertRunner {
   run(task: ConvertTask, progress: (bytes: number) => void): Promise<ConvertOutcome>;
   close(): Promise<void>;
 }
-
-/** Messages a convert worker posts. */
-export type WorkerMessage = { type: 'progress'; bytes: number } | { type: 'done'; outcome: ConvertOutcome };
 
 /** Convert on the calling thread, one file at a time. */
 export function createInlineRunner(settings: ConvertSettings): ConvertRunner {

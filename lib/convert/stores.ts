@@ -4,7 +4,7 @@
 // A session the store holds as a child (a subagent's) is a subagent source. The directory goes with `close`.
 import { closeSync, fstatSync, futimesSync, openSync, realpathSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { StoreError } from '../agents/types.js';
+import { StoreError } from '../session/types.js';
 import { makeTempDir, removeTempDir } from '../util/temp-dirs.js';
 import { cannotBeRead } from '../util/fs-errors.js';
 import type { Discovered } from './discover.js';

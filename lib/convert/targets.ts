@@ -1,9 +1,9 @@
 // Opening the sessions a file is converted into: the session of an earlier run that the file only grew from
 // is reopened and appended to (it keeps its project directory); every other target gets a new session.
 import { findHarness } from '../agents/index.js';
-import type { HarnessOptions, SessionHarness } from '../agents/types.js';
+import type { HarnessOptions, SessionHarness } from '../session/types.js';
 import type { FileMark, WriteJournal } from '../session/append-file.js';
-import { openSessions } from '../session/open.js';
+import { openSessions } from '../agents/open-sessions.js';
 import { provenanceFor } from './provenance.js';
 import type { ConvertSettings, ConvertTarget, ConvertTask } from './types.js';
 import { describeError } from '../util/fs-errors.js';

@@ -5,7 +5,7 @@
 // Each pass writes a manifest run file; past a few, the ones this watch wrote are folded into one.
 import { type FSWatcher, lstatSync, statSync, watch } from 'node:fs';
 import { basename, dirname, extname, join, resolve, sep } from 'node:path';
-import { runConvert, type ConvertIO, type ConvertOptions, type ConvertSummary } from './index.js';
+import { runConvert, type ConvertIO, type ConvertOptions, type ConvertSummary } from './run.js';
 import { LOG_EXTENSIONS } from './discover.js';
 import { compactRunFiles, MANIFEST_DIR } from './manifest.js';
 import { diagnosticLine } from '../util/shown-text.js';

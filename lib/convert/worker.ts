@@ -2,8 +2,7 @@
 // file with the run's settings (workerData) and posts progress and the outcome back.
 import { parentPort, workerData } from 'node:worker_threads';
 import { convertSource } from './convert-file.js';
-import type { WorkerMessage } from './pool.js';
-import type { ConvertOutcome, ConvertSettings, ConvertTask } from './types.js';
+import type { ConvertOutcome, ConvertSettings, ConvertTask, WorkerMessage } from './types.js';
 
 /** Progress is posted in steps of this many bytes (and the rest with the outcome). */
 const PROGRESS_STEP = 4 << 20;

@@ -3,3 +3,11 @@
 // monitors.ts, stdout.ts.
 export { runFilter } from './run.js';
 export type { FilterIO, FilterOptions, FilterResult } from './types.js';
+// What the bin's filter command needs besides (lib/ is reached from bin/ through the entry modules only): its
+// flags' checks and defaults, the stdin file, the writers' roots for the help, the diagnostic line.
+export { parseSessionDirs, UsageError } from '../session/options.js';
+export { fileInput } from '../input/file-input.js';
+export { DEFAULT_MAX_LINE_BYTES } from '../lines/lines.js';
+export { monitorSpecs } from '../monitor/index.js';
+export { HARNESSES } from '../agents/index.js';
+export { diagnosticLine } from '../util/shown-text.js';

@@ -5,7 +5,7 @@ import { resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import { knownFromHead, LOOK_BYTES, unsupportedInput } from '../input/binary.js';
 import { openInputPath } from '../input/file-input.js';
-import { LineSplitter, type LineBatch } from '../input/lines.js';
+import { LineSplitter, type LineBatch } from '../lines/lines.js';
 import { cannotBeRead } from '../util/fs-errors.js';
 import type { FilterSession } from './session.js';
 import type { FilterIO, FilterOptions } from './types.js';

@@ -2,9 +2,9 @@
 // JSON document as the input's first value is gathered first), or, when stdin is a monitored stream, made a
 // monitor event as plain text.
 import { EventReader, type LineSink } from '../input/event-reader.js';
-import { detectInputFormat, inputFormatNames } from '../input/index.js';
-import { INVALID_UTF8_NOTE, overLongMessage, preview } from '../input/line-messages.js';
-import { DEFAULT_MAX_LINE_BYTES, type Line } from '../input/lines.js';
+import { detectInputFormat, inputFormatNames } from '../agents/input-formats.js';
+import { INVALID_UTF8_NOTE, overLongMessage, preview } from '../lines/line-messages.js';
+import { DEFAULT_MAX_LINE_BYTES, type Line } from '../lines/lines.js';
 import type { InputAdapter } from '../input/types.js';
 import type { MonitorSink, MonitorSource } from '../monitor/index.js';
 import type { FilterSession } from './session.js';

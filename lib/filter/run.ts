@@ -3,9 +3,10 @@
 // run after what came before is written). Monitor sources join the same ordered queue (lib/filter/monitors.ts).
 import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { findInputFormat, inputFormatNames } from '../input/index.js';
+import { findInputFormat, inputFormatNames } from '../agents/input-formats.js';
 import type { InputAdapter } from '../input/types.js';
-import { checkSessionOptions, UsageError } from '../session/options.js';
+import { UsageError } from '../session/options.js';
+import { checkSessionOptions } from '../agents/open-sessions.js';
 import { fidelitySummary, fidelityTargetProblem, writeFidelityFile } from '../session/fidelity.js';
 import { describeError } from '../util/fs-errors.js';
 import { diagnosticLine } from '../util/shown-text.js';

@@ -5,7 +5,7 @@ import type { GenericEvent } from '../events.js';
 import type { JsonSource } from '../json/raw-json.js';
 import type { SessionFacts } from '../input/types.js';
 import { SessionLogger, sessionLine } from '../session/logger.js';
-import { openEachSession, sessionCwd } from '../session/open.js';
+import { openEachSession, sessionCwd } from '../agents/open-sessions.js';
 import { WarnOnce } from '../util/warn-once.js';
 import type { Stdout } from './stdout.js';
 import type { FilterOptions, FilterResult } from './types.js';

@@ -1,7 +1,7 @@
 // What the filter's input looked like, kept as its lines are read (their count, how many were JSON, the format
 // the first JSON value looks like), so a run whose input held lines but no event ends saying why in one line:
 // plain text, another format than `--from` names, or a known format with nothing usable in it.
-import { detectInputFormat } from '../input/index.js';
+import { detectInputFormat } from '../agents/input-formats.js';
 
 /** How a format is called in that line. */
 function formatLabel(name: string): string {

@@ -1,7 +1,7 @@
 // What the filter takes and gives: its options (the session options and the input, echo and monitor ones),
 // the streams it runs on, and the outcome of a run.
 import type { Readable } from 'node:stream';
-import type { SessionHarness } from '../agents/types.js';
+import type { SessionHarness } from '../session/types.js';
 import type { MonitorSpec } from '../monitor/index.js';
 import type { SessionOptions } from '../session/options.js';
 

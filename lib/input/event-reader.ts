@@ -1,11 +1,11 @@
 // The one event reader: an input line -> its value (a huge line parsed from its bytes, never decoded whole:
 // lib/json/raw-json.ts) -> generic events through the input format's adapter, with the diagnostics each
-// line gets (lib/input/line-messages.ts). The filter and convert both read lines through it; what each does
+// line gets (lib/lines/line-messages.ts). The filter and convert both read lines through it; what each does
 // with a bad line or an event is theirs (`LineSink`).
 import type { GenericEvent } from '../events.js';
 import { jsonSourceOf, readLineValue, type JsonSource } from '../json/raw-json.js';
-import { ALSO_INVALID_UTF8, INVALID_UTF8_NOTE } from './line-messages.js';
-import type { Line } from './lines.js';
+import { ALSO_INVALID_UTF8, INVALID_UTF8_NOTE } from '../lines/line-messages.js';
+import type { Line } from '../lines/lines.js';
 import { LineValues, type LineDiagnostic } from './pretty-document.js';
 import { InputError, type InputAdapter } from './types.js';
 

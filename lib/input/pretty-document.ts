@@ -5,7 +5,7 @@
 // a document whole, to the filter, `read` and `convert` alike. A lone `{` followed by a line that is neither
 // indented nor the closing `}` (a JSON Lines file whose first line was cut short) opened no document: from that
 // line on the input is read line by line, so nothing after the damage is lost.
-import { bytesOf, DEFAULT_MAX_LINE_BYTES, isLazyLine, type Line } from './lines.js';
+import { bytesOf, DEFAULT_MAX_LINE_BYTES, isLazyLine, type Line } from '../lines/lines.js';
 import { readLineValue } from '../json/raw-json.js';
 
 /** JSON's whitespace, as bytes. */
@@ -13,7 +13,7 @@ const isSpace = (byte: number | undefined): boolean => byte === 0x20 || byte ===
 
 /**
  * The line is a lone `{` (with whitespace around). A huge line not yet decoded is looked at in its bytes: it
- * is held as bytes so that it is never one string (lib/input/lines.ts), and it is almost never a lone brace.
+ * is held as bytes so that it is never one string (lib/lines/lines.ts), and it is almost never a lone brace.
  */
 function isLoneBrace(line: Line): boolean {
   const at = isLazyLine(line) ? bytesOf(line) : undefined;
@@ -28,7 +28,7 @@ function isLoneBrace(line: Line): boolean {
 
 /** The line can be one of a pretty-printed document's after its `{`: indented, or the closing `}`. */
 function continuesDocument(line: Line): boolean {
-  // A huge line not yet decoded starts with a visible character (lib/input/lines.ts): not indented, not `}`.
+  // A huge line not yet decoded starts with a visible character (lib/lines/lines.ts): not indented, not `}`.
   if (isLazyLine(line)) return false;
   const text = line.text;
   // Over the line limit, its text is not kept: the document's own limit is what applies to it.
@@ -114,7 +114,7 @@ export class LineValues {
   /** The value `line` completes, or undefined while it belongs to a document still open. */
   next(line: Line): LineValue | undefined {
     if (this.first) {
-      // A huge line not yet decoded starts with a visible character (lib/input/lines.ts): it is not blank.
+      // A huge line not yet decoded starts with a visible character (lib/lines/lines.ts): it is not blank.
       this.first = isLazyLine(line) || line.text === undefined ? false : line.text.trim() === '';
       this.document = PrettyDocument.start(line, this.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES);
       if (this.document) {

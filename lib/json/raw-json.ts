@@ -3,8 +3,8 @@
 // JSON.parse made of them (the raw text and the parsed string are the same JSON value, whatever escapes the
 // producer chose). Also parseLine: huge lines parsed from their bytes, long strings decoded piece by piece.
 import { randomBytes } from 'node:crypto';
-import { bytesOf, isLazyLine, isOverLong, type Line } from '../input/lines.js';
-import { invalidJsonMessage, overLongMessage } from '../input/line-messages.js';
+import { bytesOf, isLazyLine, isOverLong, type Line } from '../lines/lines.js';
+import { invalidJsonMessage, overLongMessage } from '../lines/line-messages.js';
 import { isObject } from '../util/is-object.js';
 
 /** Strings shorter than this (in UTF-16 units) are serialised as usual: splicing them would not pay. */

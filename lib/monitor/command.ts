@@ -5,7 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { constants } from 'node:os';
 import type { Readable } from 'node:stream';
 import type { GenericEvent } from '../events.js';
-import { LineSplitter } from '../input/lines.js';
+import { LineSplitter } from '../lines/lines.js';
 import { MonitorSource } from './source.js';
 import { diagnosticLine } from '../util/shown-text.js';
 

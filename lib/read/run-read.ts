@@ -1,7 +1,7 @@
 // `asyncai-log read`: transcripts (paths, session ids, `-` for stdin) in, NDJSON out: generic events by
 // default, one usage object per transcript with `usage`, one line per branch with `tree`. A transcript is read
 // by its agent's reader, reached through the registry (`Agent.transcripts`); what is another format the filter
-// reads is printed through its input adapter (../input/any-input.ts). Warnings go to stderr as
+// reads is printed through its input adapter (any-input.ts). Warnings go to stderr as
 // `asyncai-log: <file>:<line>: <what>`; an input that cannot be read is reported and the rest go on.
 import { createReadStream } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,12 +10,12 @@ import { Readable } from 'node:stream';
 import { locateStore, SESSION_STORES, TRANSCRIPT_READERS, type ReadableAgent, type StoreAgent } from '../agents/index.js';
 import {
   ReaderError, StoreError, type ReaderWarning, type StoreSession, type TranscriptReading, type TranscriptReadOptions, type UsageCounting,
-} from '../agents/types.js';
+} from '../session/types.js';
 import type { InputFormat } from '../input/types.js';
-import { findInputFormat } from '../input/index.js';
+import { findInputFormat } from '../agents/input-formats.js';
 import { cannotBeRead } from '../util/fs-errors.js';
 import { MAX_RECORD_BYTES } from '../util/record-limit.js';
-import { keepStream, readAdapted, sniffFile, sniffStream } from '../input/any-input.js';
+import { keepStream, readAdapted, sniffFile, sniffStream } from './any-input.js';
 import { openInputPath } from '../input/file-input.js';
 import { Output } from './output.js';
 import { diagnosticLine } from '../util/shown-text.js';

@@ -2,7 +2,7 @@
 // A harness whose file cannot be opened or written is reported once and dropped; the others go on.
 import type { GenericEvent } from '../events.js';
 import type { JsonSource } from '../json/raw-json.js';
-import { EventRejected, type SessionHarness } from '../agents/types.js';
+import { EventRejected, type SessionHarness } from './types.js';
 
 /** The first stdout line: which sessions this run writes (its shape: the README's "The session line"). */
 export function sessionLine(harnesses: readonly SessionHarness[], agentName: string): string {

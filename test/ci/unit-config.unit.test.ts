@@ -15,7 +15,7 @@ test('the unit run selects by name only and stubs every way to start a process',
   expect(UNIT_TESTS).toBe('test/**/*.unit.test.ts');
   expect(unitConfig.test?.include).toEqual([UNIT_TESTS]);
   expect(unitConfig.test?.setupFiles).toEqual(['test/support/unit-no-process.ts']);
-  for (const pure of ['test/events/events.unit.test.ts', 'test/input/lines.unit.test.ts', 'test/ci/unit-config.unit.test.ts']) expect(UNIT).toContain(pure);
+  for (const pure of ['test/events/events.unit.test.ts', 'test/lines/lines.unit.test.ts', 'test/ci/unit-config.unit.test.ts']) expect(UNIT).toContain(pure);
   // Their beforeAll starts the real claude, and the command monitor runs a shell.
   for (const spawning of ['test/monitor/golden.test.ts', 'test/monitor/command.test.ts']) {
     expect(TESTS).toContain(spawning);

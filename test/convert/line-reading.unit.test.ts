@@ -8,7 +8,7 @@ import { PassThrough, Readable } from 'node:stream';
 import { convertSource } from '../../lib/convert/convert-file.js';
 import type { ConvertSettings, ConvertTask } from '../../lib/convert/types.js';
 import { runFilter, type FilterOptions } from '../../lib/filter/index.js';
-import { LAZY_TEXT_BYTES } from '../../lib/input/lines.js';
+import { LAZY_TEXT_BYTES } from '../../lib/lines/lines.js';
 import { tempDir } from '../support/run.js';
 
 const T = '2026-11-29T10:00:00.000Z';

@@ -5,7 +5,7 @@ import { describe, expect, test } from 'vitest';
 import { mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { knownFormats } from '../../lib/agents/index.js';
-import { inputFormatNames } from '../../lib/input/index.js';
+import { inputFormatNames } from '../../lib/agents/input-formats.js';
 import { MAN_SECTIONS, parseManPage } from '../../scripts/man-page.mjs';
 import { ROOT, cleanEnv, run, runBin, tempDir, BIN } from '../support/run.js';
 

@@ -4,7 +4,7 @@ import { describe, expect, test } from 'vitest';
 import type { GenericEvent } from '../../lib/events.js';
 import { EventReader, type LineSink } from '../../lib/input/event-reader.js';
 import { genericEvents } from '../../lib/input/generic-events.js';
-import { LineSplitter, type Line } from '../../lib/input/lines.js';
+import { LineSplitter, type Line } from '../../lib/lines/lines.js';
 
 const T = '2026-11-29T10:00:00.000Z';
 

@@ -3,7 +3,7 @@
 import { describe, expect, test } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { PassThrough, Readable } from 'node:stream';
-import { LineSplitter, LAZY_TEXT_BYTES, isLazyLine, isOverLong, type Line } from '../../lib/input/lines.js';
+import { LineSplitter, LAZY_TEXT_BYTES, isLazyLine, isOverLong, type Line } from '../../lib/lines/lines.js';
 import { parseLine, jsonSourceOf } from '../../lib/json/raw-json.js';
 import { runFilter, type FilterOptions } from '../../lib/filter/index.js';
 import { tempDir } from '../support/run.js';

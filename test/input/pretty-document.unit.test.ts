@@ -1,7 +1,7 @@
 // LineValues: the values of an input line by line, a pretty-printed document opening it gathered whole and
 // located at its first line; a document that is not JSON, over the limit or never closed gets one diagnostic.
 import { describe, expect, test } from 'vitest';
-import { isLazyLine, LAZY_TEXT_BYTES, LineSplitter } from '../../lib/input/lines.js';
+import { isLazyLine, LAZY_TEXT_BYTES, LineSplitter } from '../../lib/lines/lines.js';
 import { LineValues, type LineValue } from '../../lib/input/pretty-document.js';
 
 function values(text: string, max?: number): (LineValue | 'end')[] {

@@ -4,7 +4,7 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { GenericEvent } from '../../lib/events.js';
-import { findInputFormat } from '../../lib/input/index.js';
+import { findInputFormat } from '../../lib/agents/input-formats.js';
 import type { InputAdapter } from '../../lib/input/types.js';
 import { FIXTURES } from '../support/run.js';
 

@@ -5,7 +5,7 @@ import { describe, expect, test } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { PassThrough, Readable } from 'node:stream';
 import { AppendFile } from '../../lib/session/append-file.js';
-import { LineSplitter, type Line } from '../../lib/input/lines.js';
+import { LineSplitter, type Line } from '../../lib/lines/lines.js';
 import { jsonSourceOf, MIN_SPLICE_CHARS } from '../../lib/json/raw-json.js';
 import { isStringifyForm, stringifySpliced } from '../../lib/json/spliced-json.js';
 import { runFilter, type FilterOptions } from '../../lib/filter/index.js';

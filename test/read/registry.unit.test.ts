@@ -66,7 +66,7 @@ describe('layers', () => {
   });
 
   test('the other generic layers and the bin reach the agents only through the registry too', () => {
-    const layers = ['filter', 'convert', 'session', 'input', 'monitor', 'json', 'util'].map((dir) => join(LIB, dir));
+    const layers = ['filter', 'convert', 'session', 'input', 'monitor', 'json', 'lines', 'util'].map((dir) => join(LIB, dir));
     const files = [...layers, join(LIB, '..', 'bin')].flatMap((dir) => importsUnder(dir));
     expect(files.length).toBeGreaterThan(40);
     for (const { file, imports } of files) {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { GenericEvent } from '../../lib/events.js';
 import { claudeCodeCli } from '../../lib/agents/claude-code-cli/harness.js';
 import { encodeProjectDir } from '../../lib/agents/claude-code-cli/project-dir.js';
-import type { SessionHarness } from '../../lib/agents/types.js';
+import type { SessionHarness } from '../../lib/session/types.js';
 import { AppendFile } from '../../lib/session/append-file.js';
 import { SessionLogger, sessionLine } from '../../lib/session/logger.js';
 import { FidelityAccount } from '../../lib/session/fidelity.js';

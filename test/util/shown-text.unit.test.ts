@@ -1,8 +1,8 @@
 // Untrusted text in a diagnostic is escaped (lib/util/shown-text.ts), and a bad line is quoted once, cut to
-// one length, the same way in every message (lib/input/line-messages.ts).
+// one length, the same way in every message (lib/lines/line-messages.ts).
 import { describe, expect, test } from 'vitest';
 import { diagnosticLine, escapeText } from '../../lib/util/shown-text.js';
-import { invalidJsonMessage, PREVIEW_CHARS, preview, previewValue } from '../../lib/input/line-messages.js';
+import { invalidJsonMessage, PREVIEW_CHARS, preview, previewValue } from '../../lib/lines/line-messages.js';
 
 describe('escapeText', () => {
   test('newlines, ESC, DEL, C1, line separators, bidi controls and lone surrogates are written as escapes', () => {

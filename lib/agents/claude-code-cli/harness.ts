@@ -10,7 +10,7 @@ import { AppendFile, type FileMark, foreignAppendWarning } from '../../session/a
 import type { JsonPieces } from '../../json/spliced-json.js';
 import { findInOwnTail, Replay } from '../../session/reopened.js';
 import type { FidelityAccount } from '../../session/fidelity.js';
-import { type HarnessFactory, type HarnessOptions, type SessionHarness } from '../types.js';
+import { type HarnessFactory, type HarnessOptions, type SessionHarness } from '../../session/types.js';
 import { copyChain, readRecords, RecentChain } from './fork.js';
 import { encodeProjectDir } from './project-dir.js';
 import { FORMAT, ClaudeRecordMapper, DEFAULT_MODEL, type MapperOptions } from './records.js';

@@ -1,7 +1,7 @@
 // Claude Code (2.1.328): everything this project knows about it lives in this folder. The writer
 // (`--session-format claude-code-cli`), the `claude-stream-json` and `claude-transcript` input formats, the
 // transcript reader (reader/) and the project-directory rule.
-import type { Agent } from '../types.js';
+import type { Agent } from '../../session/types.js';
 import { claudeCodeCli } from './harness.js';
 import { claudeTranscripts } from './reader/transcripts.js';
 import { claudeStreamJson } from './stream-json.js';

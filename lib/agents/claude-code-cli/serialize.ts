@@ -3,7 +3,7 @@
 import type { JsonSource } from '../../json/raw-json.js';
 import { stringifySpliced, type JsonPieces } from '../../json/spliced-json.js';
 import { PRE, PRE_HUMAN_TURN, renderReminder } from '../../monitor/notification.js';
-import { EventRejected } from '../types.js';
+import { EventRejected } from '../../session/types.js';
 import { overRecordLimit, recordTooLong } from '../../util/record-limit.js';
 import type { ClaudeRecord } from './records.js';
 

@@ -5,7 +5,7 @@ import type { ContentPart, GenericEvent, ImageInput } from '../../events.js';
 import { resolveTimestamp } from '../../events.js';
 import { WarnOnce, isObject, text } from '../../input/adapter-kit.js';
 import { InputError, type InputAdapter, type InputFormat, type SessionFacts } from '../../input/types.js';
-import { previewValue } from '../../input/line-messages.js';
+import { previewValue } from '../../lines/line-messages.js';
 
 type Warn = (message: string) => void;
 

@@ -5,7 +5,7 @@ import type { ContentPart, GenericEvent } from '../../events.js';
 import { CodexUsage, HeldAssistant, callAndResult, todos, toolId, unwrapShell } from './input-common.js';
 import { WarnOnce, isObject, text } from '../../input/adapter-kit.js';
 import { InputError, type InputAdapter, type InputFormat } from '../../input/types.js';
-import { previewValue } from '../../input/line-messages.js';
+import { previewValue } from '../../lines/line-messages.js';
 
 const EVENT_TYPES = new Set([
   'thread.started', 'turn.started', 'turn.completed', 'turn.failed', 'item.started', 'item.updated', 'item.completed', 'error',

@@ -7,7 +7,7 @@ import type { GenericEvent } from '../../events.js';
 import { AppendFile, type FileMark, foreignAppendWarning } from '../../session/append-file.js';
 import { findInOwnTail, Replay } from '../../session/reopened.js';
 import type { FidelityAccount } from '../../session/fidelity.js';
-import { EventRejected, type HarnessFactory, type HarnessOptions, type SessionHarness } from '../types.js';
+import { EventRejected, type HarnessFactory, type HarnessOptions, type SessionHarness } from '../../session/types.js';
 import { FORMAT, CodexRecordMapper, lastTotalIn, type RolloutLine } from './records.js';
 import { rolloutDirParts, rolloutFileName, sessionStart } from './rollout-path.js';
 

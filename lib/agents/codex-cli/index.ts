@@ -1,6 +1,6 @@
 // Codex (0.171.0): everything this project knows about it lives in this folder. The writer
 // (`--session-format codex-cli`), the `codex-rollout` and `codex-exec-json` input formats and rollout paths.
-import type { Agent } from '../types.js';
+import type { Agent } from '../../session/types.js';
 import { codexCli } from './harness.js';
 import { codexExecJson } from './exec-json.js';
 import { codexRollout } from './rollout-input.js';

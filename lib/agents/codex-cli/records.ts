@@ -10,7 +10,7 @@ import type {
 import { callFor } from '../../events.js';
 import { MonitorTasks } from '../../monitor/monitor-tasks.js';
 import { PRE } from '../../monitor/notification.js';
-import { EventRejected } from '../types.js';
+import { EventRejected } from '../../session/types.js';
 import { FidelityAccount } from '../../session/fidelity.js';
 import { isObject } from '../../util/is-object.js';
 import { RecentStrings } from '../../util/recent.js';

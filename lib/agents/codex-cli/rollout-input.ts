@@ -7,7 +7,7 @@ import { CodexUsage, HeldAssistant, callAndResult, joinArgv, todos, toolId } fro
 import { FORMAT as CODEX_FORMAT } from './records.js';
 import { WarnOnce, isObject, text } from '../../input/adapter-kit.js';
 import { InputError, type InputAdapter, type InputFormat, type SessionFacts } from '../../input/types.js';
-import { previewValue } from '../../input/line-messages.js';
+import { previewValue } from '../../lines/line-messages.js';
 
 type Warn = (message: string) => void;
 

@@ -7,7 +7,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { closeSync, constants, openSync, readdirSync, readSync, realpathSync } from 'node:fs';
 import { basename, dirname, join, sep } from 'node:path';
 import type { GenericEvent } from '../../events.js';
-import { EventRejected, type HarnessFactory, type HarnessOptions, type ReopenSession, type SessionHarness } from '../types.js';
+import { EventRejected, type HarnessFactory, type HarnessOptions, type ReopenSession, type SessionHarness } from '../../session/types.js';
 import { AppendFile, type FileMark, foreignAppendWarning } from '../../session/append-file.js';
 import type { FidelityAccount } from '../../session/fidelity.js';
 import { Replay } from '../../session/reopened.js';

@@ -7,7 +7,7 @@ export { chatFileName, projectHash, resolveProjectSlug, slugify } from './paths.
 export { INPUT_FORMAT, geminiChat } from './reader.js';
 export { STREAM_FORMAT, geminiStreamJson } from './stream-json.js';
 
-import type { Agent } from '../types.js';
+import type { Agent } from '../../session/types.js';
 import { geminiCli as harness } from './harness.js';
 import { geminiChat as chat } from './reader.js';
 import { geminiStreamJson as stream } from './stream-json.js';

@@ -9,7 +9,7 @@ import type {
 } from '../../events.js';
 import { callFor } from '../../events.js';
 import { PRE } from '../../monitor/notification.js';
-import { EventRejected } from '../types.js';
+import { EventRejected } from '../../session/types.js';
 import { FidelityAccount } from '../../session/fidelity.js';
 import { MonitorTasks } from '../../monitor/monitor-tasks.js';
 import { RecentMap, RecentStrings } from '../../util/recent.js';

@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { closeSync, constants, openSync, readFileSync, readSync, statSync, unlinkSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import type { GenericEvent } from '../../events.js';
-import { EventRejected, type HarnessFactory, type HarnessOptions, type ReopenSession, type SessionHarness } from '../types.js';
+import { EventRejected, type HarnessFactory, type HarnessOptions, type ReopenSession, type SessionHarness } from '../../session/types.js';
 import { AppendFile, type FileMark } from '../../session/append-file.js';
 import type { FidelityAccount } from '../../session/fidelity.js';
 import { Replay } from '../../session/reopened.js';

@@ -11,7 +11,7 @@ export { INPUT_FORMAT, fromOpencodeTokens, opencodeExport } from './reader.js';
 export { RUN_FORMAT, opencodeRunJson } from './run-json.js';
 export { locateStore, opencodeStore, SESSION_ID, storeDatabase } from './store.js';
 
-import type { Agent } from '../types.js';
+import type { Agent } from '../../session/types.js';
 import { opencode as harness } from './harness.js';
 import { opencodeExport as exported } from './reader.js';
 import { opencodeRunJson as run } from './run-json.js';

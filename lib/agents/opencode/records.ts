@@ -9,7 +9,7 @@ import type {
 import { callFor } from '../../events.js';
 // The notification text every agent shares lives with Claude Code's records (agent-neutral in substance).
 import { PRE } from '../../monitor/notification.js';
-import { EventRejected } from '../types.js';
+import { EventRejected } from '../../session/types.js';
 import { FidelityAccount } from '../../session/fidelity.js';
 import { MonitorTasks } from '../../monitor/monitor-tasks.js';
 import { isObject } from '../../util/is-object.js';

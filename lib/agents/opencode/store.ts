@@ -11,7 +11,7 @@ import { createInterface } from 'node:readline';
 import { makeTempDir, removeTempDir } from '../../util/temp-dirs.js';
 import { findOpencode } from './binary.js';
 import { defaultDataDir } from './harness.js';
-import { StoreError, type OpenedStore, type SessionStore, type StoreSession } from '../types.js';
+import { StoreError, type OpenedStore, type SessionStore, type StoreSession } from '../../session/types.js';
 import { INPUT_FORMAT } from './reader.js';
 
 type Env = Record<string, string | undefined>;

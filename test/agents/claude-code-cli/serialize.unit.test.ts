@@ -7,7 +7,7 @@ import { describe, expect, test } from 'vitest';
 import { normalizeEvent } from '../../../lib/events.js';
 import { ClaudeRecordMapper } from '../../../lib/agents/claude-code-cli/records.js';
 import { serializeRecord } from '../../../lib/agents/claude-code-cli/serialize.js';
-import { LineSplitter } from '../../../lib/input/lines.js';
+import { LineSplitter } from '../../../lib/lines/lines.js';
 import { jsonSourceOf, parseLine } from '../../../lib/json/raw-json.js';
 import { generateInput } from '../../reliability/generate.js';
 import { withSeed } from '../../reliability/support.js';

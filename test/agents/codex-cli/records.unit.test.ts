@@ -9,7 +9,7 @@ import {
   CodexRecordMapper, lastTotalIn, toCodexUsage, type RolloutLine,
 } from '../../../lib/agents/codex-cli/records.js';
 import { rolloutDirParts, rolloutFileName, sessionStart } from '../../../lib/agents/codex-cli/rollout-path.js';
-import { EventRejected } from '../../../lib/agents/types.js';
+import { EventRejected } from '../../../lib/session/types.js';
 import { FIXTURES } from '../../support/run.js';
 
 const T = '2026-11-29T10:00:00.000Z';

@@ -5,7 +5,7 @@ import { describe, expect, test } from 'vitest';
 import { readFileSync } from 'node:fs';
 import type { GenericEvent } from '../../../lib/events.js';
 import { PRE } from '../../../lib/monitor/notification.js';
-import { findInputFormat } from '../../../lib/input/index.js';
+import { findInputFormat } from '../../../lib/agents/input-formats.js';
 import { runBin, sessionOf, tempDir } from '../../support/run.js';
 import { ev, writeCodexSession } from './support.js';
 

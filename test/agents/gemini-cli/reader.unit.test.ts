@@ -1,7 +1,7 @@
 // The `gemini-chat` input format with literal lines: replaced and rewound messages, history rewrites, tool
 // calls with results and errors, thoughts, images, tokens, context and UI notes; and what the writer wrote reads back.
 import { describe, expect, test } from 'vitest';
-import { detectInputFormat } from '../../../lib/input/index.js';
+import { detectInputFormat } from '../../../lib/agents/input-formats.js';
 import { fixtureValues, mapValues } from '../../input/support.js';
 import { GeminiRecordMapper } from '../../../lib/agents/gemini-cli/records.js';
 import { PNG } from './support.js';

@@ -1,7 +1,7 @@
 // The Gemini chat mapper with literal events: which lines each event makes, how a model message gathers its
 // thoughts, text and tool calls, how results rewrite it by id, and the tokens, summary and notifications.
 import { describe, expect, test } from 'vitest';
-import { EventRejected } from '../../../lib/agents/types.js';
+import { EventRejected } from '../../../lib/session/types.js';
 import type { GenericEvent } from '../../../lib/events.js';
 import { PRE } from '../../../lib/monitor/notification.js';
 import { CANCELLED_ERROR, GeminiRecordMapper, summaryOf } from '../../../lib/agents/gemini-cli/records.js';

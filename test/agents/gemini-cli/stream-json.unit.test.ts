@@ -3,7 +3,7 @@
 // and the captured run maps to its golden events.
 import { describe, expect, test } from 'vitest';
 import { NO_OUTPUT } from '../../../lib/agents/gemini-cli/stream-json.js';
-import { detectInputFormat } from '../../../lib/input/index.js';
+import { detectInputFormat } from '../../../lib/agents/input-formats.js';
 import { InputError } from '../../../lib/input/types.js';
 import { fixtureValues, goldenCases, mapFixtureFile, mapValues } from '../../input/support.js';
 

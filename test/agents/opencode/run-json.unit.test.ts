@@ -2,7 +2,7 @@
 // finished tool calls with their results, each step's usage on its last reply or call, errors, detection from
 // the first line; and the captured runs map to their golden events.
 import { describe, expect, test } from 'vitest';
-import { detectInputFormat } from '../../../lib/input/index.js';
+import { detectInputFormat } from '../../../lib/agents/input-formats.js';
 import { InputError } from '../../../lib/input/types.js';
 import { fixtureValues, goldenCases, mapFixtureFile, mapValues } from '../../input/support.js';
 

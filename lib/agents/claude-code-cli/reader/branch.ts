@@ -2,13 +2,10 @@
 // (parentUuid), so edits and re-runs leave several children under one parent. The index keeps a few fields
 // per record (not the records), picks the leaf `claude --resume` would continue, and selects the records on
 // the branch ending there, through compaction boundaries (a boundary's logicalParentUuid).
-import type { RecordHead } from './record-head.js';
+import type { NodeKind, RecordHead } from './record-head.js';
 import { GrowingArray, zeroed } from './growing-array.js';
 import { UuidIds, type UuidIdsOptions } from './uuid-ids.js';
 import { isObject, isToolResultsOnly } from './record-types.js';
-
-/** What a record is, as far as branches go. */
-export type NodeKind = 'user' | 'assistant' | 'tool-results' | 'context' | 'boundary';
 
 const KINDS: readonly NodeKind[] = ['user', 'assistant', 'tool-results', 'context', 'boundary'];
 const NONE = -1;

@@ -1,6 +1,6 @@
 // A transcript file's lines as bytes, read synchronously in large chunks (no stream, no promise per read):
 // a line is decoded only when someone asks for its text, so a pass that needs a few fields of each record
-// can take them from the bytes. Lines are split as lib/input/lines.ts splits them: a BOM, CR before LF and
+// can take them from the bytes. Lines are split as lib/lines/lines.ts splits them: a BOM, CR before LF and
 // blank lines dropped, invalid UTF-8 flagged, a line over the limit reported and never held.
 import { isUtf8 } from 'node:buffer';
 import { readSync } from 'node:fs';

@@ -8,7 +8,7 @@ import { availableParallelism } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import type { ContextEvent, GenericEvent } from '../../../events.js';
 import { lstatBelow } from '../../../util/no-follow.js';
-import { ReaderError, type ReaderWarning, type TranscriptReading } from '../../types.js';
+import { ReaderError, type ReaderWarning, type TranscriptReading } from '../../../session/types.js';
 import { branchFilter, type TranscriptTree } from './branch.js';
 import { firstPass } from './first-pass.js';
 import { TranscriptEventMapper } from './map-record.js';

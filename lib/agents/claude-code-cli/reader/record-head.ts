@@ -2,7 +2,9 @@
 // kind), read from the line's bytes instead of JSON.parse of the whole record. The scan validates the whole
 // line as JSON.parse would and gives up on anything it is not sure of (escaped keys, deep nesting, invalid
 // text), so a line it accepts yields exactly the values JSON.parse would give; every other line is parsed.
-import type { NodeKind } from './branch.js';
+
+/** What a record is, as far as branches go. */
+export type NodeKind = 'user' | 'assistant' | 'tool-results' | 'context' | 'boundary';
 
 /** What the first pass reads of one record; values are as `JSON.parse(line)[key]` would be, or undefined. */
 export interface RecordHead {

@@ -1,7 +1,7 @@
 // One transcript file as both passes meet it: each pass opens it again and reads it a chunk at a time; what
 // spans the passes is here (the warnings, given once each, and which record types were reported).
 import { cannotBeRead } from '../../../util/fs-errors.js';
-import { ReaderError, type ReaderWarning } from '../../types.js';
+import { ReaderError, type ReaderWarning } from '../../../session/types.js';
 import { CHUNK_BYTES, SpareBuffer, type FileLine } from './file-lines.js';
 import { classifyRecordType } from './record-types.js';
 import { TranscriptScan, type ScanSummary } from './scan.js';

@@ -1,7 +1,7 @@
 // How `asyncai-log read` reaches this reader (the registry's `Agent.transcripts`): sessions are found by uuid
 // under `<root>/projects/`, a file is read by ClaudeTranscriptReader.
 import { resolve } from 'node:path';
-import type { TranscriptReader } from '../../types.js';
+import type { TranscriptReader } from '../../../session/types.js';
 import { claudeTranscript } from '../transcript-input.js';
 import { findSessionTranscripts, isSessionUuid } from './locate.js';
 import { ClaudeTranscriptReader, defaultThreads } from './reader.js';

@@ -3,32 +3,9 @@
 // that fails costs speed, not totals: every transcript it had not answered for is counted on this thread.
 import { existsSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
-import type { ReaderWarning, UsageCounting, UsageReply as Reply } from '../../types.js';
-import type { ClaudeTranscriptReader } from './reader.js';
+import type { ReaderWarning, UsageCounting } from '../../../session/types.js';
+import type { UsageReply, UsageTask } from './usage-report.js';
 import { WORKER_YOUNG_MB } from '../../../util/worker-heap.js';
-
-/** One transcript's usage line: its session, totals, and with `subagents` each subagent's. */
-export async function usageReport(reader: ClaudeTranscriptReader, subagents: boolean): Promise<Record<string, unknown>> {
-  const subs = subagents ? await reader.subagents() : [];
-  const report = { session_id: reader.sessionId, ...(await reader.usage()) } as Record<string, unknown>;
-  if (subagents) {
-    const list: Record<string, unknown>[] = [];
-    for (const sub of subs) list.push({ agent_id: sub.agentId, ...(await sub.usage()) });
-    report.subagents = list;
-  }
-  return report;
-}
-
-/** What a worker is asked: one transcript. */
-export interface UsageTask {
-  seq: number;
-  path: string;
-  subagents: boolean;
-  maxRecordBytes?: number;
-}
-
-/** A worker's answer: the usage line, or why the transcript could not be read; the warnings met, in order. */
-export type UsageReply = { seq: number } & Reply;
 
 /** Heap limits of a worker, in MB: it holds one transcript's responses at a time (young: lib/util/worker-heap.ts). */
 const WORKER_HEAP = { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: WORKER_YOUNG_MB };

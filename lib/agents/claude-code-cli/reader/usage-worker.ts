@@ -1,7 +1,7 @@
 // A worker thread of `read --usage` (see usage-pool.ts): counts whole transcripts, one task at a time.
 import { parentPort } from 'node:worker_threads';
 import { ClaudeTranscriptReader, ReaderError, type ReaderWarning } from './reader.js';
-import { usageReport, type UsageReply, type UsageTask } from './usage-pool.js';
+import { usageReport, type UsageReply, type UsageTask } from './usage-report.js';
 
 parentPort!.on('message', (task: UsageTask) => {
   void (async () => {

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { detectInputFormat } from '../../../../lib/input/index.js';
+import { detectInputFormat } from '../../../../lib/agents/input-formats.js';
 import { FIXTURES, runBin, sessionOf, tempDir } from '../../../support/run.js';
 import { assistant, lastPrompt, readAll, SID, text, user, writeTranscript } from './support.js';
 

@@ -5,7 +5,7 @@ import { closeSync, openSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { Rng } from '../../../reliability/support.js';
-import { LineSplitter } from '../../../../lib/input/lines.js';
+import { LineSplitter } from '../../../../lib/lines/lines.js';
 import { FileLines, lineText } from '../../../../lib/agents/claude-code-cli/reader/file-lines.js';
 import { tempDir } from '../../../support/run.js';
 

@@ -3,7 +3,7 @@ import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createAdapterStream, type AdapterStreamOptions } from '../../lib/index.js';
 import type { GenericEvent } from '../../lib/events.js';
-import { fixtureValues } from './support.js';
+import { fixtureValues } from '../input/support.js';
 
 async function collect(format: string, values: unknown[], options: AdapterStreamOptions = {}) {
   const events: GenericEvent[] = [];

@@ -1,9 +1,9 @@
 import { describe, expect, test } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { detectInputFormat, INPUT_FORMATS, inputFormatNames } from '../../lib/input/index.js';
+import { detectInputFormat, INPUT_FORMATS, inputFormatNames } from '../../lib/agents/input-formats.js';
 import { FIXTURES, runBin, sessionOf, tempDir } from '../support/run.js';
-import { fixtureValues } from './support.js';
+import { fixtureValues } from '../input/support.js';
 
 const FOREIGN = ['claude-stream-json', 'codex-exec-json', 'codex-rollout', 'gemini-stream-json', 'opencode-run-json'];
 

@@ -1,12 +1,12 @@
-// The input formats and auto-detection from the first non-blank line. An agent's formats come from its folder
-// (lib/agents/<format>/) through the agent registry; the generic events are this folder's own.
-import { AGENTS } from '../agents/index.js';
-import { genericEvents } from './generic-events.js';
-import type { InputFormat } from './types.js';
+// The input formats and auto-detection from the first non-blank line, beside the registry: an agent's formats
+// come from its folder (lib/agents/<format>/) through the registry; the generic events are lib/input/'s own.
+import { AGENTS } from './index.js';
+import { genericEvents } from '../input/generic-events.js';
+import type { InputFormat } from '../input/types.js';
 
 /**
  * Every agent's formats, then `events` last: it accepts any object with a string `type`, so every agent's
- * format goes before it. The agents' formats do not overlap (test/input/formats.test.ts).
+ * format goes before it. The agents' formats do not overlap (test/agents/input-formats.test.ts).
  */
 export const INPUT_FORMATS: readonly InputFormat[] = [...AGENTS.flatMap((agent) => agent.inputs), genericEvents];
 

@@ -1,12 +1,49 @@
-// Opening sessions, for the filter and convert alike: which project directory a session belongs to, and one
-// new session per configured format, each under its storage root (made here, one way for every agent, so a
-// root the file system refuses is refused at once with one line whatever the format).
+// Opening sessions, for the filter and convert alike: the session options checked against the registry, which
+// project directory a session belongs to, and one new session per configured format, each under its storage
+// root (made here, one way for every agent, so a root the file system refuses is refused at once with one line
+// whatever the format). Beside the registry: it finds the formats' writers there.
+import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { findHarness } from '../agents/index.js';
-import type { SessionHarness } from '../agents/types.js';
+import { findHarness, knownFormats } from './index.js';
+import type { SessionHarness } from '../session/types.js';
 import type { SessionFacts } from '../input/types.js';
 import { makeDirs } from '../util/fs-errors.js';
-import type { SessionOptions } from './options.js';
+import { UsageError, type SessionOptions } from '../session/options.js';
+
+/**
+ * Validate formats, roots and the project directory up front: an unknown format, a malformed dir, a format
+ * whose program is missing (`preflight`), or a `cwd` that is empty or names something other than a directory
+ * is a usage error. A `cwd` that does not exist is accepted: the session only records it (it may be a project
+ * on another machine, or one made later).
+ */
+export function checkSessionOptions(
+  options: Pick<SessionOptions, 'formats' | 'sessionDirs' | 'cwd'> & { processCwd?: string; env?: SessionOptions['env'] },
+): void {
+  if (options.cwd !== undefined) {
+    if (options.cwd === '') throw new UsageError('--cwd wants a directory, got ""');
+    let directory = true;
+    try {
+      directory = statSync(resolve(options.processCwd ?? '/', options.cwd)).isDirectory();
+    } catch (error) {
+      // Missing (or out of reach): only recorded. A file on the way makes it impossible.
+      directory = (error as NodeJS.ErrnoException).code !== 'ENOTDIR';
+    }
+    if (!directory) throw new UsageError(`--cwd ${options.cwd}: not a directory`);
+  }
+  for (const format of options.formats) {
+    const factory = findHarness(format);
+    if (!factory) {
+      throw new UsageError(`unknown session format ${JSON.stringify(format)} (known: ${knownFormats().join(', ')})`);
+    }
+    const missing = factory.preflight?.(options.env ?? {});
+    if (missing !== undefined) throw new UsageError(missing);
+  }
+  for (const format of Object.keys(options.sessionDirs)) {
+    if (!findHarness(format)) {
+      throw new UsageError(`--session-dir names unknown format ${JSON.stringify(format)} (known: ${knownFormats().join(', ')})`);
+    }
+  }
+}
 
 /** The project directory a session belongs to; `fromInput` when the input named it (then only recorded). */
 export interface SessionCwd {

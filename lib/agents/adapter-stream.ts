@@ -3,8 +3,8 @@
 // filter drives adapters directly so it can write each input chunk's records in one write.
 import { Transform, type TransformCallback } from 'node:stream';
 import type { GenericEvent } from '../events.js';
-import { detectInputFormat, findInputFormat, inputFormatNames } from './index.js';
-import { InputError, type InputAdapter, type InputFormat, type SessionFacts } from './types.js';
+import { detectInputFormat, findInputFormat, inputFormatNames } from './input-formats.js';
+import { InputError, type InputAdapter, type InputFormat, type SessionFacts } from '../input/types.js';
 
 export interface AdapterStreamOptions {
   /** A located, non-fatal problem (value number, 1-based, and message); default: ignored. */

@@ -1,5 +1,5 @@
 // `asyncai-log read` of anything the filter reads: a file or stream is recognised from its first line that is
-// JSON as the filter recognises it (lib/input/index.ts); a damaged first line does not hide what follows it.
+// JSON as the filter recognises it (lib/agents/input-formats.ts); a damaged first line does not hide what follows it.
 // A transcript with a reader of its own (a Claude Code transcript: see `Agent.transcripts`) goes to that
 // reader (which reads a file twice: a stream is first kept in a private temporary file); any other format
 // (Codex rollouts, `codex exec --json`, Claude stream-json, generic events) goes through the filter's input
@@ -9,11 +9,11 @@ import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readAsTranscript } from '../agents/index.js';
 import { normalizeEvent, type GenericEvent } from '../events.js';
-import { knownFromHead, LOOK_BYTES, unsupportedInput } from './binary.js';
-import { detectInputFormat } from './index.js';
-import { DEFAULT_MAX_LINE_BYTES, LineSplitter, type Line } from './lines.js';
-import { LineValues, type LineValue } from './pretty-document.js';
-import { InputError, type InputFormat } from './types.js';
+import { knownFromHead, LOOK_BYTES, unsupportedInput } from '../input/binary.js';
+import { detectInputFormat } from '../agents/input-formats.js';
+import { DEFAULT_MAX_LINE_BYTES, LineSplitter, type Line } from '../lines/lines.js';
+import { LineValues, type LineValue } from '../input/pretty-document.js';
+import { InputError, type InputFormat } from '../input/types.js';
 import { makeTempDir, removeTempDir } from '../util/temp-dirs.js';
 
 /** Bytes read at a time while looking for the first line. */

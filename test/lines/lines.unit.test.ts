@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { LineSplitter, type Line } from '../../lib/input/lines.js';
+import { LineSplitter, type Line } from '../../lib/lines/lines.js';
 
 function split(chunks: (string | Buffer)[], max?: number): Line[] {
   const splitter = new LineSplitter(max !== undefined ? { maxLineBytes: max } : {});

@@ -1,9 +1,11 @@
-// The one interface every transcript format implements. A harness owns its
-// storage root and file; the logger hands it events and asks it to flush after each input chunk.
+// The interfaces every agent folder implements: the writer (HarnessFactory, SessionHarness), the transcript
+// reader, and the Agent the registry lists. They live below the agent folders (and the logger, which holds
+// harnesses) so that nothing imports upward. A harness owns its storage root and file; the logger hands it
+// events and asks it to flush after each input chunk.
 import type { GenericEvent } from '../events.js';
 import type { JsonSource } from '../json/raw-json.js';
-import type { FileMark } from '../session/append-file.js';
-import type { FidelityAccount } from '../session/fidelity.js';
+import type { FileMark } from './append-file.js';
+import type { FidelityAccount } from './fidelity.js';
 import type { InputFormat } from '../input/types.js';
 
 /** What a harness needs to know about the session it writes. */
