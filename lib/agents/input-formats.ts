@@ -1,6 +1,7 @@
 // The input formats and auto-detection from the first non-blank line, beside the registry: an agent's formats
 // come from its folder (lib/agents/<format>/) through the registry; the generic events are lib/input/'s own.
-import { AGENTS } from './index.js';
+import { AGENTS, SESSION_STORES } from './index.js';
+import { describeBinary } from '../input/binary.js';
 import { genericEvents } from '../input/generic-events.js';
 import type { InputFormat } from '../input/types.js';
 
@@ -22,4 +23,9 @@ export function findInputFormat(name: string): InputFormat | undefined {
 /** The format of a stream whose first non-blank line parsed to `value`, or undefined. */
 export function detectInputFormat(value: unknown): InputFormat | undefined {
   return INPUT_FORMATS.find((f) => f.detect(value));
+}
+
+/** The one line said for binary input starting with `head` (without where), naming the agents' stores; undefined for text. */
+export function unsupportedInput(head: Buffer): string | undefined {
+  return describeBinary(head, SESSION_STORES.map((agent) => agent.store.hint));
 }

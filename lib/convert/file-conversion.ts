@@ -14,7 +14,7 @@ import { AppendFile } from '../session/append-file.js';
 import { SessionLogger } from '../session/logger.js';
 import { sessionCwd } from '../agents/open-sessions.js';
 import { chunks, FileHash } from './file-read.js';
-import { unsupportedInput } from '../input/binary.js';
+import { unsupportedInput } from '../agents/input-formats.js';
 import { describe, settleOutcome, type Stop } from './outcome.js';
 import { cannotBeRead } from '../util/fs-errors.js';
 import { isCodexSubagent, isConvertedRecord } from './provenance.js';

@@ -3,7 +3,8 @@
 // own input). A file that cannot be read is reported and the others are read.
 import { resolve } from 'node:path';
 import type { Readable } from 'node:stream';
-import { knownFromHead, LOOK_BYTES, unsupportedInput } from '../input/binary.js';
+import { knownFromHead, LOOK_BYTES } from '../input/binary.js';
+import { unsupportedInput } from '../agents/input-formats.js';
 import { openInputPath } from '../input/file-input.js';
 import { LineSplitter, type LineBatch } from '../lines/lines.js';
 import { cannotBeRead } from '../util/fs-errors.js';

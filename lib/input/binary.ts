@@ -1,7 +1,7 @@
 // Input that is no text at all (a SQLite database, an image, an archive, any binary file) is said once, from its
 // first KiB, instead of one diagnostic per "line" of it: `not a supported input: it looks like a SQLite
-// database`. A store an agent keeps in such a file (OpenCode's database) is named with how to read it.
-import { SESSION_STORES } from '../agents/index.js';
+// database`. A store an agent keeps in such a file (OpenCode's database) is named with how to read it: the
+// registry's hints come from the caller (lib/agents/input-formats.ts `unsupportedInput`).
 
 const SQLITE = 'a SQLite database';
 
@@ -52,10 +52,13 @@ export function knownFromHead(head: Buffer): boolean {
   return head.includes(0x0a) && binaryKind(head) === undefined;
 }
 
-/** The one line said for binary input starting with `head` (without where), or undefined for text. */
-export function unsupportedInput(head: Buffer): string | undefined {
+/**
+ * The one line said for binary input starting with `head` (without where), or undefined for text; `storeHints`
+ * say how to read the agents' stores that a SQLite database may be.
+ */
+export function describeBinary(head: Buffer, storeHints: readonly string[]): string | undefined {
   const kind = binaryKind(head);
   if (kind === undefined) return undefined;
-  const hints = kind === SQLITE ? SESSION_STORES.map((agent) => agent.store.hint) : [];
+  const hints = kind === SQLITE ? storeHints : [];
   return `not a supported input: it looks like ${kind}${hints.length > 0 ? ` (${hints.join('; ')})` : ''}`;
 }

@@ -1,7 +1,8 @@
 // Binary input is recognised from its first bytes (lib/input/binary.ts): file signatures, control bytes in the
 // first line, and text (JSON, plain text, a crash's NUL run before a record) left to be read as lines.
 import { describe, expect, test } from 'vitest';
-import { binaryKind, unsupportedInput } from '../../lib/input/binary.js';
+import { binaryKind } from '../../lib/input/binary.js';
+import { unsupportedInput } from '../../lib/agents/input-formats.js';
 
 describe('binary input', () => {
   test('a SQLite database is named, with how to read OpenCode\'s store', () => {
