@@ -199,3 +199,43 @@ export abstract class JsonlHarness<M extends LineMapper> implements SessionHarne
     }
   }
 }
+
+/** A mapper that queues its lines until they are drained, each message in its latest state; `map` gives warnings. */
+export interface QueueingMapper extends LineMapper {
+  map(event: GenericEvent): string[];
+  readonly pending: boolean;
+  drain(): unknown[];
+}
+
+/**
+ * A line-file harness whose mapper queues its lines (a message is replaced in place until it is written, as
+ * Gemini's are): they are serialised at the flush, behind `queuedPrefix`, and foreign bytes are looked for then
+ * (in `queuedPrefix`), not as events come. A replayed event's lines are dropped: the file has them.
+ */
+export abstract class QueueingJsonlHarness<M extends QueueingMapper> extends JsonlHarness<M> {
+  protected mapEvent(event: GenericEvent, where: string): void {
+    for (const warning of this.mapper.map(event)) this.warn(`${where}: ${warning}`);
+  }
+
+  /** Foreign bytes are looked for when the queue is written (`queuedPrefix`), not as events come. */
+  protected override batchStarts(): void {}
+
+  /** Never called: see `batchStarts`. */
+  protected foreignAppended(): void {}
+
+  /** What goes before the queued lines about to be written (what another process appended meanwhile may call for). */
+  protected queuedPrefix(): string {
+    return '';
+  }
+
+  override flush(): void {
+    if (this.replay.active) this.mapper.drain(); // the earlier run's lines are in the file already
+    if (this.mapper.pending) this.pending.push(this.queuedPrefix() + this.mapper.drain().map(jsonLine).join(''));
+    super.flush();
+  }
+
+  override abandon(): void {
+    this.mapper.drain();
+    super.abandon();
+  }
+}

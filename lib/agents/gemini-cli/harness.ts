@@ -6,10 +6,9 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { closeSync, constants, openSync, readdirSync, readSync, realpathSync } from 'node:fs';
 import { basename, dirname, join, sep } from 'node:path';
-import type { GenericEvent } from '../../events.js';
 import type { HarnessFactory, HarnessOptions, ReopenSession, SessionHarness } from '../../session/types.js';
 import { AppendFile } from '../../session/append-file.js';
-import { createSessionFile, jsonLine, JsonlHarness } from '../../session/jsonl-harness.js';
+import { createSessionFile, jsonLine, QueueingJsonlHarness } from '../../session/jsonl-harness.js';
 import { chatFileName, projectHash, resolveProjectSlug } from './paths.js';
 import { isObject } from '../../util/is-object.js';
 import { FORMAT, GeminiRecordMapper } from './records.js';
@@ -28,11 +27,7 @@ export function messageIds(sessionId: string): () => string {
   };
 }
 
-/**
- * The mapper queues its lines and replaces a message in place until it is written, so they are serialised at
- * the flush, and only then is the file looked at for another process's bytes.
- */
-class GeminiHarness extends JsonlHarness<GeminiRecordMapper> {
+class GeminiHarness extends QueueingJsonlHarness<GeminiRecordMapper> {
   readonly format = FORMAT;
   /** Newline owed before our next line (foreign bytes seen before the first new event ended without one). */
   private owed = '';
@@ -49,32 +44,11 @@ class GeminiHarness extends JsonlHarness<GeminiRecordMapper> {
     return `gemini --resume ${this.sessionId}`;
   }
 
-  protected mapEvent(event: GenericEvent, where: string): void {
-    for (const warning of this.mapper.map(event)) this.warn(`${where}: ${warning}`);
-  }
-
-  /** Foreign bytes are looked for when the queue is written (`foreignPrefix`), not as events come. */
-  protected override batchStarts(): void {}
-
-  /** Never called: see `foreignPrefix`. */
-  protected foreignAppended(): void {}
-
-  override flush(): void {
-    if (this.replay.active) this.mapper.drain(); // the earlier run's lines are in the file already
-    if (this.mapper.pending) this.pending.push(this.foreignPrefix() + this.mapper.drain().map(jsonLine).join(''));
-    super.flush();
-  }
-
   /** The closing line (`lastUpdated`); a reopened chat with nothing new keeps the one its earlier run set. */
   protected override ending(): void {
     if (this.replay.active) return;
-    const prefix = this.foreignPrefix();
+    const prefix = this.queuedPrefix();
     this.pending.push(prefix + [...this.mapper.drain(), this.mapper.closing(this.now())].map(jsonLine).join(''));
-  }
-
-  override abandon(): void {
-    this.mapper.drain();
-    super.abandon();
   }
 
   /**
@@ -96,7 +70,7 @@ class GeminiHarness extends JsonlHarness<GeminiRecordMapper> {
    * Before our next lines: what another process (a resuming gemini) appended meanwhile. Ours then start on a
    * line of their own; the response copies its history rewrite made are noted (see GeminiRecordMapper.shadow).
    */
-  private foreignPrefix(): string {
+  protected override queuedPrefix(): string {
     const owed = this.owed;
     this.owed = '';
     const appended = this.file.foreignBytes();

@@ -7,10 +7,9 @@
 import { spawnSync } from 'node:child_process';
 import { closeSync, constants, openSync, readFileSync, readSync, statSync, unlinkSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
-import type { GenericEvent } from '../../events.js';
 import type { HarnessFactory, HarnessOptions, ReopenSession, SessionHarness } from '../../session/types.js';
 import { AppendFile } from '../../session/append-file.js';
-import { createSessionFile, jsonLine, JsonlHarness } from '../../session/jsonl-harness.js';
+import { createSessionFile, jsonLine, QueueingJsonlHarness } from '../../session/jsonl-harness.js';
 import { isObject } from '../../util/is-object.js';
 import { writeNewFile } from '../../util/small-file.js';
 import { findOpencode, MISSING_OPENCODE } from './binary.js';
@@ -101,7 +100,7 @@ interface Earlier {
 }
 
 /** The journal's lines are the mapper's touched messages, written whole at each flush; `finish` loads them. */
-class OpencodeHarness extends JsonlHarness<OpencodeMapper> {
+class OpencodeHarness extends QueueingJsonlHarness<OpencodeMapper> {
   readonly format = FORMAT;
   /** Where this run's lines begin in a reopened journal. */
   private start: number | undefined;
@@ -127,22 +126,6 @@ class OpencodeHarness extends JsonlHarness<OpencodeMapper> {
     return `${this.where}opencode -s ${this.sessionId}${model}`;
   }
 
-  protected mapEvent(event: GenericEvent, where: string): void {
-    for (const warning of this.mapper.map(event)) this.warn(`${where}: ${warning}`);
-  }
-
-  /** Only OpenCode's own CLI writes its sessions (in its database): the journal is ours alone, but for `continueFile`. */
-  protected override batchStarts(): void {}
-
-  /** Never called: see `batchStarts`. */
-  protected foreignAppended(): void {}
-
-  override flush(): void {
-    if (this.replay.active) this.mapper.drain(); // the earlier run's messages are in the journal already
-    if (this.mapper.pending) this.pending.push(...this.mapper.drain().map(jsonLine));
-    super.flush();
-  }
-
   override finish(): void {
     super.finish();
     if (this.earlier) {
@@ -156,11 +139,6 @@ class OpencodeHarness extends JsonlHarness<OpencodeMapper> {
     const info: Record<string, unknown> = { ...document.info, time: { ...(document.info.time as object), updated: updatedAt(document.messages) } };
     if (this.mapper.title !== undefined) info.title = this.mapper.title;
     this.load(JSON.stringify({ info, messages: document.messages }));
-  }
-
-  override abandon(): void {
-    this.mapper.drain();
-    super.abandon();
   }
 
   /**
