@@ -157,7 +157,6 @@ export class ClaudeRecordMapper extends EventMapper<Mapped> {
     return { records: [], warnings: [] };
   }
 
-
   private warnedSubagent = false;
 
   /** Said once per session. */

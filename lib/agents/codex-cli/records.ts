@@ -179,8 +179,6 @@ interface Turn {
   model?: string;
 }
 
-
-
 /** Things said once per session on stderr. */
 type Once = 'thinking' | 'is_error' | 'subagent';
 
@@ -236,7 +234,6 @@ export class CodexRecordMapper extends EventMapper<Mapped> {
     this.fidelity.drop('reasoning', 'Codex keeps only the API\'s encrypted reasoning');
     return this.once('thinking');
   }
-
 
   /** `task_complete` for the open turn, if any (the harness calls it when the session ends). */
   endTurn(): RolloutLine[] {

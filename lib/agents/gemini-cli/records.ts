@@ -143,7 +143,6 @@ export class GeminiRecordMapper extends EventMapper<string[]> {
     return [];
   }
 
-
   /** Whether lines wait to be drained. */
   get pending(): boolean {
     return this.queue.length > 0;

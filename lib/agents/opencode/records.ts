@@ -142,7 +142,6 @@ export class OpencodeMapper extends EventMapper<string[]> {
     return [];
   }
 
-
   get pending(): boolean {
     return this.queue.length > 0;
   }
