@@ -28,9 +28,6 @@ export interface ThreadPoolOptions {
   lost?: (loss: WorkerLost) => void;
 }
 
-/** What a worker posts (serveTasks). */
-type Posted<R, N> = { ready: true } | { note: N } | { reply: R };
-
 /** A task given to the pool, until it is answered. */
 export interface Held<T, R, N> {
   task: T;
@@ -39,12 +36,10 @@ export interface Held<T, R, N> {
   done: (reply: R | WorkerLost) => void;
 }
 
-/** A worker of the pool and the tasks it holds. */
+/** A worker, and its tasks in the order given (it answers them in that order; posted once it is ready). */
 export interface Slot<T, R, N> {
   worker: Worker;
-  /** Tasks are posted once its module has loaded: until then they wait in `held`. */
   ready: boolean;
-  /** Its tasks in the order given; it answers them in that order. */
   held: Held<T, R, N>[];
 }
 
@@ -56,17 +51,13 @@ export class ThreadPool<T, R, N = never> {
   /** The workers, in the order started (those lost under `replace` are dropped). */
   readonly workers: Slot<T, R, N>[] = [];
   private readonly queue: Held<T, R, N>[] = [];
-  private started = false;
-  private closed = false;
+  /** Whether the workers were started (by a first task), and whether `close` was called. */
+  started = false;
+  closed = false;
   /** Set under `stop` once a worker was lost: what every later task gets. */
   broken: WorkerLost | undefined;
 
   constructor(private readonly url: URL, private readonly options: ThreadPoolOptions) {}
-
-  /** Whether the workers were started (by a first task). */
-  get running(): boolean {
-    return this.started;
-  }
 
   /** Task `task` (its `transfer` moved to the worker): the reply, or how the worker holding it was lost. */
   run(task: T, transfer: readonly TransferListItem[] = [], note?: (note: N) => void): Promise<R | WorkerLost> {
@@ -89,7 +80,7 @@ export class ThreadPool<T, R, N = never> {
       const held = this.queue.shift()!;
       if (slot.held.length === 0) slot.worker.ref();
       slot.held.push(held);
-      if (slot.ready) this.post(slot, held);
+      if (slot.ready) slot.worker.postMessage(held.task, held.transfer);
     }
   }
 
@@ -117,11 +108,11 @@ export class ThreadPool<T, R, N = never> {
   private watch(worker: Worker): Slot<T, R, N> {
     const slot: Slot<T, R, N> = { worker, ready: false, held: [] };
     this.workers.push(slot);
-    worker.on('message', (message: Posted<R, N>) => {
+    worker.on('message', (message: { ready: true } | { note: N } | { reply: R }) => {
       if (this.closed || this.broken || !this.workers.includes(slot)) return;
       if ('ready' in message) {
         slot.ready = true;
-        for (const held of slot.held) this.post(slot, held);
+        for (const held of slot.held) worker.postMessage(held.task, held.transfer);
         return;
       }
       const held = slot.held[0];
@@ -142,10 +133,6 @@ export class ThreadPool<T, R, N = never> {
     // A reply that cannot be read would leave its task waiting for ever.
     worker.on('messageerror', (error) => this.lose(slot, new WorkerLost('unreadable', error)));
     return slot;
-  }
-
-  private post(slot: Slot<T, R, N>, held: Held<T, R, N>): void {
-    slot.worker.postMessage(held.task, held.transfer);
   }
 
   private lose(slot: Slot<T, R, N>, loss: WorkerLost): void {

@@ -121,15 +121,13 @@ export class WorkerPool {
 
   /** Whether the workers were started (by a first task). */
   get started(): boolean {
-    return this.pool.running;
+    return this.pool.started;
   }
 
   /** Set once a worker failed or the pool was closed: no task goes to a worker any more. */
   get broken(): boolean {
-    return this.pool.broken !== undefined || this.closed;
+    return this.pool.broken !== undefined || this.pool.closed;
   }
-
-  private closed = false;
 
   /** The workers (started by the first task). */
   get workers(): readonly { worker: Worker }[] {
@@ -163,7 +161,6 @@ export class WorkerPool {
 
   /** Stop the workers (what they still hold is dropped). */
   close(): void {
-    this.closed = true;
     void this.pool.close();
   }
 }
