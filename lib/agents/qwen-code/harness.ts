@@ -1,0 +1,153 @@
+// The Qwen Code harness: `<root>/projects/<encoded cwd>/chats/<uuid>.jsonl`, chats that `qwen --resume <uuid>`
+// loads from the project directory. Every record names the file's session id and the project directory, and
+// is chained onto the one before; a resuming CLI appends its own records to the same file, and later records
+// of ours chain onto the last of them, so the next resume (which follows the chain back from the last
+// record) sees both conversations.
+import { randomUUID } from 'node:crypto';
+import { realpathSync } from 'node:fs';
+import type { GenericEvent } from '../../events.js';
+import { AppendFile, type FileMark, foreignAppendWarning } from '../../session/append-file.js';
+import type { FidelityAccount } from '../../session/fidelity.js';
+import { EventRejected, type HarnessFactory, type HarnessOptions, type SessionHarness } from '../../session/types.js';
+import { isObject } from '../../util/is-object.js';
+import { chatsDir, qwenRoot, writtenDirName } from './paths.js';
+import { FORMAT, QwenRecordMapper, type ChatRecord } from './records.js';
+
+export { FORMAT };
+
+/** Compact JSON, one record a line (the CLI finds titles by a raw search of compact JSON). */
+function serialize(record: ChatRecord): string {
+  try {
+    return `${JSON.stringify(record)}\n`;
+  } catch (error) {
+    throw new EventRejected(`cannot be serialised: ${(error as Error).message}`);
+  }
+}
+
+/** The `uuid` of the last whole record in `text` (bytes another process appended), or undefined. */
+export function lastRecordUuid(text: string): string | undefined {
+  const lines = text.split('\n');
+  // The last piece is cut off unless the text ended with a newline: never trusted.
+  for (let i = lines.length - 2; i >= 0; i -= 1) {
+    const line = lines[i]!.trim();
+    if (!line.startsWith('{')) continue;
+    try {
+      const record: unknown = JSON.parse(line);
+      if (isObject(record) && typeof record.uuid === 'string' && record.uuid !== '') return record.uuid;
+    } catch {
+      // A damaged foreign line: look further back.
+    }
+  }
+  return undefined;
+}
+
+/** The project path the CLI would use: the directory with symlinks resolved (a path from the input is taken as it is). */
+function projectPath(cwd: string, fromInput: boolean): string {
+  if (fromInput) return cwd;
+  try {
+    return realpathSync(cwd);
+  } catch {
+    return cwd;
+  }
+}
+
+class QwenHarness implements SessionHarness {
+  readonly format = FORMAT;
+  private foreign = false;
+  mark: FileMark | undefined;
+
+  constructor(
+    readonly sessionId: string,
+    readonly cwd: string,
+    private readonly file: AppendFile,
+    private readonly mapper: QwenRecordMapper,
+    private readonly warn: (message: string) => void,
+  ) {}
+
+  get sessionFile(): string {
+    return this.file.path;
+  }
+
+  get resumeCommand(): string {
+    return `qwen --resume ${this.sessionId}`;
+  }
+
+  get fidelity(): FidelityAccount {
+    return this.mapper.fidelity;
+  }
+
+  add(event: GenericEvent, where: string): void {
+    for (const warning of this.mapper.map(event)) this.warn(`${where}: ${warning}`);
+  }
+
+  flush(): void {
+    if (!this.mapper.pending) return;
+    const prefix = this.foreignPrefix();
+    this.file.write(prefix + this.mapper.drain().map(serialize).join(''));
+  }
+
+  finish(): void {
+    this.finishOrDiscard(false);
+  }
+
+  /** A chat that holds no record (every event was left out) is no session: removed (when `discard`). */
+  finishOrDiscard(discard = true): boolean {
+    try {
+      this.mapper.end();
+      this.flush();
+      this.mark = this.file.mark();
+      return discard && this.file.removeIfHolding(0);
+    } finally {
+      this.file.close();
+    }
+  }
+
+  abandon(): void {
+    this.mapper.drain();
+    this.file.discard();
+  }
+
+  /**
+   * Before our next records: what another process (a resuming qwen) appended meanwhile. Ours then start on a
+   * line of their own and chain onto its last record, which is the leaf the next resume starts from.
+   */
+  private foreignPrefix(): string {
+    const appended = this.file.foreignBytes();
+    if (!appended) return '';
+    const last = lastRecordUuid(appended.text);
+    if (last !== undefined) this.mapper.chainOnto(last);
+    if (!this.foreign) {
+      this.foreign = true;
+      this.warn(foreignAppendWarning(this.file.path, 'later records chain onto what it wrote, so the next resume sees both'));
+    }
+    return appended.needsNewline ? '\n' : '';
+  }
+}
+
+/** Create a chat (nothing written until the first record) for the harness or for tests. */
+export function createQwenHarness(options: HarnessOptions, newId: () => string = randomUUID): SessionHarness {
+  const project = projectPath(options.cwd, options.cwdFromInput === true);
+  if (writtenDirName(project).cut) options.warn('the project directory is too long for the folder qwen names after it: the session is written under a shortened name, where qwen --resume will not find it');
+  let sessionId = '';
+  // The file's name is the session id, drawn here: never a path component from the input.
+  const { file } = AppendFile.createExclusive(chatsDir(options.root, project), () => {
+    sessionId = randomUUID();
+    return `${sessionId}.jsonl`;
+  }, options.root);
+  file.markOpened();
+  const mapper = new QwenRecordMapper({
+    sessionId,
+    cwd: project,
+    newId,
+    ...(options.model !== undefined ? { model: options.model } : {}),
+    ...(options.provenance !== undefined ? { provenance: options.provenance } : {}),
+  });
+  return new QwenHarness(sessionId, options.cwd, file, mapper, options.warn);
+}
+
+export const qwenCode: HarnessFactory = {
+  format: FORMAT,
+  rootHelp: '$QWEN_RUNTIME_DIR, else $QWEN_HOME, else ~/.qwen',
+  defaultRoot: (env, homedir) => qwenRoot(env, homedir),
+  create: (options) => createQwenHarness(options),
+};
