@@ -11,7 +11,7 @@ const CASES: [string, string[], string][] = [
   ['', ['--frobnicate'], 'unknown option --frobnicate'],
   ['', ['--cwd'], '--cwd wants a value'],
   ['', ['--threads', '2'], 'unknown option --threads'],
-  ['', ['--session-format', 'nope'], 'unknown session format "nope" (known: claude-code-cli, codex-cli, gemini-cli, opencode)'],
+  ['', ['--session-format', 'nope'], 'unknown session format "nope" (known: claude-code-cli, codex-cli, gemini-cli, opencode, qwen-code)'],
   ['', ['--session-dir', 'oops'], '--session-dir wants <format>=<path>, got "oops"'],
   ['', ['--monitor-description', 'x'], '--monitor-description given 1 times for 0 --monitor'],
   ['', ['conver', 'logs'], 'unexpected argument "conver" (did you mean convert?)'],

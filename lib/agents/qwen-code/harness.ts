@@ -3,7 +3,7 @@
 // is chained onto the one before; a resuming CLI appends its own records to the same file, and later records
 // of ours chain onto the last of them, so the next resume (which follows the chain back from the last
 // record) sees both conversations.
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import type { GenericEvent } from '../../events.js';
 import { AppendFile, type FileMark, foreignAppendWarning } from '../../session/append-file.js';
@@ -39,6 +39,18 @@ export function lastRecordUuid(text: string): string | undefined {
     }
   }
   return undefined;
+}
+
+/**
+ * The record ids of a session: UUID-shaped, drawn from the session id and a counter, so they are unique in the
+ * file whatever the random source, and a later run that maps the same events again names each record alike.
+ */
+export function recordIds(sessionId: string): () => string {
+  let n = 0;
+  return () => {
+    const hex = createHash('sha256').update(`${sessionId}:${n += 1}`).digest('hex');
+    return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${'89ab'[parseInt(hex[16]!, 16) & 3]}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+  };
 }
 
 /** The project path the CLI would use: the directory with symlinks resolved (a path from the input is taken as it is). */
@@ -125,7 +137,7 @@ class QwenHarness implements SessionHarness {
 }
 
 /** Create a chat (nothing written until the first record) for the harness or for tests. */
-export function createQwenHarness(options: HarnessOptions, newId: () => string = randomUUID): SessionHarness {
+export function createQwenHarness(options: HarnessOptions, newId?: () => string): SessionHarness {
   const project = projectPath(options.cwd, options.cwdFromInput === true);
   if (writtenDirName(project).cut) options.warn('the project directory is too long for the folder qwen names after it: the session is written under a shortened name, where qwen --resume will not find it');
   let sessionId = '';
@@ -138,7 +150,7 @@ export function createQwenHarness(options: HarnessOptions, newId: () => string =
   const mapper = new QwenRecordMapper({
     sessionId,
     cwd: project,
-    newId,
+    newId: newId ?? recordIds(sessionId),
     ...(options.model !== undefined ? { model: options.model } : {}),
     ...(options.provenance !== undefined ? { provenance: options.provenance } : {}),
   });
