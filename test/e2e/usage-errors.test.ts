@@ -24,7 +24,7 @@ const CASES: [string, string[], string][] = [
   ['convert', [], 'missing argument: convert wants a file or directory to convert'],
   ['convert', ['--echo', 'logs'], 'unknown option --echo'],
   ['convert', ['logs', '--jobs', '0'], '--jobs wants a whole number from 1 to 256, got "0"'],
-  ['convert', ['logs', '--from', 'nope'], 'unknown input format "nope" (known: auto, claude-stream-json, claude-transcript, codex-rollout, codex-exec-json, gemini-chat, gemini-stream-json, opencode-export, opencode-run-json, events)'],
+  ['convert', ['logs', '--from', 'nope'], 'unknown input format "nope" (known: auto, claude-stream-json, claude-transcript, codex-rollout, codex-exec-json, gemini-chat, gemini-stream-json, opencode-export, opencode-run-json, qwen-chat, events)'],
   ['convert', ['logs', '--max-line-bytes'], '--max-line-bytes wants a value'],
   ['completion', ['bash', 'extra'], 'unexpected argument "bash"'],
   ['completion', ['--zsh'], 'unknown option --zsh'],
