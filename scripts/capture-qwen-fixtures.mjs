@@ -1,7 +1,8 @@
 // Regenerates fixtures/qwen-code/ on purpose: runs the real Qwen Code (pinned in test/clients/) against the
 // loopback chat-completions mock, keeps the chat file it writes (one session with reasoning, parallel tool calls,
 // an error result and an image; the same chat after a resume), sanitizes and trims it, and rewrites the golden
-// event files from the built `qwen-chat` adapter.
+// event files from the built `qwen-chat` adapter. It also keeps what `qwen -p --output-format stream-json`
+// prints for such a run (`stream-json.jsonl`: Claude Code's stream-json shape, read by `claude-stream-json`).
 //   npx tsc -p tsconfig.json && node scripts/capture-qwen-fixtures.mjs           capture + goldens
 //   node scripts/capture-qwen-fixtures.mjs --goldens                              goldens only
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
@@ -61,6 +62,18 @@ async function capture() {
     const resumed = await runQwen({ home, cwd, baseUrl, args: ['--resume', session, '-p', 'Anything else?'] });
     if (resumed.code !== 0) throw new Error(`qwen --resume failed: ${resumed.stderr}`);
     writeFileSync(join(DIR, 'resumed.jsonl'), trim(sanitize(readFileSync(file, 'utf8'), replacements)));
+    mock.script(
+      [
+        { reasoning: 'I will read the notes and the missing file.' },
+        { text: 'Reading both files.' },
+        { tool: { id: 'call_notes', name: 'run_shell_command', arguments: { command: 'cat notes.txt' } } },
+        { tool: { id: 'call_missing', name: 'read_file', arguments: { file_path: join(cwd, 'missing.txt') } } },
+      ],
+      [{ text: 'The notes say hi; missing.txt does not exist.' }],
+    );
+    const live = await runQwen({ home, cwd, baseUrl, args: ['-p', 'Read notes.txt and missing.txt', '--output-format', 'stream-json'] });
+    if (live.code !== 0) throw new Error(`qwen --output-format stream-json failed: ${live.stderr}`);
+    writeFileSync(join(DIR, 'stream-json.jsonl'), `${sanitize(live.stdout.trimEnd(), replacements)}\n`);
   } finally {
     await mock.close();
   }
@@ -68,3 +81,4 @@ async function capture() {
 
 if (!process.argv.includes('--goldens')) await capture();
 for (const name of ['session', 'resumed']) await writeGolden('qwen-chat', join(DIR, `${name}.jsonl`));
+await writeGolden('claude-stream-json', join(DIR, 'stream-json.jsonl'));

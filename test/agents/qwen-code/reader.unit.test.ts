@@ -24,8 +24,15 @@ describe('qwen-chat', () => {
     expect(detectInputFormat(rec('u', null, 'user', { message: { role: 'user', parts: [{ text: 'hi' }] } }))?.name).toBe('qwen-chat');
   });
 
-  test.each(goldenCases('qwen-code'))('%s reads as its golden events', (_name, file, golden) => {
+  test.each(goldenCases('qwen-code').filter(([name]) => name !== 'stream-json'))('%s reads as its golden events', (_name, file, golden) => {
     expect(mapFixtureFile('qwen-chat', file)).toEqual(golden);
+  });
+
+  test('what qwen -p --output-format stream-json prints is Claude Code\'s stream-json: read as claude-stream-json, calls, results and errors whole', () => {
+    expect(detectInputFormat(fixtureValues('qwen-code', 'stream-json')[0])?.name).toBe('claude-stream-json');
+    const [[, file, golden]] = goldenCases('qwen-code', 'stream-json');
+    expect(mapFixtureFile('claude-stream-json', file!)).toEqual(golden);
+    expect((golden as any).events.map((e: any) => e.type)).toEqual(['thinking', 'assistant', 'tool_call', 'tool_call', 'tool_result', 'tool_result', 'assistant']);
   });
 
   test('the history is the chain back from the last conversation record: another branch is left out', () => {
