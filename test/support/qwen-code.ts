@@ -32,9 +32,14 @@ export function writeQwenSettings(home: string): string {
   return root;
 }
 
-/** Run the real qwen with `args` (yolo approval prepended) from `cwd`, its home `home`, against the mock at `baseUrl` (`.../v1`). */
+/**
+ * Run the real qwen with `args` from `cwd`, its home `home`, against the mock at `baseUrl` (`.../v1`). A run of
+ * the model (args starting with a flag) gets `--approval-mode yolo` first, so tools run headless; a subcommand
+ * (`sessions list`) is run as it is.
+ */
 export function runQwen(options: { home: string; cwd: string; baseUrl: string; args: string[] }): Promise<RunResult> {
-  return run(process.execPath, [qwenBinary(), '--approval-mode', 'yolo', ...options.args], {
+  const approval = options.args[0]?.startsWith('-') ? ['--approval-mode', 'yolo'] : [];
+  return run(process.execPath, [qwenBinary(), ...approval, ...options.args], {
     cwd: options.cwd,
     env: cleanEnv({
       HOME: options.home,
