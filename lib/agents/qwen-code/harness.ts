@@ -5,10 +5,12 @@
 // record) sees both conversations.
 import { createHash, randomUUID } from 'node:crypto';
 import { realpathSync } from 'node:fs';
+import { basename, dirname, join, sep } from 'node:path';
 import type { GenericEvent } from '../../events.js';
 import { AppendFile, type FileMark, foreignAppendWarning } from '../../session/append-file.js';
 import type { FidelityAccount } from '../../session/fidelity.js';
-import { EventRejected, type HarnessFactory, type HarnessOptions, type SessionHarness } from '../../session/types.js';
+import { findInOwnTail, Replay } from '../../session/reopened.js';
+import { EventRejected, type HarnessFactory, type HarnessOptions, type ReopenSession, type SessionHarness } from '../../session/types.js';
 import { isObject } from '../../util/is-object.js';
 import { chatsDir, qwenRoot, writtenDirName } from './paths.js';
 import { FORMAT, QwenRecordMapper, type ChatRecord } from './records.js';
@@ -66,6 +68,8 @@ function projectPath(cwd: string, fromInput: boolean): string {
 class QwenHarness implements SessionHarness {
   readonly format = FORMAT;
   private foreign = false;
+  /** Reopened: the events an earlier run wrote, mapped without writing them. */
+  private readonly replay: Replay;
   mark: FileMark | undefined;
 
   constructor(
@@ -74,7 +78,14 @@ class QwenHarness implements SessionHarness {
     private readonly file: AppendFile,
     private readonly mapper: QwenRecordMapper,
     private readonly warn: (message: string) => void,
-  ) {}
+    reopened = false,
+  ) {
+    this.replay = new Replay(reopened);
+  }
+
+  continueAfter(skip: number): void {
+    this.replay.continueAfter(skip);
+  }
 
   get sessionFile(): string {
     return this.file.path;
@@ -89,10 +100,25 @@ class QwenHarness implements SessionHarness {
   }
 
   add(event: GenericEvent, where: string): void {
+    const step = this.replay.next();
+    if (step === 'replay') {
+      // Written by the earlier run (its warnings and account were given then): only the state moves on (the
+      // calls awaiting results, the monitor task ids); its records are in the file already.
+      this.fidelity.muted(() => this.mapper.map(event));
+      this.mapper.drain(true);
+      return;
+    }
+    if (step === 'first') {
+      // New records chain onto the last one of ours in the file (what another process appended since is
+      // chained onto at the next flush).
+      const last = findInOwnTail(this.file, lastRecordUuid);
+      if (last !== undefined) this.mapper.chainOnto(last);
+    }
     for (const warning of this.mapper.map(event)) this.warn(`${where}: ${warning}`);
   }
 
   flush(): void {
+    if (this.replay.active) this.mapper.drain(true); // the earlier run's records are in the file already
     if (!this.mapper.pending) return;
     const prefix = this.foreignPrefix();
     this.file.write(prefix + this.mapper.drain().map(serialize).join(''));
@@ -105,7 +131,9 @@ class QwenHarness implements SessionHarness {
   /** A chat that holds no record (every event was left out) is no session: removed (when `discard`). */
   finishOrDiscard(discard = true): boolean {
     try {
-      this.mapper.end();
+      // A reopened chat with nothing new: the run that wrote it ended it.
+      if (this.replay.active) this.mapper.drain(true);
+      else this.mapper.end();
       this.flush();
       this.mark = this.file.mark();
       return discard && this.file.removeIfHolding(0);
@@ -162,4 +190,27 @@ export const qwenCode: HarnessFactory = {
   rootHelp: '$QWEN_RUNTIME_DIR, else $QWEN_HOME, else ~/.qwen',
   defaultRoot: (env, homedir) => qwenRoot(env, homedir),
   create: (options) => createQwenHarness(options),
+  reopen: (options, session) => reopenQwenHarness(options, session),
 };
+
+/**
+ * Reopen a chat an earlier run wrote (convert appends what its source added): it must still be a chat of this
+ * root named for its session, and the file written then (see AppendFile.reopen). Nothing is written yet. Its
+ * new records get ids drawn from the session id and the size the chat had, never those of an earlier run.
+ */
+export function reopenQwenHarness(options: HarnessOptions, session: ReopenSession): SessionHarness {
+  const file = session.sessionFile;
+  const chats = dirname(file);
+  if (!file.startsWith(join(options.root, 'projects') + sep) || basename(chats) !== 'chats' || basename(file) !== `${session.sessionId}.jsonl`) {
+    throw new Error(`${file} is not a chat of session ${session.sessionId} under ${options.root}`);
+  }
+  const opened = AppendFile.reopen(file, session.mark);
+  const mapper = new QwenRecordMapper({
+    sessionId: session.sessionId,
+    cwd: projectPath(options.cwd, options.cwdFromInput === true),
+    newId: recordIds(`${session.sessionId}@${session.mark.size}`),
+    ...(options.model !== undefined ? { model: options.model } : {}),
+    ...(options.provenance !== undefined ? { provenance: options.provenance } : {}),
+  });
+  return new QwenHarness(session.sessionId, options.cwd, opened, mapper, options.warn, true);
+}
