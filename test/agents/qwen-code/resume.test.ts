@@ -1,5 +1,6 @@
 // The real qwen (0.24.4) on chats the bin wrote: `qwen sessions list` lists them from the project, `qwen -c`
-// continues the latest one, and a chat resumed by qwen and then read gives back both conversations.
+// continues the latest one, a chat resumed by qwen and then read gives back both conversations, and a
+// compaction's checkpoint replaces the history before it.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startMockChat, type MockChat } from '../../support/mock-chat-completions.js';
@@ -18,11 +19,11 @@ afterAll(async () => {
 });
 
 /** A qwen home and a project, and the contract fixture written there as a Qwen Code chat. */
-async function written(): Promise<{ home: string; cwd: string; session: { session_id: string; session_file: string } }> {
+async function written(events = EVENTS): Promise<{ home: string; cwd: string; session: { session_id: string; session_file: string } }> {
   const home = tempDir('asyncai-log-qwen-home-');
   const cwd = tempDir('asyncai-log-qwen-project-');
   const root = writeQwenSettings(home);
-  const r = await runBin(['--session-format', 'qwen-code', '--session-dir', `qwen-code=${root}`, '--cwd', cwd], { input: EVENTS, cwd, env: cleanEnv({ HOME: home }) });
+  const r = await runBin(['--session-format', 'qwen-code', '--session-dir', `qwen-code=${root}`, '--cwd', cwd], { input: events, cwd, env: cleanEnv({ HOME: home }) });
   expect(r.code, r.stderr).toBe(0);
   return { home, cwd, session: sessionOf(r) };
 }
@@ -47,5 +48,22 @@ describe('the real qwen on a chat the bin wrote', () => {
     const texts = read.stdout.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l)).filter((e) => e.type === 'user' || e.type === 'assistant').map((e) => e.text);
     expect(texts[0]).toBe('Check the build, and look at this screenshot.');
     expect(texts.slice(-2)).toEqual(['Reply with exactly: resumed-ok', 'resumed-ok']);
+  });
+
+  test('a compaction replaces what came before it: qwen sends its summary, then what follows', async () => {
+    const ev = (o: object) => `${JSON.stringify(o)}\n`;
+    const { home, cwd, session } = await written([
+      ev({ type: 'user', text: 'OLD_QUESTION' }), ev({ type: 'assistant', text: 'OLD_ANSWER' }),
+      ev({ type: 'compaction', summary: 'THE_SUMMARY' }), ev({ type: 'user', text: 'NEW_QUESTION' }), ev({ type: 'assistant', text: 'NEW_ANSWER' }),
+    ].join(''));
+    const before = mock.requests.length;
+    const resumed = await runQwen({ home, cwd, baseUrl: `${mock.url}/v1`, args: ['--resume', session.session_id, '-p', 'Reply with exactly: resumed-ok'] });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const sent = JSON.stringify((mock.requests[before].messages as any[]).filter((m) => m.role !== 'system'));
+    expect(sent).not.toContain('OLD_QUESTION');
+    expect(sent).not.toContain('OLD_ANSWER');
+    const order = ['THE_SUMMARY', 'NEW_QUESTION', 'NEW_ANSWER', 'resumed-ok'].map((t) => sent.indexOf(t));
+    expect(order.every((i) => i >= 0)).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
   });
 });
