@@ -1,21 +1,23 @@
-// The real agent CLIs the end-to-end tests run (claude, codex, gemini, opencode, ccusage), pinned in this folder's package.json
+// The real agent CLIs the end-to-end tests run (claude, codex, gemini, opencode, qwen, ccusage), pinned in this folder's package.json
 // and package-lock.json and installed on demand into the git-ignored .cache/test-clients/ by the test global
-// setup: a plain `npm install` of the project never downloads them.
+// setup: a plain `npm install` of the project never downloads them. ASYNCAI_LOG_TEST_CLIENTS_SPEC (a folder
+// holding another package.json and package-lock.json) and ASYNCAI_LOG_TEST_CLIENTS_DIR (another cache) let a
+// run try another pin without reinstalling the shared cache (docs/development.md).
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensurePinnedInstall } from '../../scripts/pinned-install.mjs';
 
-const SPEC_DIR = fileURLToPath(new URL('.', import.meta.url));
+const SPEC_DIR = process.env.ASYNCAI_LOG_TEST_CLIENTS_SPEC || fileURLToPath(new URL('.', import.meta.url));
 /** Where the pinned CLIs are installed (git-ignored). */
-export const CLIENTS_DIR = fileURLToPath(new URL('../../.cache/test-clients', import.meta.url));
+export const CLIENTS_DIR = process.env.ASYNCAI_LOG_TEST_CLIENTS_DIR || fileURLToPath(new URL('../../.cache/test-clients', import.meta.url));
 
 /** Install the pinned CLIs unless the cache already holds exactly them; says so on stderr when it installs. */
 export function installTestClients() {
   return ensurePinnedInstall({
     specDir: SPEC_DIR,
     cacheDir: CLIENTS_DIR,
-    onInstall: (dir) => process.stderr.write(`asyncai-log tests: installing the pinned agent CLIs (claude, codex, gemini, opencode, ccusage) into ${dir} (once)\n`),
+    onInstall: (dir) => process.stderr.write(`asyncai-log tests: installing the pinned agent CLIs (claude, codex, gemini, opencode, qwen, ccusage) into ${dir} (once)\n`),
   });
 }
 
