@@ -1,7 +1,7 @@
 // Random ids drawn for many records at speed: version 4 UUIDs and the API's message ids, from random bytes
 // drawn 4 KiB at a time, written as ASCII into a small buffer and read back as one flat string.
 // (crypto.randomUUID joins its string from 20 pieces: a rope of that many objects, later flattened again.)
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 
 const HEX = Buffer.from('0123456789abcdef');
 const ALNUM = Buffer.from('abcdefghijklmnopqrstuvwxyz0123456789');
@@ -44,4 +44,17 @@ export function randomAlnum(prefix: string, length: number): string {
   // 256 is not a multiple of 36: the first 4 characters are a little likelier, as in the ids drawn before.
   for (let i = 0; i < length; i += 1) text[o++] = ALNUM[pool[from + i]! % ALNUM.length]!;
   return text.toString('latin1', 0, o);
+}
+
+/**
+ * Ids of a session's records that are not random: UUID-shaped, drawn from `seed` and a counter, so they are
+ * unique in the file whatever the random source, and a later run that maps the same events again names each
+ * record as the run that wrote it did.
+ */
+export function seededUuids(seed: string): () => string {
+  let n = 0;
+  return () => {
+    const hex = createHash('sha256').update(`${seed}:${n += 1}`).digest('hex');
+    return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${'89ab'[parseInt(hex[16]!, 16) & 3]}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+  };
 }

@@ -8,6 +8,7 @@ import type { GenericEvent } from '../../events.js';
 import type { JsonSource } from '../../json/raw-json.js';
 import { AppendFile, type ForeignBytes } from '../../session/append-file.js';
 import { createSessionFile, JsonlHarness } from '../../session/jsonl-harness.js';
+import { lastChainRecordIn, lastUuidIn } from '../../session/chained-records.js';
 import { findInOwnTail } from '../../session/reopened.js';
 import type { HarnessFactory, HarnessOptions } from '../../session/types.js';
 import { copyChain, readRecords, RecentChain } from './fork.js';
@@ -35,31 +36,6 @@ export function readGitBranch(cwd: string): string | undefined {
     }
   }
   return undefined;
-}
-
-/** The last complete uuid-bearing record in `text` (bytes another process appended, or our own read back). */
-export function lastChainRecordIn(text: string): Record<string, unknown> & { uuid: string } | undefined {
-  const lines = text.split('\n');
-  // The last piece is incomplete unless the text ended with a newline: never trust it.
-  for (let i = lines.length - 2; i >= 0; i -= 1) {
-    const line = lines[i]!.trim();
-    if (!line.startsWith('{')) continue;
-    try {
-      const record: unknown = JSON.parse(line);
-      if (typeof record === 'object' && record !== null) {
-        const uuid = (record as Record<string, unknown>).uuid;
-        if (typeof uuid === 'string' && uuid !== '') return record as Record<string, unknown> & { uuid: string };
-      }
-    } catch {
-      // A damaged foreign line: look further back.
-    }
-  }
-  return undefined;
-}
-
-/** The uuid of the last complete uuid-bearing record in `text` (bytes another process appended). */
-export function lastUuidIn(text: string): string | undefined {
-  return lastChainRecordIn(text)?.uuid;
 }
 
 class ClaudeHarness extends JsonlHarness<ClaudeRecordMapper> {

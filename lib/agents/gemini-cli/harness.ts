@@ -3,29 +3,19 @@
 // same file; later lines of ours follow what it wrote, whole, and replace our messages in place by id. A chat
 // written before is reopened to append what its source added (convert): the same ids, so a late tool result
 // still replaces its message in place.
-import { createHash, randomUUID } from 'node:crypto';
-import { closeSync, constants, openSync, readdirSync, readSync, realpathSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { closeSync, constants, openSync, readdirSync, readSync } from 'node:fs';
 import { basename, dirname, join, sep } from 'node:path';
 import type { HarnessFactory, HarnessOptions, ReopenSession, SessionHarness } from '../../session/types.js';
 import { AppendFile } from '../../session/append-file.js';
 import { createSessionFile, jsonLine, QueueingJsonlHarness } from '../../session/jsonl-harness.js';
+import { projectPath } from '../../session/project-path.js';
+import { seededUuids } from '../../util/random-id.js';
 import { chatFileName, projectHash, resolveProjectSlug } from './paths.js';
 import { isObject } from '../../util/is-object.js';
 import { FORMAT, GeminiRecordMapper } from './records.js';
 
 export { FORMAT };
-
-/**
- * The message ids of a session: UUID-shaped, drawn from the session id and a counter, so a later run that maps
- * the same events again (a reopened chat) names each message as the run that wrote it did.
- */
-export function messageIds(sessionId: string): () => string {
-  let n = 0;
-  return () => {
-    const hex = createHash('sha256').update(`${sessionId}:${n += 1}`).digest('hex');
-    return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${'89ab'[parseInt(hex[16]!, 16) & 3]}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
-  };
-}
 
 class GeminiHarness extends QueueingJsonlHarness<GeminiRecordMapper> {
   readonly format = FORMAT;
@@ -136,16 +126,6 @@ export function responseCopies(text: string): string[] {
   return ids;
 }
 
-/** The project path the CLI would use: the directory with symlinks resolved (a path from the input is taken as it is). */
-function projectPath(cwd: string, fromInput: boolean): string {
-  if (fromInput) return cwd;
-  try {
-    return realpathSync(cwd);
-  } catch {
-    return cwd;
-  }
-}
-
 /** The CLI deletes every chat whose name ends in the same 8-character id as one it cleans up: never share one. */
 function shortIdTaken(dir: string, sessionId: string): boolean {
   const suffix = `-${sessionId.slice(0, 8)}.jsonl`;
@@ -168,7 +148,7 @@ export function createGeminiHarness(options: HarnessOptions, clock: () => Date =
       sessionId: id,
       projectHash: projectHash(project),
       startedAt: started.toISOString(),
-      newId: messageIds(id),
+      newId: seededUuids(id), // a reopened chat's run names each message alike
       ...(options.model !== undefined ? { model: options.model } : {}),
       ...(options.provenance !== undefined ? { provenance: options.provenance } : {}),
     });
@@ -215,7 +195,7 @@ export function reopenGeminiHarness(options: HarnessOptions, session: ReopenSess
     sessionId: session.sessionId,
     projectHash: projectHash(project),
     startedAt: clock().toISOString(),
-    newId: messageIds(session.sessionId),
+    newId: seededUuids(session.sessionId),
     ...(options.model !== undefined ? { model: options.model } : {}),
   });
   return new GeminiHarness(session.sessionId, options.cwd, opened, mapper, options.warn, () => clock().toISOString(), true);

@@ -9,7 +9,7 @@
 // so a writer can chain them onto what another process appended meanwhile.
 import { randomUUID } from 'node:crypto';
 import type {
-  AssistantEvent, CompactionEvent, GenericEvent, MonitorEndEvent, MonitorEvent, ThinkingEvent, ToolCallEvent,
+  AssistantEvent, CompactionEvent, MonitorEndEvent, MonitorEvent, ThinkingEvent, ToolCallEvent,
   ToolResultEvent, UserEvent,
 } from '../../events.js';
 import { callFor } from '../../events.js';
@@ -17,6 +17,7 @@ import { contentImages, contentText, functionCallPart, functionResponsePart, inl
 import { toUsageMetadata } from '../../gemini-content/tokens.js';
 import { PRE } from '../../monitor/notification.js';
 import { MonitorTasks } from '../../monitor/monitor-tasks.js';
+import { EventMapper } from '../../session/event-mapper.js';
 import { FidelityAccount } from '../../session/fidelity.js';
 import { EventRejected } from '../../session/types.js';
 import { RecentMap } from '../../util/recent.js';
@@ -48,7 +49,7 @@ const ONCE_TEXT: Record<Once, string> = {
   subagent: 'events with "agent_id" belong to a subagent session and are not written to this chat; further ones are dropped silently',
 };
 
-export class QwenRecordMapper {
+export class QwenRecordMapper extends EventMapper<string[]> {
   /** Records to write, in order, not chained yet. */
   private queue: ChatRecord[] = [];
   /** The assistant record of the response under way (its parts), not queued yet. */
@@ -65,30 +66,18 @@ export class QwenRecordMapper {
   readonly fidelity = new FidelityAccount(FORMAT);
 
   constructor(private readonly options: QwenMapperOptions) {
+    super();
     this.newId = options.newId ?? randomUUID;
   }
 
-  /** Map one event; returns warnings. Its records wait in the queue until `drain`. */
-  map(event: GenericEvent): string[] {
-    this.fidelity.readEvent(event);
-    if (event.agent_id !== undefined) {
-      this.fidelity.dropEvent(event, 'belongs to a subagent session');
-      return this.once('subagent');
-    }
-    switch (event.type) {
-      case 'user': return this.user(event);
-      case 'assistant': return this.assistant(event);
-      case 'thinking': return this.thinking(event);
-      case 'tool_call': return this.toolCall(event);
-      case 'tool_result': return this.toolResult(event);
-      case 'monitor_event': return this.monitorEvent(event);
-      case 'monitor_end': return this.monitorEnd(event);
-      case 'compaction': return this.compaction(event);
-      // Context nobody typed (another CLI's system records): the CLI makes its own on resume.
-      case 'context':
-        this.fidelity.drop('context', 'the CLI makes its own again');
-        return [];
-    }
+  // `map` (EventMapper) gives an event's warnings; its records wait in the queue until `drain`.
+
+  protected subagent(): string[] {
+    return this.once('subagent');
+  }
+
+  protected nothing(): string[] {
+    return [];
   }
 
   /** Whether records wait to be drained (an assistant record holding calls waits for the response to end). */
@@ -174,7 +163,7 @@ export class QwenRecordMapper {
     if (usageMetadata !== undefined && (replaceUsage || record.usageMetadata === undefined)) record.usageMetadata = usageMetadata;
   }
 
-  private user(event: UserEvent): string[] {
+  protected user(event: UserEvent): string[] {
     const images = event.images ?? [];
     if (event.text.trim() === '' && images.length === 0) {
       return ['user event with empty text not written (the CLI does not resume empty turns)'];
@@ -184,18 +173,18 @@ export class QwenRecordMapper {
   }
 
   /** Thinking as a thought part: the CLI sends it back as the assistant message's `reasoning_content`. */
-  private thinking(event: ThinkingEvent): string[] {
+  protected thinking(event: ThinkingEvent): string[] {
     this.modelPart({ text: event.text, thought: true }, event.timestamp, event.model, undefined, false);
     return [];
   }
 
-  private assistant(event: AssistantEvent): string[] {
+  protected assistant(event: AssistantEvent): string[] {
     if (event.text.trim() === '') return [];
     this.modelPart({ text: event.text }, event.timestamp, event.model, event.usage, true);
     return [];
   }
 
-  private toolCall(event: ToolCallEvent): string[] {
+  protected toolCall(event: ToolCallEvent): string[] {
     // A call that came from a Qwen Code chat is written as the CLI recorded it.
     const own = callFor(event, FORMAT);
     try {
@@ -209,7 +198,7 @@ export class QwenRecordMapper {
     return [];
   }
 
-  private toolResult(event: ToolResultEvent): string[] {
+  protected toolResult(event: ToolResultEvent): string[] {
     const text = contentText(event.content);
     const images = contentImages(event.content).map(inlineDataPart);
     const name = this.calls.get(event.id);
@@ -244,11 +233,11 @@ export class QwenRecordMapper {
     return [];
   }
 
-  private monitorEvent(event: MonitorEvent): string[] {
+  protected monitorEvent(event: MonitorEvent): string[] {
     return this.notification(this.tasks.eventText(event), event.timestamp);
   }
 
-  private monitorEnd(event: MonitorEndEvent): string[] {
+  protected monitorEnd(event: MonitorEndEvent): string[] {
     return this.notification(this.tasks.endText(event), event.timestamp);
   }
 
@@ -256,7 +245,7 @@ export class QwenRecordMapper {
    * The CLI's own compression checkpoint: a `chat_compression` system record whose `compressedHistory`
    * replaces the whole history on resume, here the summary as one user Content.
    */
-  private compaction(event: CompactionEvent): string[] {
+  protected compaction(event: CompactionEvent): string[] {
     this.calls.clear();
     const summary = event.summary.trim() === '' ? [] : [{ role: 'user', parts: [{ text: event.summary }] }];
     if (summary.length === 0) this.fidelity.drop('compaction', 'an empty summary: the history before it is cleared, nothing is sent');
