@@ -2,8 +2,9 @@
 // loopback chat-completions mock, with its reasoning model (`mock-think`, `--thinking high`), an image attached
 // (`@pixel.png`), a tool call that succeeds (`bash ls`) and one that fails (`read` of a missing file), then resumes
 // the session once (`--session <file>`). The session file is sanitized (no machine path) and kept as
-// session.jsonl, the model requests the mock received beside it (session.requests.json, their messages only), and
-// the golden events are rewritten from the built `pi-session` adapter.
+// session.jsonl, the model requests the mock received beside it (session.requests.json, their messages only). Then
+// a `pi --mode json -p` run (reasoning, text, a bash call) is kept as json-run.jsonl, its streaming deltas left out.
+// The golden events of both are rewritten from the built `pi-session` adapter.
 //   npx tsc -p tsconfig.json && node scripts/capture-pi-fixtures.mjs           capture + goldens
 //   node scripts/capture-pi-fixtures.mjs --goldens                              goldens only
 import { mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
@@ -47,7 +48,15 @@ async function capture() {
     const replacements = [[project, '/home/user/project'], [top, '/home/user'], [home.agentDir, '/home/user/.pi/agent']];
     mkdirSync(DIR, { recursive: true });
     writeFileSync(join(DIR, 'session.jsonl'), sanitize(readFileSync(file, 'utf8'), replacements));
-    const requests = mock.requests.map((body) => ({ messages: body.messages.filter((m) => m.role !== 'system') }));
+    mock.script(
+      [{ reasoning: 'A listing answers it.' }, { text: 'Listing.' }, { tool: { id: 'call_ls', name: 'bash', arguments: { command: 'ls' } } }],
+      [{ text: 'notes.txt and pixel.png.' }],
+    );
+    const json = await runPi(home, project, [...model, '--mode', 'json', '-p', 'What files are here?']);
+    if (json.code !== 0) throw new Error(`pi --mode json failed: ${json.stderr}`);
+    const kept = json.stdout.split('\n').filter((line) => line.trim() !== '' && !/^\{"type":"message_update","assistantMessageEvent":\{"type":"[a-z]+_delta"/.test(line));
+    writeFileSync(join(DIR, 'json-run.jsonl'), `${sanitize(kept.join('\n'), replacements)}\n`);
+    const requests = mock.requests.slice(0, 3).map((body) => ({ messages: body.messages.filter((m) => m.role !== 'system') }));
     writeFileSync(join(DIR, 'session.requests.json'), `${sanitize(JSON.stringify(requests), replacements)}\n`);
   } finally {
     await mock.close();
@@ -55,4 +64,4 @@ async function capture() {
 }
 
 if (!process.argv.includes('--goldens')) await capture();
-await writeGolden('pi-session', join(DIR, 'session.jsonl'));
+for (const name of ['session', 'json-run']) await writeGolden('pi-session', join(DIR, `${name}.jsonl`));

@@ -135,6 +135,8 @@ export class PiRecordMapper {
   private readonly calls = new RecentMap<string, string>(MAX_IDS);
   private readonly tasks = new MonitorTasks();
   private readonly said = new Set<Once>();
+  /** The model the events last named (a reader names it on a response's first event, which may be thinking). */
+  private lastModel: string | undefined;
 
   /** What this session kept of the events it was given (lib/session/fidelity.ts). */
   readonly fidelity = new FidelityAccount(FORMAT);
@@ -183,6 +185,7 @@ export class PiRecordMapper {
       case 'user': return this.user(event);
       case 'assistant': return this.assistant(event);
       case 'thinking':
+        if (event.model !== undefined) this.lastModel = event.model;
         // Pi replays thinking as reasoning only to the model (provider and API) that made it; any other's comes
         // back as text the model said. Nothing in an event names the provider and API, so none is written.
         this.fidelity.drop('reasoning', 'pi sends another model\'s thinking as said text');
@@ -220,7 +223,9 @@ export class PiRecordMapper {
   }
 
   /** The open assistant message for model output of `model` (a new one when the model changed). */
-  private modelOutput(model: string | undefined, timestamp: string): { entries: PiEntry[]; open: OpenMessage } {
+  private modelOutput(given: string | undefined, timestamp: string): { entries: PiEntry[]; open: OpenMessage } {
+    if (given !== undefined) this.lastModel = given;
+    const model = given ?? (this.open === undefined ? this.lastModel : undefined);
     const entries = this.open !== undefined && model !== undefined && this.open.model !== undefined && this.open.model !== model
       ? this.close() : [];
     this.open ??= { content: [], usage: toPiUsage(undefined), model, timestamp, calls: 0 };

@@ -2,7 +2,8 @@
 // (`{"type":"session","id":...}`). A session is a tree; pi continues the chain that ends at the file's last entry,
 // so the entries are held (only the fields read) and that chain comes out of `end()`, as pi sends it: a compaction's
 // summary replaces what is before its first kept entry. pi's own tools (`bash {command}`, `read {path}`, ...) become
-// the generic ones, keeping pi's call as `native`.
+// the generic ones, keeping pi's call as `native`. `pi --mode json -p` prints the same header first, then its
+// agent events: a stream whose next line is one of those is read live, each message as its `message_end` comes.
 import type { ContentPart, GenericEvent, ImageInput, NativeCall, Usage } from '../../events.js';
 import { resolveTimestamp } from '../../events.js';
 import { isObject, text, WarnOnce } from '../../input/adapter-kit.js';
@@ -20,6 +21,11 @@ type Warn = (message: string) => void;
 /** Entry types that hold nothing the model is sent (settings, bookkeeping, extension state). */
 const QUIET_TYPES = new Set(['model_change', 'thinking_level_change', 'label', 'session_info', 'custom']);
 const KNOWN_TYPES = new Set([...QUIET_TYPES, 'message', 'compaction', 'branch_summary', 'custom_message']);
+/** The agent events of `pi --mode json` (after the header): only `message_end` carries a whole message. */
+const LIVE_TYPES = new Set([
+  'agent_start', 'agent_end', 'turn_start', 'turn_end', 'message_start', 'message_update', 'message_end',
+  'tool_execution_start', 'tool_execution_update', 'tool_execution_end',
+]);
 
 /** The fields of an entry the mapping reads. */
 const KEPT_FIELDS = ['type', 'id', 'parentId', 'timestamp', 'message', 'summary', 'firstKeptEntryId', 'tokensBefore', 'customType', 'content'] as const;
@@ -104,13 +110,21 @@ class PiSessionAdapter implements InputAdapter {
   private held: Record<string, unknown>[] = [];
   private readonly once = new WarnOnce();
   private seenHeader = false;
+  /** Undefined until the first line after the header says: `pi --mode json` events (true) or session entries. */
+  private live: boolean | undefined;
 
-  map(value: unknown, _now: string, warn: Warn): GenericEvent[] {
+  map(value: unknown, now: string, warn: Warn): GenericEvent[] {
     if (!isObject(value) || typeof value.type !== 'string') throw new InputError('expected a pi session entry (an object with a string "type")');
     if (value.type === 'session') {
       if (!this.seenHeader) this.cwd = text(value, 'cwd');
       this.seenHeader = true;
       return [];
+    }
+    this.live ??= LIVE_TYPES.has(value.type);
+    if (this.live) {
+      const out: GenericEvent[] = [];
+      if (value.type === 'message_end' && isObject(value.message)) this.message(value.message, this.time(value, now), warn, out);
+      return out;
     }
     if (!KNOWN_TYPES.has(value.type)) {
       this.once.warn(`type:${value.type}`, `unknown pi entry type ${previewValue(value.type)}; skipped (further ones silently)`, warn);

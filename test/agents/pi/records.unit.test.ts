@@ -62,14 +62,19 @@ describe('PiRecordMapper', () => {
     expect(toPiUsage({ input_tokens: 105, cached_input_tokens: 100, output_tokens: 3 })).toMatchObject({ input: 5, cacheRead: 100, output: 3, totalTokens: 108 });
   });
 
-  test('the model: the event\'s, else the session\'s; a new model starts a new message', () => {
+  test('the model: the event\'s, else the last one named (thinking too), else the session\'s; a new model starts a new message', () => {
     const out = entries([
-      { type: 'assistant', text: 'a', model: 'm1', timestamp: T },
+      { type: 'assistant', text: 'z', timestamp: T },
+      { type: 'user', text: 'u', timestamp: T },
+      { type: 'thinking', text: 't', model: 'm1', timestamp: T },
+      { type: 'assistant', text: 'a', timestamp: T },
       { type: 'assistant', text: 'b', model: 'm2', timestamp: T },
       { type: 'user', text: 'u', timestamp: T },
       { type: 'assistant', text: 'c', timestamp: T },
     ], mapper('fallback'));
-    expect(out.map((e) => [e.message.role, e.message.model])).toEqual([['assistant', 'm1'], ['assistant', 'm2'], ['user', undefined], ['assistant', 'fallback']]);
+    expect(out.map((e) => [e.message.role, e.message.model])).toEqual([
+      ['assistant', 'fallback'], ['user', undefined], ['assistant', 'm1'], ['assistant', 'm2'], ['user', undefined], ['assistant', 'm2'],
+    ]);
   });
 
   test('a user turn keeps its images as pi\'s image blocks', () => {
