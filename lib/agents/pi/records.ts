@@ -279,6 +279,8 @@ export class PiRecordMapper {
         warnings: [`tool_result ${JSON.stringify(event.id)} matches no earlier tool_call; kept as user text`],
       };
     }
+    // The file keeps the flag (pi shows it), but the chat request pi sends has no place for it.
+    if (event.is_error) this.fidelity.drop('error_flag', 'pi sends results without an error flag');
     const message = {
       role: 'toolResult', toolCallId: event.id, toolName, content: resultContent(event.content), isError: event.is_error,
       timestamp: epochMs(event.timestamp),

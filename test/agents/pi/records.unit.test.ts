@@ -49,6 +49,8 @@ describe('PiRecordMapper', () => {
     });
     expect(result.message).toEqual({ role: 'toolResult', toolCallId: 'c1', toolName: 'Bash', content: [{ type: 'text', text: 'a\nb' }], isError: true, timestamp: Date.parse(T) });
     expect(result.parentId).toBe(assistant.id);
+    // Kept in the file, but not sent: the chat request has no error flag.
+    expect(m.fidelity.toJSON().error_flag).toEqual({ read: 1, written: 0, dropped: { 'pi sends results without an error flag': 1 } });
   });
 
   test('every assistant message has usage with totalTokens, zeros when the events had none', () => {
