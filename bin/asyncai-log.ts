@@ -1,6 +1,8 @@
 #!/usr/bin/env -S node --max-semi-space-size=4 --heap-growing-percent=50 --expose-gc --no-concurrent-recompilation
-// The command line: argv (yargs) -> options -> a library call -> exit code. Nothing else lives here.
+// The command line: argv -> options -> a library call -> exit code. Nothing else lives here.
 // Exit codes: 0 success, 1 failure at run time, 2 usage error, 130/143/129 after SIGINT/SIGTERM/SIGHUP.
+// The plain filter's flags are parsed without yargs (filter-argv.ts); every other command line goes to the
+// yargs CLI (cli.ts), loaded only then: yargs and the other commands took most of a short run's CPU.
 // The shebang (and that of bin/launch.mjs, the installed command) gives V8 a young generation of 4 MB
 // semi-spaces (default 16): what one read of stdin makes dies young, and the larger default only holds memory
 // (peak RSS, with no gain in speed: docs/performance.md). `--expose-gc` lets `read` run a full collection between a
@@ -9,15 +11,10 @@
 // malloc arena, which glibc keeps, for a few stalls of up to tens of ms while the hot functions are first
 // optimised. setGcFlags keeps Node 24's young generation to those semi-spaces while a full collection marks
 // (lib/util/worker-heap.ts).
-import yargs, { type Argv } from 'yargs';
-import { hideBin } from 'yargs/helpers';
+import type { ArgumentsCamelCase } from 'yargs';
 import { filterCommand } from './commands/filter.js';
-import { completion, completionCommand, YARGS_COMPLETION_NAME } from './completion.js';
-import { convertCommand } from './commands/convert.js';
-import { readCommand } from './commands/read.js';
-import { markOperands, unmarkOperands } from './arguments.js';
-import { helpWidth, withoutTypeColumn } from './help.js';
-import { commandOf, knownFlags, usageErrorMessage, usageErrorText } from './usage-error.js';
+import { filterArgv, recordFlags, typedFlags } from './filter-argv.js';
+import { usageErrorMessage, usageErrorText } from './usage-error.js';
 import { setGcFlags } from '../lib/read/index.js';
 
 setGcFlags();
@@ -27,31 +24,20 @@ process.on('SIGXFSZ', () => {});
 // A stderr that cannot be written (closed pipe, full disk) loses the diagnostics, never the transcript.
 process.stderr.on('error', () => {});
 
-const cli = withoutTypeColumn(yargs(markOperands(hideBin(process.argv), ['read', 'convert', 'completion'])));
-await cli
-  .scriptName('asyncai-log')
-  .usage('$0 [options] [file...]    (no file, or -: stdin)\n\nTurn agent events into session transcripts that the agent CLIs resume.')
-  .middleware((argv) => {
-    unmarkOperands(argv);
-  }, true)
-  .command(filterCommand)
-  .command(readCommand)
-  .command(convertCommand)
-  .command(completionCommand(() => (cli as unknown as { showCompletionScript($0: string, cmd: string): void }).showCompletionScript('asyncai-log', 'completion')))
-  .completion(YARGS_COMPLETION_NAME, false,
-    completion(() => knownFlags((filterCommand.builder as (y: Argv) => Argv)(yargs([])))))
-  .strict()
-  .help()
-  .alias('h', 'help')
-  .describe('help', 'show this help')
-  .version()
-  .describe('version', 'print the version number')
-  .locale('en')
-  .wrap(helpWidth())
-  .fail((message, error) => {
-    const args = hideBin(process.argv);
-    const what = usageErrorMessage(message ?? error?.message ?? 'usage error', args, knownFlags(cli));
-    process.stderr.write(usageErrorText(what, commandOf(args)));
+// As yargs' hideBin takes them (node, the script, then the arguments).
+const args = process.argv.slice(2);
+const flags = recordFlags(filterCommand.builder);
+const argv = filterArgv(args, flags);
+if (argv === undefined) {
+  const { runCli } = await import('./cli.js');
+  await runCli();
+} else {
+  try {
+    await filterCommand.handler(argv as ArgumentsCamelCase<never>);
+  } catch (error) {
+    // What yargs' fail handler (cli.ts) says of an error the handler throws; every argument is a known flag.
+    const what = usageErrorMessage((error as Error | undefined)?.message ?? 'usage error', args, typedFlags(flags));
+    process.stderr.write(usageErrorText(what, undefined));
     process.exit(2);
-  })
-  .parseAsync();
+  }
+}

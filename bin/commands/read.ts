@@ -19,6 +19,7 @@ interface ReadArgs {
   'session-dir': string[];
   'max-record-bytes'?: number;
   threads?: number;
+  'fidelity-json'?: string;
 }
 
 export const readCommand: CommandModule<object, ReadArgs> = {
@@ -47,6 +48,10 @@ export const readCommand: CommandModule<object, ReadArgs> = {
     .option('threads', {
       type: 'string', requiresArg: true, coerce: wholeNumber('threads', 0, MAX_THREADS),
       describe: '<n>: worker threads for a transcript of 16 MiB or more (with --usage: for several transcripts), 0 to 256; 0: one thread (default: 2 on a machine of 2 cores or more)',
+    })
+    .option('fidelity-json', {
+      type: 'string', requiresArg: true,
+      describe: '<file>: at the end, write per input the elements printed by kind, its warnings, and whether it was cut off (a new file; never overwritten)',
     })
     .example(READ_EXAMPLES)
     .epilogue(READ_NOTES) as unknown as Argv<ReadArgs>,
@@ -81,6 +86,7 @@ export const readCommand: CommandModule<object, ReadArgs> = {
         ...(maxRecordBytes !== undefined ? { maxRecordBytes } : {}),
         ...(threads !== undefined ? { threads } : {}),
         ...(collect !== undefined ? { collect } : {}),
+        ...(argv['fidelity-json'] !== undefined ? { fidelityJson: argv['fidelity-json'] } : {}),
       }, { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin });
       return code;
     }, 'read');

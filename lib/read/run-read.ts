@@ -13,11 +13,13 @@ import {
 } from '../session/types.js';
 import type { InputFormat } from '../input/types.js';
 import { findInputFormat } from '../agents/input-formats.js';
-import { cannotBeRead } from '../util/fs-errors.js';
+import { cannotBeRead, describeError } from '../util/fs-errors.js';
+import { fidelityTargetProblem, writeFidelityFile } from '../session/fidelity.js';
+import { UsageError } from '../session/options.js';
 import { MAX_RECORD_BYTES } from '../util/record-limit.js';
 import { keepStream, readAdapted, sniffFile, sniffStream } from './any-input.js';
 import { openInputPath } from '../input/file-input.js';
-import { Output } from './output.js';
+import { orderedAccount, Output } from './output.js';
 import { diagnosticLine } from '../util/shown-text.js';
 
 export interface ReadCommandOptions {
@@ -44,6 +46,8 @@ export interface ReadCommandOptions {
   tmpdir?: string;
   /** Called between a transcript's two passes (see ReaderOptions.collect). */
   collect?: () => void;
+  /** Where the account of what was read goes at the end (`--fidelity-json`): a new file, or a FIFO or terminal. */
+  fidelityJson?: string;
 }
 
 export interface ReadIO {
@@ -56,6 +60,10 @@ export interface ReadIO {
 
 /** Run the read command. Resolves with the exit code: 0, or 1 when any transcript could not be read. */
 export async function runRead(options: ReadCommandOptions, io: ReadIO): Promise<number> {
+  if (options.fidelityJson !== undefined) {
+    const problem = fidelityTargetProblem(options.fidelityJson);
+    if (problem !== undefined) throw new UsageError(`--fidelity-json ${options.fidelityJson}: ${problem}`);
+  }
   const run = new ReadRun(options, io);
   let code = 0;
   try {
@@ -64,10 +72,19 @@ export async function runRead(options: ReadCommandOptions, io: ReadIO): Promise<
       code = Math.max(code, await run.input(input));
     }
     await run.settle(0);
-    return Math.max(code, run.settledCode);
+    code = Math.max(code, run.settledCode);
   } finally {
     run.close();
   }
+  if (options.fidelityJson !== undefined) {
+    try {
+      writeFidelityFile(options.fidelityJson, { inputs: (run.out.accounts ?? []).map(orderedAccount) });
+    } catch (error) {
+      io.stderr.write(diagnosticLine(`--fidelity-json ${options.fidelityJson}: cannot be written: ${describeError(error)}`));
+      code = 1;
+    }
+  }
+  return code;
 }
 
 /** One `read` command: each input read in turn to one output; each method resolves with that input's exit code. */
@@ -86,9 +103,12 @@ class ReadRun {
 
   constructor(private readonly options: ReadCommandOptions, private readonly io: ReadIO) {
     this.report = (message: string) => {
+      const account = this.out.accounts?.at(-1);
+      if (account !== undefined) account.warnings += 1;
       io.stderr.write(diagnosticLine(message));
     };
     this.out = new Output(io.stdout, this.report);
+    if (options.fidelityJson !== undefined) this.out.accounts = [];
     this.readOptions = {
       onWarning: (w: ReaderWarning) => this.report(`${w.file}${w.line !== undefined ? `:${w.line}` : ''}: ${w.message}`),
       includeEvents: options.events,
@@ -101,8 +121,10 @@ class ReadRun {
     };
   }
 
-  /** One command-line input: `-`, a session id, or a path. */
+  /** One command-line input: `-`, a session id, or a path (its account, with --fidelity-json, begun here). */
   async input(input: string): Promise<number> {
+    if (this.out.accounts !== undefined) await this.settle(0); // what is queued counts in its own account
+    this.out.begin(input === '-' ? 'stdin' : input);
     if (input === '-') return this.after(() => this.stream(this.io.stdin ?? Readable.from([]), 'stdin'));
     let path: string;
     let agent: ReadableAgent | undefined;
@@ -222,6 +244,8 @@ class ReadRun {
       return 1;
     }
     const maxLineBytes = options.maxRecordBytes ?? MAX_RECORD_BYTES;
+    const account = this.out.accounts?.at(-1);
+    if (account !== undefined) chunks = endsInNewline(chunks, (ends) => { account.partial = !ends; });
     try {
       await readAdapted(chunks, format, {
         name, events: options.events, maxLineBytes, report,
@@ -262,6 +286,7 @@ class ReadRun {
         const chunks = (async function* () {
           for (const line of lines) yield Buffer.from(`${line}\n`);
         })();
+        this.out.begin(`${db}#${session.id}`);
         code = Math.max(code, await this.adapted(chunks, format, `${db}#${session.id}`));
       }
       return code;
@@ -318,6 +343,8 @@ class ReadRun {
     this.out.source = name;
     try {
       await readOne(reading, this.options, this.out);
+      const account = this.out.accounts?.at(-1);
+      if (account !== undefined && reading.partial === true) account.partial = true;
       return 0;
     } catch (error) {
       if (!(error instanceof ReaderError)) throw error;
@@ -355,4 +382,15 @@ async function readOne(reader: TranscriptReading, options: ReadCommandOptions, o
       await out.writeText(text);
     }
   }
+}
+
+/** `chunks` as they are; at their end, `done` learns whether the last non-empty one ended in a newline (else the input was cut off). */
+async function* endsInNewline(chunks: AsyncIterable<Buffer | string>, done: (ends: boolean) => void): AsyncIterable<Buffer> {
+  let last = 0x0a;
+  for await (const chunk of chunks) {
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    if (bytes.length > 0) last = bytes[bytes.length - 1]!;
+    yield bytes;
+  }
+  done(last === 0x0a);
 }

@@ -146,6 +146,8 @@ export interface TranscriptReading {
   tree(): Promise<{ branches: readonly object[] }>;
   /** The transcripts of the agents this session spawned, each a reading of its own. */
   subagents(): Promise<TranscriptReading[]>;
+  /** Once read: the file ends in a cut-off record (the session was being written, or the write was interrupted). */
+  readonly partial?: boolean;
 }
 
 /** One transcript's usage line counted elsewhere, or why it could not be read; the warnings met, in order. */

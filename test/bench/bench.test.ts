@@ -96,8 +96,13 @@ describe('bench/run.mjs', () => {
       targets: { target: string; value: number; pass: boolean }[];
       tree: { files: number; bytes: number; events: number };
       lengths: Lengths;
+      startup: { status: string; batches: number; node_cpu_ms: number; filter_cpu_ms: number; ratio: number };
     };
     expect(report.machine.cores).toBeGreaterThan(0);
+    // --quick: two start-up batches; CPU times in ms from GNU time, never compared with a number.
+    expect(report.startup).toMatchObject({ status: 'ok', batches: 2 });
+    expect(report.startup.node_cpu_ms).toBeGreaterThan(0);
+    expect(report.startup.ratio).toBeGreaterThan(0);
     expect(report.machine.node).toBe(process.version);
     const tools = ['cat', 'node-parse', 'jq', 'jq-pipe', 'filter-pipe', 'filter', 'read', 'convert'];
     expect(report.rows.map((r) => `${r.corpus}/${r.tool}`)).toEqual(

@@ -93,3 +93,41 @@ describe('convert', () => {
     expect(line.harnesses[0].fidelity.tool_call).toEqual({ read: 1, written: 1 });
   });
 });
+
+describe('read --fidelity-json', () => {
+  const CLAUDE = join(FIXTURES, 'claude-code-cli', 'parallel-bash', '0b9a1c52-6f0e-4d1a-9a55-3c1f2a000001.jsonl');
+  const ROLLOUT = join(FIXTURES, 'codex-rollout', 'parallel.jsonl');
+
+  test('says per input what was printed, its warnings, and which was cut off (a transcript and another format)', async () => {
+    const dir = tempDir();
+    const cutClaude = join(dir, 'cut.jsonl');
+    const cutRollout = join(dir, 'cut-rollout.jsonl');
+    writeFileSync(cutClaude, readFileSync(CLAUDE).subarray(0, -30));
+    writeFileSync(cutRollout, readFileSync(ROLLOUT).subarray(0, -20));
+    const out = join(dir, 'account.json');
+    const r = await run(process.execPath, [BIN, 'read', CLAUDE, cutClaude, cutRollout, '-', '--fidelity-json', out], {
+      env: cleanEnv(), input: readFileSync(ROLLOUT),
+    });
+    expect(r.code, r.stderr).toBe(0);
+    const inputs = JSON.parse(readFileSync(out, 'utf8')).inputs;
+    expect(inputs.map((i: any) => [i.source, i.warnings, i.partial])).toEqual([
+      [CLAUDE, 0, false], [cutClaude, 1, true], [cutRollout, 1, true], ['stdin', 0, false],
+    ]);
+    // What was printed, counted: the events on stdout of the whole transcript.
+    const printed = r.stdout.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l));
+    const calls = printed.filter((e) => e.type === 'tool_call').length;
+    expect(inputs.reduce((n: number, i: any) => n + (i.elements.tool_call?.read ?? 0), 0)).toBe(calls);
+    expect(inputs[0].elements).toEqual({
+      user_text: { read: 1 }, assistant_text: { read: 2 }, tool_call: { read: 2 }, tool_result: { read: 2 }, error_flag: { read: 1 }, reasoning: { read: 1 },
+    });
+  });
+
+  test('an existing file is a usage error, left as it was', async () => {
+    const out = join(tempDir(), 'mine.json');
+    writeFileSync(out, 'keep');
+    const r = await run(process.execPath, [BIN, 'read', ROLLOUT, '--fidelity-json', out], { env: cleanEnv() });
+    expect([r.code, r.stdout]).toEqual([2, '']);
+    expect(r.stderr).toBe(`asyncai-log: --fidelity-json ${out}: it exists, and is never overwritten\nTry 'asyncai-log read --help'.\n`);
+    expect(readFileSync(out, 'utf8')).toBe('keep');
+  });
+});
