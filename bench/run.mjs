@@ -494,7 +494,7 @@ function prepareTool(tool, corpus, context) {
     }
     case 'ccusage': {
       const bin = context.ccusage;
-      if (!bin) return { ...row, status: 'not available', note: 'the pinned ccusage is not installed (node scripts/pinned-install.mjs test/clients .cache/test-clients)' };
+      if (!bin) return { ...row, status: 'not available', note: 'the pinned ccusage is not installed (node test/clients/clients.mjs)' };
       command = bin;
       args = ['session', '--json', '--offline'];
       row.command = 'CLAUDE_CONFIG_DIR=<tree> ccusage session --json --offline';
@@ -1430,7 +1430,7 @@ function ccusageBin(log) {
   try {
     return clientBin('ccusage');
   } catch {
-    log('installing the pinned real clients (ccusage among them) into .cache/test-clients');
+    log('installing the pinned real clients (ccusage among them) into .cache/test-clients-<pins>');
     try {
       installTestClients();
       return clientBin('ccusage');

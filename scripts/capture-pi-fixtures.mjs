@@ -3,7 +3,7 @@
 // (`@pixel.png`), a tool call that succeeds (`bash ls`) and one that fails (`read` of a missing file), then resumes
 // the session once (`--session <file>`). The session file is sanitized (no machine path) and kept as
 // session.jsonl, the model requests the mock received beside it (session.requests.json, their messages only). Then
-// a `pi --mode json -p` run (reasoning, text, a bash call) is kept as json-run.jsonl, its streaming deltas left out.
+// a `pi --mode json -p` run (reasoning, text, a bash call, a failing read) is kept as json-run.jsonl, its streaming deltas left out.
 // The golden events of both are rewritten from the built `pi-session` adapter.
 //   npx tsc -p tsconfig.json && node scripts/capture-pi-fixtures.mjs           capture + goldens
 //   node scripts/capture-pi-fixtures.mjs --goldens                              goldens only
@@ -49,8 +49,12 @@ async function capture() {
     mkdirSync(DIR, { recursive: true });
     writeFileSync(join(DIR, 'session.jsonl'), sanitize(readFileSync(file, 'utf8'), replacements));
     mock.script(
-      [{ reasoning: 'A listing answers it.' }, { text: 'Listing.' }, { tool: { id: 'call_ls', name: 'bash', arguments: { command: 'ls' } } }],
-      [{ text: 'notes.txt and pixel.png.' }],
+      [
+        { reasoning: 'A listing answers it.' }, { text: 'Listing.' },
+        { tool: { id: 'call_ls', name: 'bash', arguments: { command: 'ls' } } },
+        { tool: { id: 'call_read', name: 'read', arguments: { path: 'missing.txt' } } },
+      ],
+      [{ text: 'There are notes.txt and pixel.png; missing.txt does not exist.' }],
     );
     const json = await runPi(home, project, [...model, '--mode', 'json', '-p', 'What files are here?']);
     if (json.code !== 0) throw new Error(`pi --mode json failed: ${json.stderr}`);
