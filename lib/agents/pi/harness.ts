@@ -165,7 +165,7 @@ export const pi: HarnessFactory = {
     const { file } = AppendFile.createExclusive(dir, () => {
       sessionId = uuidV7(started);
       return sessionFileName(started, sessionId);
-    }, options.root);
+    }, dir === options.root ? undefined : options.root); // a custom session dir is the root itself: nothing below it to make
     const mapper = new PiRecordMapper({
       sessionId,
       cwd: options.cwd,
