@@ -6,7 +6,7 @@ import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startMockChat, type MockChat } from '../support/mock-chat-completions.js';
 import { continueWithPi, piHome } from '../support/pi.js';
-import { runBin, tempDir } from '../support/run.js';
+import { FIXTURES, cleanEnv, runBin, tempDir } from '../support/run.js';
 
 let mock: MockChat;
 beforeAll(async () => {
@@ -104,5 +104,30 @@ describe('incremental convert into pi sessions', () => {
       'First question.', 'First answer.', 'List the files.', 'call Bash', 'a.txt\nb.txt', 'There are two files.',
       'Pi was here.', 'resumed-ok', 'Thanks.', 'You are welcome.', 'Reply with exactly: resumed-ok',
     ]);
+  });
+
+  test('a pi session that grew on its branch is appended to its Claude Code session; one that forked is converted afresh', async () => {
+    const dir = tempDir('asyncai-log-incremental-pi-');
+    const source = join(dir, 'session.jsonl');
+    writeFileSync(source, readFileSync(join(FIXTURES, 'pi', 'session.jsonl')));
+    const env = cleanEnv();
+    const run = async () => {
+      const r = await runBin(['convert', source], { env, cwd: dir });
+      expect(r.code, r.stderr).toBe(0);
+      return JSON.parse(r.stdout.trim());
+    };
+    const first = await run();
+    expect(first).toMatchObject({ status: 'converted', reason: 'new' });
+    const last = entries(source).at(-1).id;
+    const entry = (id: string, parentId: string, text: string) => `${JSON.stringify({ type: 'message', id, parentId, timestamp: at(9), message: { role: 'user', content: text } })}\n`;
+    appendFileSync(source, entry('beef0001', last, 'Grown on the branch.'));
+    const grown = await run();
+    expect(grown).toMatchObject({ status: 'converted', reason: 'grew' });
+    expect(grown.harnesses[0].session_file).toBe(first.harnesses[0].session_file);
+    // A fork from the first user entry: the branch pi continues now is another one.
+    appendFileSync(source, entry('beef0002', entries(source)[3].id, 'A fork.'));
+    const forked = await run();
+    expect(forked.status).toBe('converted');
+    expect(forked.harnesses[0].session_file).not.toBe(first.harnesses[0].session_file);
   });
 });

@@ -112,6 +112,7 @@ class PiSessionAdapter implements InputAdapter {
   private seenHeader = false;
   /** Undefined until the first line after the header says: `pi --mode json` events (true) or session entries. */
   private live: boolean | undefined;
+  private readonly earlier: string[][] = [];
 
   map(value: unknown, now: string, warn: Warn): GenericEvent[] {
     if (!isObject(value) || typeof value.type !== 'string') throw new InputError('expected a pi session entry (an object with a string "type")');
@@ -137,7 +138,6 @@ class PiSessionAdapter implements InputAdapter {
 
   end(now: string, warn: Warn): GenericEvent[] {
     const path = this.branch();
-    this.held = [];
     const out: GenericEvent[] = [];
     const at = path.findLastIndex((entry) => entry.type === 'compaction');
     if (at < 0) {
@@ -156,6 +156,27 @@ class PiSessionAdapter implements InputAdapter {
       if (entry.type !== 'compaction') this.entry(entry, now, warn, out);
     }
     return out;
+  }
+
+  /** Incremental convert: the ids of the branch an earlier conversion read, at its end. */
+  earlierEnd(): void {
+    this.earlier.push(this.branch().map((entry) => entry.id as string));
+  }
+
+  /**
+   * Whether the events now are the earlier conversion's followed by more: its branch is where the branch now
+   * starts, and no compaction since keeps entries of it (pi would then send them after the summary).
+   */
+  extendsEarlier(): boolean {
+    const path = this.branch();
+    return this.earlier.every((ids) => {
+      if (!ids.every((id, i) => path[i]?.id === id)) return false;
+      return path.every((entry, at) => {
+        if (at < ids.length || entry.type !== 'compaction') return true;
+        const kept = path.findIndex((e, i) => i < at && e.id === entry.firstKeptEntryId);
+        return kept < 0 || kept >= ids.length;
+      });
+    });
   }
 
   facts(): SessionFacts {

@@ -7,6 +7,7 @@ import { describe, expect, test } from 'vitest';
 import { detectInputFormat } from '../../../lib/agents/input-formats.js';
 import type { GenericEvent } from '../../../lib/events.js';
 import { PiRecordMapper } from '../../../lib/agents/pi/records.js';
+import { piSession } from '../../../lib/agents/pi/session-input.js';
 import { goldenCases, mapFixtureFile, mapValues } from '../../input/support.js';
 import { FIXTURES } from '../../support/run.js';
 
@@ -122,5 +123,23 @@ describe('pi-session', () => {
       input[5],
       { ...input[6], usage: { input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 } },
     ]);
+  });
+
+  test('a grown file extends its earlier conversion only when the earlier branch is where the branch now starts', () => {
+    const extends_ = (earlier: unknown[], later: unknown[]) => {
+      const adapter = piSession.create();
+      for (const value of earlier) adapter.map(value, T, () => {});
+      adapter.earlierEnd!();
+      for (const value of later) adapter.map(value, T, () => {});
+      adapter.end(T, () => {});
+      return adapter.extendsEarlier!();
+    };
+    const first = [HEADER, msg('a', null, { role: 'user', content: 'one' }), msg('b', 'a', { role: 'user', content: 'two' })];
+    expect(extends_(first, [msg('c', 'b', { role: 'user', content: 'three' })])).toBe(true);
+    // pi forked from an earlier entry: the branch read before is not where it starts.
+    expect(extends_(first, [msg('c', 'a', { role: 'user', content: 'other' })])).toBe(false);
+    // A compaction keeping entries read before sends them after its summary: the events are not a continuation.
+    expect(extends_(first, [{ type: 'compaction', id: 'c', parentId: 'b', timestamp: T, summary: 's', firstKeptEntryId: 'b', tokensBefore: 1 }])).toBe(false);
+    expect(extends_(first, [{ type: 'compaction', id: 'c', parentId: 'b', timestamp: T, summary: 's', firstKeptEntryId: 'c', tokensBefore: 1 }])).toBe(true);
   });
 });
