@@ -41,7 +41,8 @@ export function lastEntryId(text: string): string | undefined {
 
 class PiHarness implements SessionHarness {
   readonly format = FORMAT;
-  private pending: string[] = [];
+  /** Entries mapped but not written yet, each with its line (serialised at once, so a bad event is rejected then). */
+  private pending: { entry: PiEntry; line: string }[] = [];
   private foreign = false;
   private readonly replay: Replay;
   mark: FileMark | undefined;
@@ -83,16 +84,19 @@ class PiHarness implements SessionHarness {
       return;
     }
     if (step === 'first') this.continueFile();
-    if (this.pending.length === 0) this.checkForeign();
     const { entries, warnings } = this.mapper.map(event);
     for (const warning of warnings) this.warn(`${where}: ${warning}`);
-    const text = entries.map(serialize).join('');
-    if (text !== '') this.pending.push(text);
+    this.pending.push(...entries.map((entry) => ({ entry, line: serialize(entry) })));
   }
 
+  /**
+   * Append the pending entries. Whether another process (a resuming pi) appended is checked right before, not
+   * when they were mapped: the first of them then chains onto its last entry, however long the batch took.
+   */
   flush(): void {
     if (this.pending.length === 0) return;
-    const data = this.pending.join('');
+    const owed = this.checkForeign();
+    const data = owed + this.pending.map(({ line }) => line).join('');
     this.pending = [];
     this.file.write(data);
   }
@@ -105,8 +109,7 @@ class PiHarness implements SessionHarness {
   finishOrDiscard(discard = true): boolean {
     try {
       if (!this.replay.active) {
-        if (this.pending.length === 0 && this.mapper.holding) this.checkForeign();
-        for (const entry of this.mapper.close()) this.pending.push(serialize(entry));
+        for (const entry of this.mapper.close()) this.pending.push({ entry, line: serialize(entry) });
       }
       this.flush();
       this.mark = this.file.mark();
@@ -131,17 +134,25 @@ class PiHarness implements SessionHarness {
     if (last !== undefined) this.mapper.chainOnto(last);
   }
 
-  /** Before the first entry of a batch: did someone else (a resuming pi) append? Ours then chain onto its last. */
-  private checkForeign(): void {
+  /**
+   * Did someone else (a resuming pi) append since our last write? Then the first pending entry chains onto its last
+   * entry (the others, and the mapper's next ones, chain onto ours as before). Returns the newline owed when its
+   * bytes did not end with one.
+   */
+  private checkForeign(): string {
     const appended = this.file.foreignBytes();
-    if (!appended) return;
+    if (!appended) return '';
     if (!this.foreign) {
       this.foreign = true;
       this.warn(foreignAppendWarning(this.file.path, 'later entries chain onto what it wrote, so the next resume sees both'));
     }
     const last = lastEntryId(appended.text);
-    if (last !== undefined) this.mapper.chainOnto(last);
-    if (appended.needsNewline) this.pending.push('\n');
+    if (last !== undefined) {
+      const first = this.pending[0]!;
+      first.entry.parentId = last;
+      first.line = serialize(first.entry);
+    }
+    return appended.needsNewline ? '\n' : '';
   }
 }
 

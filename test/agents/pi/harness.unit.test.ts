@@ -65,4 +65,19 @@ describe('the pi harness', () => {
     expect(lines(h.sessionFile).at(-1)).toMatchObject({ parentId: 'f0f0f0f0', message: { role: 'user' } });
     expect(warnings).toHaveLength(1);
   });
+
+  test('a foreign append between mapping a batch and writing it: the batch still chains onto its last entry', () => {
+    const h = pi.create({ root: temp(), cwd: '/p', warn: () => {} });
+    h.add({ type: 'user', text: 'one', timestamp: T }, 'stdin:1');
+    h.flush();
+    const ours = lines(h.sessionFile)[1].id;
+    h.add({ type: 'user', text: 'two', timestamp: T }, 'stdin:2');
+    h.add({ type: 'user', text: 'three', timestamp: T }, 'stdin:3');
+    appendFileSync(h.sessionFile, `${JSON.stringify({ type: 'session_info', id: 'f0f0f0f0', parentId: ours, timestamp: T, name: 'x' })}\n`);
+    h.finish();
+    const all = lines(h.sessionFile);
+    expect(all.map((e) => e.message?.content?.[0]?.text ?? e.type)).toEqual(['session', 'one', 'session_info', 'two', 'three']);
+    expect(all[3].parentId).toBe('f0f0f0f0');
+    expect(all[4].parentId).toBe(all[3].id);
+  });
 });
