@@ -63,7 +63,8 @@ describe('the real CLIs the tests run', () => {
   test('are pinned to exact versions in test/clients/, not in the project\'s dependencies', () => {
     const clients = JSON.parse(readFileSync(join(ROOT, 'test', 'clients', 'package.json'), 'utf8'));
     expect(clients.dependencies).toEqual({
-      '@anthropic-ai/claude-code': '2.1.328', '@google/gemini-cli': '0.61.0', '@openai/codex': '0.171.0', ccusage: '20.0.24', 'opencode-ai': '1.18.33',
+      '@anthropic-ai/claude-code': '2.1.328', '@google/gemini-cli': '0.61.0', '@mariozechner/pi-coding-agent': '0.73.1',
+      '@openai/codex': '0.171.0', ccusage: '20.0.24', 'opencode-ai': '1.18.33',
     });
     const project = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
     const all = { ...project.dependencies, ...project.devDependencies };

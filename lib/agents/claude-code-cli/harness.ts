@@ -6,11 +6,10 @@ import { readFileSync } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
 import type { GenericEvent } from '../../events.js';
 import type { JsonSource } from '../../json/raw-json.js';
-import { AppendFile, type FileMark, foreignAppendWarning } from '../../session/append-file.js';
-import type { JsonPieces } from '../../json/spliced-json.js';
-import { findInOwnTail, Replay } from '../../session/reopened.js';
-import type { FidelityAccount } from '../../session/fidelity.js';
-import { type HarnessFactory, type HarnessOptions, type SessionHarness } from '../../session/types.js';
+import { AppendFile, type ForeignBytes } from '../../session/append-file.js';
+import { createSessionFile, JsonlHarness } from '../../session/jsonl-harness.js';
+import { findInOwnTail } from '../../session/reopened.js';
+import type { HarnessFactory, HarnessOptions } from '../../session/types.js';
 import { copyChain, readRecords, RecentChain } from './fork.js';
 import { encodeProjectDir } from './project-dir.js';
 import { FORMAT, ClaudeRecordMapper, DEFAULT_MODEL, type MapperOptions } from './records.js';
@@ -63,70 +62,20 @@ export function lastUuidIn(text: string): string | undefined {
   return lastChainRecordIn(text)?.uuid;
 }
 
-class ClaudeHarness implements SessionHarness {
+class ClaudeHarness extends JsonlHarness<ClaudeRecordMapper> {
   readonly format = FORMAT;
-  /**
-   * The records of the event at hand (text, and raw bytes spliced from the input), staged in the file once all
-   * are serialised: encoded at once, written with the next flush.
-   */
-  private pending: JsonPieces = [];
-  private foreign = false;
+  protected override foreignThen = 'later records are chained onto its last record so the next resume sees them';
   /** Our last chain records, to copy forward when a concurrent writer forks from before them (see fork.ts). */
   private readonly recent = new RecentChain();
   /** The start of a line another process was still writing when we last looked. */
   private foreignTail = '';
   private warnedFork = false;
-  private readonly mapper: ClaudeRecordMapper;
-  readonly cwd: string;
-  /** Reopened: the events an earlier run wrote, mapped without writing them. */
-  private readonly replay: Replay;
-  mark: FileMark | undefined;
-
-  constructor(
-    readonly sessionId: string,
-    private readonly file: AppendFile,
-    options: HarnessOptions,
-    private readonly warn: HarnessOptions['warn'],
-    reopened = false,
-  ) {
-    this.replay = new Replay(reopened);
-    this.cwd = options.cwd;
-    const gitBranch = options.cwdFromInput ? undefined : readGitBranch(options.cwd);
-    const mapperOptions: MapperOptions = {
-      sessionId,
-      cwd: options.cwd,
-      ...(options.model !== undefined ? { model: options.model } : {}),
-      ...(gitBranch !== undefined ? { gitBranch } : {}),
-      ...(options.provenance !== undefined ? { provenance: options.provenance } : {}),
-    };
-    this.mapper = new ClaudeRecordMapper(mapperOptions);
-  }
-
-  get sessionFile(): string {
-    return this.file.path;
-  }
 
   get resumeCommand(): string {
     return `claude --resume ${this.sessionId}`;
   }
 
-  get fidelity(): FidelityAccount {
-    return this.mapper.fidelity;
-  }
-
-  continueAfter(skip: number): void {
-    this.replay.continueAfter(skip);
-  }
-
-  add(event: GenericEvent, where: string, source?: JsonSource): void {
-    const step = this.replay.next();
-    if (step === 'replay') {
-      // Written by the earlier run (its warnings and account were given then): only the state moves on.
-      this.fidelity.muted(() => this.mapper.map(event));
-      return;
-    }
-    if (step === 'first') this.chainOntoFile();
-    if (!this.holding) this.checkForeign();
+  protected mapEvent(event: GenericEvent, where: string, source?: JsonSource): void {
     const parent = this.mapper.parentUuid;
     const { records, warnings, once } = this.mapper.map(event);
     const start = this.pending.length;
@@ -137,50 +86,22 @@ class ClaudeHarness implements SessionHarness {
       this.mapper.undo(parent); // the chain continues from the last record actually written
       throw error;
     }
-    this.stagePending();
     for (const record of records) if (typeof record.uuid === 'string') this.recent.own(record.uuid);
     for (const warning of warnings) this.warn(`${where}: ${warning}`, once);
   }
 
-  flush(): void {
-    if (!this.holding) return;
-    if (this.foreign) {
-      const checkpoint = this.mapper.lastPrompt();
-      if (checkpoint) serializeRecord(checkpoint, this.pending);
-    }
-    const data = this.pending;
-    this.pending = [];
-    this.file.write(data);
-  }
-
-  finish(): void {
-    try {
-      this.flush();
-      this.mark = this.file.mark();
-    } finally {
-      this.file.close();
-    }
-  }
-
-  finishOrDiscard(): boolean {
-    try {
-      this.flush();
-      return this.file.removeIfHolding(0);
-    } finally {
-      this.file.close();
-    }
-  }
-
-  abandon(): void {
-    this.pending = [];
-    this.file.discard();
+  /** After another process appended: a checkpoint, so the next resume picks the branch our records are on. */
+  protected override batchEnds(): void {
+    if (!this.foreign) return;
+    const checkpoint = this.mapper.lastPrompt();
+    if (checkpoint) serializeRecord(checkpoint, this.pending);
   }
 
   /**
    * The first record appended to a reopened session follows the last record there of ours (a resume that
    * appended since is seen by `checkForeign`, as in a live session); a turn under way keeps its message id.
    */
-  private chainOntoFile(): void {
+  protected override continueFile(): void {
     const last = findInOwnTail(this.file, lastChainRecordIn);
     if (last === undefined) return;
     this.mapper.parentUuid = last.uuid;
@@ -189,25 +110,8 @@ class ClaudeHarness implements SessionHarness {
     if (last.type === 'assistant' && typeof message?.id === 'string') this.mapper.continueMessage(message.id);
   }
 
-  /** Records are serialised or staged and not yet written: a batch is under way. */
-  private get holding(): boolean {
-    return this.pending.length > 0 || this.file.holdsStaged;
-  }
-
-  private stagePending(): void {
-    this.file.stage(this.pending);
-    this.pending.length = 0;
-  }
-
-  /** Before the first record of a batch: did someone else append? Then continue their branch. */
-  private checkForeign(): void {
-    const appended = this.file.foreignBytes();
-    if (!appended) return;
-    if (!this.foreign) {
-      this.foreign = true;
-      this.warn(foreignAppendWarning(this.file.path, 'later records are chained onto its last record so the next resume sees them'));
-    }
-    if (appended.needsNewline) this.pending.push('\n');
+  /** Someone else appended before this batch: continue their branch. */
+  protected foreignAppended(appended: ForeignBytes): void {
     // Only complete lines are read; a line still being written is read with the next append.
     const text = this.foreignTail + appended.text;
     const cut = text.lastIndexOf('\n') + 1;
@@ -243,6 +147,19 @@ class ClaudeHarness implements SessionHarness {
 /** The longest unfinished foreign line carried to the next look (longer ones are not needed: no uuid there). */
 const MAX_FOREIGN_TAIL = 1024 * 1024;
 
+/** The mapper of session `sessionId`: the branch of the checkout it runs in, unless the cwd came from the input. */
+function claudeMapper(sessionId: string, options: HarnessOptions): ClaudeRecordMapper {
+  const gitBranch = options.cwdFromInput ? undefined : readGitBranch(options.cwd);
+  const mapperOptions: MapperOptions = {
+    sessionId,
+    cwd: options.cwd,
+    ...(options.model !== undefined ? { model: options.model } : {}),
+    ...(gitBranch !== undefined ? { gitBranch } : {}),
+    ...(options.provenance !== undefined ? { provenance: options.provenance } : {}),
+  };
+  return new ClaudeRecordMapper(mapperOptions);
+}
+
 export const claudeCodeCli: HarnessFactory = {
   format: FORMAT,
   rootHelp: '$CLAUDE_CONFIG_DIR, else ~/.claude',
@@ -252,18 +169,14 @@ export const claudeCodeCli: HarnessFactory = {
   },
   create(options) {
     const dir = join(options.root, 'projects', encodeProjectDir(options.cwd));
-    let sessionId = '';
-    const { file } = AppendFile.createExclusive(dir, () => {
-      sessionId = randomUUID();
-      return `${sessionId}.jsonl`;
-    }, options.root);
-    return new ClaudeHarness(sessionId, file, options, options.warn);
+    const { sessionId, file } = createSessionFile(dir, options.root, (id) => `${id}.jsonl`);
+    return new ClaudeHarness(sessionId, options.cwd, file, claudeMapper(sessionId, options), options.warn, { removable: 0 });
   },
   reopen(options, session) {
     if (!session.sessionFile.startsWith(join(options.root, 'projects', encodeProjectDir(options.cwd)) + sep)) {
       throw new Error(`${session.sessionFile} is not a session of ${options.cwd} under ${options.root}`);
     }
     const file = AppendFile.reopen(session.sessionFile, session.mark);
-    return new ClaudeHarness(session.sessionId, file, options, options.warn, true);
+    return new ClaudeHarness(session.sessionId, options.cwd, file, claudeMapper(session.sessionId, options), options.warn, { reopened: true });
   },
 };

@@ -12,6 +12,7 @@ import { RecentMap, RecentSet, RecentStrings } from '../../util/recent.js';
 import { laterTime, NO_USAGE } from './response.js';
 import { sumUsage } from '../../usage.js';
 import { randomUuid } from '../../util/random-id.js';
+import { EventMapper } from '../../session/event-mapper.js';
 import { FidelityAccount } from '../../session/fidelity.js';
 
 /** The Claude Code version the records imitate (and were verified against). */
@@ -62,7 +63,7 @@ export const FORMAT = 'claude-code-cli';
 
 export type { ClaudeRecord, Mapped, MapperOptions } from './mapper-types.js';
 
-export class ClaudeRecordMapper {
+export class ClaudeRecordMapper extends EventMapper<Mapped> {
   /** What this session kept of the events it was given (lib/session/fidelity.ts). */
   readonly fidelity = new FidelityAccount(FORMAT);
   /** The uuid of the last chain record written (null before the first). */
@@ -90,6 +91,7 @@ export class ClaudeRecordMapper {
   private readonly Turn: TurnClass;
 
   constructor(private readonly options: MapperOptions) {
+    super();
     this.toolIds = new RecentStrings(MAX_TOOL_IDS);
     this.newUuid = options.newUuid ?? randomUuid;
     this.common = {
@@ -143,36 +145,22 @@ export class ClaudeRecordMapper {
     if (this.messageId === from) this.messageId = to;
   }
 
-  map(event: GenericEvent): Mapped {
+  /** Map one event; what it changes is kept until the next, so `undo` can take it back. */
+  override map(event: GenericEvent): Mapped {
     this.addedToolId = undefined;
     this.usageBefore = this.responseUsage;
     this.timeBefore = this.responseTime;
-    this.fidelity.readEvent(event);
-    if (event.agent_id !== undefined) {
-      this.fidelity.dropEvent(event, 'belongs to a subagent session');
-      return this.subagentEvent();
-    }
-    switch (event.type) {
-      case 'user': return this.user(event);
-      case 'assistant': return this.assistant(event);
-      case 'thinking': return this.thinking(event);
-      case 'tool_call': return this.toolCall(event);
-      case 'tool_result': return this.toolResult(event);
-      case 'monitor_event': return this.monitorEvent(event);
-      case 'monitor_end': return this.monitorEnd(event);
-      case 'compaction': return this.compaction(event);
-      // Context the model saw (system/attachment records read back by `asyncai-log read --events`): Claude
-      // Code regenerates its own on resume, so writing it would duplicate it; accepted and not written.
-      case 'context':
-        this.fidelity.drop('context', 'the CLI makes its own again');
-        return { records: [], warnings: [] };
-    }
+    return super.map(event);
+  }
+
+  protected nothing(): Mapped {
+    return { records: [], warnings: [] };
   }
 
   private warnedSubagent = false;
 
-  /** A subagent's event (`agent_id`) belongs to its own session, never to this conversation's turns. */
-  private subagentEvent(): Mapped {
+  /** Said once per session. */
+  protected subagent(): Mapped {
     if (this.warnedSubagent) return { records: [], warnings: [] };
     this.warnedSubagent = true;
     return onceOnly(SUBAGENT_WARNING);
@@ -183,7 +171,7 @@ export class ClaudeRecordMapper {
    * logicalParentUuid naming the record before it), then the summary as an isCompactSummary user record.
    * A resume sends only what follows the last boundary.
    */
-  private compaction(event: CompactionEvent): Mapped {
+  protected compaction(event: CompactionEvent): Mapped {
     const uuid = this.newUuid();
     const compactMetadata: ClaudeRecord = {
       ...(event.trigger !== undefined ? { trigger: event.trigger } : {}),
@@ -292,7 +280,7 @@ export class ClaudeRecordMapper {
     }, this.nextTime(timestamp));
   }
 
-  private user(event: UserEvent): Mapped {
+  protected user(event: UserEvent): Mapped {
     const images = event.images ?? [];
     if (event.text.trim() === '' && images.length === 0) {
       return { records: [], warnings: ['user event with empty text not written (the API rejects empty turns)'] };
@@ -303,7 +291,7 @@ export class ClaudeRecordMapper {
     return { records: [this.userSide(content, event.timestamp)], warnings: [] };
   }
 
-  private assistant(event: AssistantEvent): Mapped {
+  protected assistant(event: AssistantEvent): Mapped {
     // Claude Code drops empty assistant text on load; writing it would only add a dead record.
     if (event.text.trim() === '') return { records: [], warnings: [] };
     return {
@@ -312,7 +300,7 @@ export class ClaudeRecordMapper {
     };
   }
 
-  private thinking(event: ThinkingEvent): Mapped {
+  protected thinking(event: ThinkingEvent): Mapped {
     if (!event.signature) {
       this.fidelity.drop('reasoning', 'unsigned: the API rejects it on resume');
       if (this.warnedUnsigned) return { records: [], warnings: [] };
@@ -323,7 +311,7 @@ export class ClaudeRecordMapper {
     return { records: [this.assistantSide(block, event.model, undefined, null, event.timestamp)], warnings: [] };
   }
 
-  private toolCall(event: ToolCallEvent): Mapped {
+  protected toolCall(event: ToolCallEvent): Mapped {
     if (!this.toolIds.has(event.id)) {
       this.addedToolId = event.id;
       this.toolIds.add(event.id);
@@ -334,7 +322,7 @@ export class ClaudeRecordMapper {
     return { records: [this.assistantSide(block, event.model, event.usage, 'tool_use', event.timestamp)], warnings: [] };
   }
 
-  private toolResult(event: ToolResultEvent): Mapped {
+  protected toolResult(event: ToolResultEvent): Mapped {
     if (this.toolIds.has(event.id)) {
       const block = {
         type: 'tool_result',
@@ -413,7 +401,7 @@ export class ClaudeRecordMapper {
     return [enqueue, attachment, remove];
   }
 
-  private monitorEvent(event: MonitorEvent): Mapped {
+  protected monitorEvent(event: MonitorEvent): Mapped {
     const description = event.description ?? 'monitor';
     const taskId = this.taskId(description, event.task_id);
     if (!this.tasksWithOutput.has(taskId)) {
@@ -423,7 +411,7 @@ export class ClaudeRecordMapper {
     return { records: this.notification(xml, event.timestamp), warnings: [] };
   }
 
-  private monitorEnd(event: MonitorEndEvent): Mapped {
+  protected monitorEnd(event: MonitorEndEvent): Mapped {
     const description = event.description ?? 'monitor';
     const taskId = this.taskId(description, event.task_id);
     const outcome = monitorOutcome(event, this.tasksWithOutput.has(taskId));

@@ -5,12 +5,13 @@
 import { randomUUID } from 'node:crypto';
 import type {
   AssistantEvent, CompactionEvent, ContentPart, GenericEvent, ImageInput, MonitorEndEvent, MonitorEvent,
-  ToolCallEvent, ToolResultEvent, Usage, UserEvent,
+  ThinkingEvent, ToolCallEvent, ToolResultEvent, Usage, UserEvent,
 } from '../../events.js';
 import { callFor } from '../../events.js';
 import { MonitorTasks } from '../../monitor/monitor-tasks.js';
 import { PRE } from '../../monitor/notification.js';
 import { EventRejected } from '../../session/types.js';
+import { EventMapper } from '../../session/event-mapper.js';
 import { FidelityAccount } from '../../session/fidelity.js';
 import { isObject } from '../../util/is-object.js';
 import { RecentStrings } from '../../util/recent.js';
@@ -178,8 +179,6 @@ interface Turn {
   model?: string;
 }
 
-
-
 /** Things said once per session on stderr. */
 type Once = 'thinking' | 'is_error' | 'subagent';
 
@@ -189,7 +188,7 @@ const ONCE_TEXT: Record<Once, string> = {
   subagent: 'events with "agent_id" belong to a subagent session and are not written to this rollout; further ones are dropped silently',
 };
 
-export class CodexRecordMapper {
+export class CodexRecordMapper extends EventMapper<Mapped> {
   private turn: Turn | undefined;
   private total = zeroUsage();
   private readonly toolIds = new RecentStrings(MAX_IDS);
@@ -203,6 +202,7 @@ export class CodexRecordMapper {
   readonly fidelity = new FidelityAccount(FORMAT);
 
   constructor(private readonly options: CodexMapperOptions) {
+    super();
     this.newTurnId = options.newTurnId ?? randomUUID;
   }
 
@@ -217,32 +217,22 @@ export class CodexRecordMapper {
     };
   }
 
-  map(event: GenericEvent): Mapped {
-    this.fidelity.readEvent(event);
-    if (event.agent_id !== undefined) {
-      this.fidelity.dropEvent(event, 'belongs to a subagent session');
-      return this.once('subagent');
-    }
-    switch (event.type) {
-      case 'user': return this.user(event);
-      case 'assistant': return this.assistant(event);
-      // Codex's reasoning items carry encrypted_content made by the API; a readable text cannot become one.
-      // Its model still counts: a reader puts a response's model on the response's first event.
-      case 'thinking':
-        if (event.model !== undefined) this.lastModel = event.model;
-        this.fidelity.drop('reasoning', 'Codex keeps only the API\'s encrypted reasoning');
-        return this.once('thinking');
-      case 'tool_call': return this.toolCall(event);
-      case 'tool_result': return this.toolResult(event);
-      case 'monitor_event': return this.monitorEvent(event);
-      case 'monitor_end': return this.monitorEnd(event);
-      case 'compaction': return this.compaction(event);
-      // Context the model saw that nobody typed (another CLI's system records, Codex's own instructions):
-      // Codex regenerates its own on resume, so writing it would duplicate it; accepted and not written.
-      case 'context':
-        this.fidelity.drop('context', 'the CLI makes its own again');
-        return { lines: [], warnings: [] };
-    }
+  protected subagent(): Mapped {
+    return this.once('subagent');
+  }
+
+  protected nothing(): Mapped {
+    return { lines: [], warnings: [] };
+  }
+
+  /**
+   * Codex's reasoning items carry encrypted_content made by the API; a readable text cannot become one.
+   * Its model still counts: a reader puts a response's model on the response's first event.
+   */
+  protected thinking(event: ThinkingEvent): Mapped {
+    if (event.model !== undefined) this.lastModel = event.model;
+    this.fidelity.drop('reasoning', 'Codex keeps only the API\'s encrypted reasoning');
+    return this.once('thinking');
   }
 
   /** `task_complete` for the open turn, if any (the harness calls it when the session ends). */
@@ -339,7 +329,7 @@ export class CodexRecordMapper {
     return [this.line('event_msg', { type: 'token_count', info: { total_token_usage: { ...this.total }, last_token_usage: last } }, timestamp)];
   }
 
-  private user(event: UserEvent): Mapped {
+  protected user(event: UserEvent): Mapped {
     const images = event.images ?? [];
     if (event.text.trim() === '' && images.length === 0) {
       return { lines: [], warnings: ['user event with empty text not written (the API rejects empty turns)'] };
@@ -353,7 +343,7 @@ export class CodexRecordMapper {
     return { lines, warnings: [] };
   }
 
-  private assistant(event: AssistantEvent): Mapped {
+  protected assistant(event: AssistantEvent): Mapped {
     const lines = this.modelOutput(event.model, event.timestamp);
     if (event.text.trim() !== '') {
       lines.push(
@@ -366,7 +356,7 @@ export class CodexRecordMapper {
     return { lines, warnings: [] };
   }
 
-  private toolCall(event: ToolCallEvent): Mapped {
+  protected toolCall(event: ToolCallEvent): Mapped {
     // A call that came from a Codex session is written as Codex recorded it (exec_command, not Bash).
     const call = callFor(event, FORMAT);
     let args: string;
@@ -385,7 +375,7 @@ export class CodexRecordMapper {
     return { lines, warnings: [] };
   }
 
-  private toolResult(event: ToolResultEvent): Mapped {
+  protected toolResult(event: ToolResultEvent): Mapped {
     const lines = this.ensureTurn(event.timestamp);
     if (!this.toolIds.has(event.id)) {
       // Codex drops a function_call_output that answers no function_call on resume; keep it as user text.
@@ -412,11 +402,11 @@ export class CodexRecordMapper {
     return { lines: [this.item({ type: 'message', role: 'developer', content: [{ type: 'input_text', text }] }, timestamp)], warnings: [] };
   }
 
-  private monitorEvent(event: MonitorEvent): Mapped {
+  protected monitorEvent(event: MonitorEvent): Mapped {
     return this.notification(this.tasks.eventText(event), event.timestamp);
   }
 
-  private monitorEnd(event: MonitorEndEvent): Mapped {
+  protected monitorEnd(event: MonitorEndEvent): Mapped {
     return this.notification(this.tasks.endText(event), event.timestamp);
   }
 
@@ -424,7 +414,7 @@ export class CodexRecordMapper {
    * Codex's own compaction line. `replacement_history` is what the model sees of everything before it on
    * resume: the summary as one user message (without it, Codex would also keep the earlier user messages).
    */
-  private compaction(event: CompactionEvent): Mapped {
+  protected compaction(event: CompactionEvent): Mapped {
     const replacement = event.summary.trim() === ''
       ? []
       : [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: event.summary }] }];

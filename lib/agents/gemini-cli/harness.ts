@@ -6,24 +6,14 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { closeSync, constants, openSync, readdirSync, readSync, realpathSync } from 'node:fs';
 import { basename, dirname, join, sep } from 'node:path';
-import type { GenericEvent } from '../../events.js';
-import { EventRejected, type HarnessFactory, type HarnessOptions, type ReopenSession, type SessionHarness } from '../../session/types.js';
-import { AppendFile, type FileMark, foreignAppendWarning } from '../../session/append-file.js';
-import type { FidelityAccount } from '../../session/fidelity.js';
-import { Replay } from '../../session/reopened.js';
+import type { HarnessFactory, HarnessOptions, ReopenSession, SessionHarness } from '../../session/types.js';
+import { AppendFile } from '../../session/append-file.js';
+import { createSessionFile, jsonLine, QueueingJsonlHarness } from '../../session/jsonl-harness.js';
 import { chatFileName, projectHash, resolveProjectSlug } from './paths.js';
 import { isObject } from '../../util/is-object.js';
-import { FORMAT, GeminiRecordMapper, type ChatLine } from './records.js';
+import { FORMAT, GeminiRecordMapper } from './records.js';
 
 export { FORMAT };
-
-function serialize(line: ChatLine): string {
-  try {
-    return `${JSON.stringify(line)}\n`;
-  } catch (error) {
-    throw new EventRejected(`cannot be serialised: ${(error as Error).message}`);
-  }
-}
 
 /**
  * The message ids of a session: UUID-shaped, drawn from the session id and a counter, so a later run that maps
@@ -37,78 +27,28 @@ export function messageIds(sessionId: string): () => string {
   };
 }
 
-class GeminiHarness implements SessionHarness {
+class GeminiHarness extends QueueingJsonlHarness<GeminiRecordMapper> {
   readonly format = FORMAT;
-  private foreign = false;
-  /** Reopened: the events an earlier run wrote, mapped without writing them. */
-  private readonly replay: Replay;
   /** Newline owed before our next line (foreign bytes seen before the first new event ended without one). */
   private owed = '';
-  mark: FileMark | undefined;
 
   constructor(
-    readonly sessionId: string,
-    readonly cwd: string,
-    private readonly file: AppendFile,
-    private readonly mapper: GeminiRecordMapper,
-    private readonly warn: (message: string) => void,
+    sessionId: string, cwd: string, file: AppendFile, mapper: GeminiRecordMapper, warn: HarnessOptions['warn'],
     private readonly now: () => string,
     reopened = false,
   ) {
-    this.replay = new Replay(reopened);
-  }
-
-  get sessionFile(): string {
-    return this.file.path;
+    super(sessionId, cwd, file, mapper, warn, { reopened });
   }
 
   get resumeCommand(): string {
     return `gemini --resume ${this.sessionId}`;
   }
 
-  get fidelity(): FidelityAccount {
-    return this.mapper.fidelity;
-  }
-
-  continueAfter(skip: number): void {
-    this.replay.continueAfter(skip);
-  }
-
-  add(event: GenericEvent, where: string): void {
-    const step = this.replay.next();
-    if (step === 'replay') {
-      // Written by the earlier run (its warnings and account were given then): only the state and the ids move on.
-      this.fidelity.muted(() => this.mapper.map(event));
-      return;
-    }
-    if (step === 'first') this.continueFile();
-    for (const warning of this.mapper.map(event)) this.warn(`${where}: ${warning}`);
-  }
-
-  flush(): void {
-    if (this.replay.active) this.mapper.drain(); // the earlier run's lines are in the file already
-    if (!this.mapper.pending) return;
-    const prefix = this.foreignPrefix();
-    this.file.write(prefix + this.mapper.drain().map(serialize).join(''));
-  }
-
-  finish(): void {
-    try {
-      // A reopened chat with nothing new keeps the `lastUpdated` its earlier run set.
-      if (this.replay.active) this.mapper.drain();
-      else {
-        const prefix = this.foreignPrefix();
-        this.file.write(prefix + [...this.mapper.drain(), this.mapper.closing(this.now())].map(serialize).join(''));
-      }
-      this.mark = this.file.mark();
-    } finally {
-      this.file.close();
-    }
-  }
-
-  abandon(): void {
-    this.mapper.drain();
-    this.file.discard();
+  /** The closing line (`lastUpdated`); a reopened chat with nothing new keeps the one its earlier run set. */
+  protected override ending(): void {
+    if (this.replay.active) return;
+    const prefix = this.queuedPrefix();
+    this.pending.push(prefix + [...this.mapper.drain(), this.mapper.closing(this.now())].map(jsonLine).join(''));
   }
 
   /**
@@ -116,7 +56,7 @@ class GeminiHarness implements SessionHarness {
    * every response copy in the chat (a resume's rewrite, before or after that run) is noted; and when a
    * resuming gemini added turns since, our next model output starts a message of its own after them.
    */
-  private continueFile(): void {
+  protected override continueFile(): void {
     this.mapper.drain();
     this.mapper.shadow(responseCopies(readChat(this.file.path)));
     const appended = this.file.foreignBytes();
@@ -130,7 +70,7 @@ class GeminiHarness implements SessionHarness {
    * Before our next lines: what another process (a resuming gemini) appended meanwhile. Ours then start on a
    * line of their own; the response copies its history rewrite made are noted (see GeminiRecordMapper.shadow).
    */
-  private foreignPrefix(): string {
+  protected override queuedPrefix(): string {
     const owed = this.owed;
     this.owed = '';
     const appended = this.file.foreignBytes();
@@ -139,12 +79,6 @@ class GeminiHarness implements SessionHarness {
     this.mapper.shadow(responseCopies(appended.text));
     // What came since decides: it may have ended the line the newline was owed for.
     return appended.needsNewline ? '\n' : '';
-  }
-
-  private noteForeign(): void {
-    if (this.foreign) return;
-    this.foreign = true;
-    this.warn(foreignAppendWarning(this.file.path, 'later lines follow what it wrote, so the next resume sees both'));
   }
 }
 
@@ -228,31 +162,28 @@ export function createGeminiHarness(options: HarnessOptions, clock: () => Date =
   const slug = resolveProjectSlug(options.root, project);
   const dir = join(options.root, 'tmp', slug, 'chats');
   const started = clock();
-  let sessionId = '';
-  const { file } = AppendFile.createExclusive(dir, () => {
+  let mapper: GeminiRecordMapper | undefined;
+  const { sessionId, file } = createSessionFile(dir, options.root, (id) => chatFileName(started, id), (id) => {
+    mapper = new GeminiRecordMapper({
+      sessionId: id,
+      projectHash: projectHash(project),
+      startedAt: started.toISOString(),
+      newId: messageIds(id),
+      ...(options.model !== undefined ? { model: options.model } : {}),
+      ...(options.provenance !== undefined ? { provenance: options.provenance } : {}),
+    });
+    return jsonLine(mapper.metadata());
+  }, () => {
     // A few draws at most: a short id is taken only by chance or by a planted file, never by every draw.
+    let id = '';
     for (let draw = 0; draw < 16; draw += 1) {
-      sessionId = randomUUID();
-      if (!shortIdTaken(dir, sessionId)) break;
+      id = randomUUID();
+      if (!shortIdTaken(dir, id)) break;
     }
-    return chatFileName(started, sessionId);
-  }, options.root);
-  const mapper = new GeminiRecordMapper({
-    sessionId,
-    projectHash: projectHash(project),
-    startedAt: started.toISOString(),
-    newId: messageIds(sessionId),
-    ...(options.model !== undefined ? { model: options.model } : {}),
-    ...(options.provenance !== undefined ? { provenance: options.provenance } : {}),
+    return id;
   });
-  try {
-    file.write(serialize(mapper.metadata()));
-    file.markOpened();
-  } catch (error) {
-    file.discard();
-    throw error;
-  }
-  return new GeminiHarness(sessionId, options.cwd, file, mapper, options.warn, () => clock().toISOString());
+  // No `removable`: finishOrDiscard keeps a chat with no message, as finish does.
+  return new GeminiHarness(sessionId, options.cwd, file, mapper!, options.warn, () => clock().toISOString());
 }
 
 export const geminiCli: HarnessFactory = {

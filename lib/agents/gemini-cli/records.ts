@@ -10,6 +10,7 @@ import type {
 import { callFor } from '../../events.js';
 import { PRE } from '../../monitor/notification.js';
 import { EventRejected } from '../../session/types.js';
+import { EventMapper } from '../../session/event-mapper.js';
 import { FidelityAccount } from '../../session/fidelity.js';
 import { MonitorTasks } from '../../monitor/monitor-tasks.js';
 import { RecentMap, RecentStrings } from '../../util/recent.js';
@@ -105,7 +106,7 @@ const ONCE_TEXT: Record<Once, string> = {
   ignored_user: 'user text starting with "/", "?", "<session_context>" or "<hook_context>" is kept in the chat but gemini --resume does not send it to the model (further ones silently)',
 };
 
-export class GeminiRecordMapper {
+export class GeminiRecordMapper extends EventMapper<string[]> {
   /** Lines to write, in order: a message is serialised when drained, so it carries its latest state. */
   private queue: (ChatMessage | ChatLine)[] = [];
   private readonly queued = new Set<ChatMessage>();
@@ -124,6 +125,7 @@ export class GeminiRecordMapper {
   readonly fidelity = new FidelityAccount(FORMAT);
 
   constructor(private readonly options: GeminiMapperOptions) {
+    super();
     this.newId = options.newId ?? randomUUID;
   }
 
@@ -133,27 +135,12 @@ export class GeminiRecordMapper {
     return { sessionId, projectHash, startTime: startedAt, lastUpdated: startedAt, kind: 'main', ...(provenance ?? {}) };
   }
 
-  /** Map one event; returns warnings. Its lines wait in the queue until `drain`. */
-  map(event: GenericEvent): string[] {
-    this.fidelity.readEvent(event);
-    if (event.agent_id !== undefined) {
-      this.fidelity.dropEvent(event, 'belongs to a subagent session');
-      return this.once('subagent');
-    }
-    switch (event.type) {
-      case 'user': return this.user(event);
-      case 'assistant': return this.assistant(event);
-      case 'thinking': return this.thinking(event);
-      case 'tool_call': return this.toolCall(event);
-      case 'tool_result': return this.toolResult(event);
-      case 'monitor_event': return this.monitorEvent(event);
-      case 'monitor_end': return this.monitorEnd(event);
-      case 'compaction': return this.compaction(event);
-      // Context nobody typed (another CLI's system records): the CLI makes its own on resume.
-      case 'context':
-        this.fidelity.drop('context', 'the CLI makes its own again');
-        return [];
-    }
+  protected subagent(): string[] {
+    return this.once('subagent');
+  }
+
+  protected nothing(): string[] {
+    return [];
   }
 
   /** Whether lines wait to be drained. */
@@ -228,7 +215,7 @@ export class GeminiRecordMapper {
     return message;
   }
 
-  private user(event: UserEvent): string[] {
+  protected user(event: UserEvent): string[] {
     const images = event.images ?? [];
     if (event.text.trim() === '' && images.length === 0) {
       return ['user event with empty text not written (the CLI does not resume empty turns)'];
@@ -246,7 +233,7 @@ export class GeminiRecordMapper {
     return warnings;
   }
 
-  private thinking(event: ThinkingEvent): string[] {
+  protected thinking(event: ThinkingEvent): string[] {
     const open = this.open;
     const target = open && open.content === '' && open.toolCalls === undefined ? open : this.modelMessage(event.timestamp, event.model);
     (target.thoughts ??= []).push(thought(event));
@@ -256,7 +243,7 @@ export class GeminiRecordMapper {
     return [];
   }
 
-  private assistant(event: AssistantEvent): string[] {
+  protected assistant(event: AssistantEvent): string[] {
     const open = this.open;
     const target = open && open.content === '' && open.toolCalls === undefined ? open : this.modelMessage(event.timestamp, event.model);
     target.content = event.text;
@@ -271,7 +258,7 @@ export class GeminiRecordMapper {
     if (tokens !== undefined) message.tokens = tokens;
   }
 
-  private toolCall(event: ToolCallEvent): string[] {
+  protected toolCall(event: ToolCallEvent): string[] {
     // A call that came from a Gemini CLI chat is written as the CLI recorded it.
     const own = callFor(event, FORMAT);
     try {
@@ -295,7 +282,7 @@ export class GeminiRecordMapper {
     return [];
   }
 
-  private toolResult(event: ToolResultEvent): string[] {
+  protected toolResult(event: ToolResultEvent): string[] {
     // Model output after a result belongs to the next response.
     this.open = undefined;
     const text = textOf(event.content);
@@ -329,11 +316,11 @@ export class GeminiRecordMapper {
     return [];
   }
 
-  private monitorEvent(event: MonitorEvent): string[] {
+  protected monitorEvent(event: MonitorEvent): string[] {
     return this.notification(this.tasks.eventText(event), event.timestamp);
   }
 
-  private monitorEnd(event: MonitorEndEvent): string[] {
+  protected monitorEnd(event: MonitorEndEvent): string[] {
     return this.notification(this.tasks.endText(event), event.timestamp);
   }
 
@@ -341,7 +328,7 @@ export class GeminiRecordMapper {
    * The CLI's own compression record: `$set.messages` replaces the whole history, here with the summary as
    * one user message, which is all the model sees of what came before.
    */
-  private compaction(event: CompactionEvent): string[] {
+  protected compaction(event: CompactionEvent): string[] {
     this.open = undefined;
     this.calls.clear();
     const messages = event.summary.trim() === '' ? [] : [this.message('user', [{ text: event.summary }], event.timestamp)];

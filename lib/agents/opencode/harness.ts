@@ -7,11 +7,9 @@
 import { spawnSync } from 'node:child_process';
 import { closeSync, constants, openSync, readFileSync, readSync, statSync, unlinkSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
-import type { GenericEvent } from '../../events.js';
-import { EventRejected, type HarnessFactory, type HarnessOptions, type ReopenSession, type SessionHarness } from '../../session/types.js';
-import { AppendFile, type FileMark } from '../../session/append-file.js';
-import type { FidelityAccount } from '../../session/fidelity.js';
-import { Replay } from '../../session/reopened.js';
+import type { HarnessFactory, HarnessOptions, ReopenSession, SessionHarness } from '../../session/types.js';
+import { AppendFile } from '../../session/append-file.js';
+import { createSessionFile, jsonLine, QueueingJsonlHarness } from '../../session/jsonl-harness.js';
 import { isObject } from '../../util/is-object.js';
 import { writeNewFile } from '../../util/small-file.js';
 import { findOpencode, MISSING_OPENCODE } from './binary.js';
@@ -29,14 +27,6 @@ export const JOURNAL_DIR = 'asyncai-log';
 const IMPORT_TIMEOUT_MS = 120_000;
 
 type Env = Record<string, string | undefined>;
-
-function line(value: unknown): string {
-  try {
-    return `${JSON.stringify(value)}\n`;
-  } catch (error) {
-    throw new EventRejected(`cannot be serialised: ${(error as Error).message}`);
-  }
-}
 
 /**
  * The export document a journal holds: its first line's session, then each message in the order it first
@@ -109,20 +99,18 @@ interface Earlier {
   db: (statement: string) => void;
 }
 
-class OpencodeHarness implements SessionHarness {
+/** The journal's lines are the mapper's touched messages, written whole at each flush; `finish` loads them. */
+class OpencodeHarness extends QueueingJsonlHarness<OpencodeMapper> {
   readonly format = FORMAT;
-  /** Reopened: the events an earlier run wrote, mapped without writing them. */
-  private readonly replay: Replay;
   /** Where this run's lines begin in a reopened journal. */
   private start: number | undefined;
-  mark: FileMark | undefined;
 
   constructor(
-    readonly sessionId: string,
-    readonly cwd: string,
-    private readonly file: AppendFile,
-    private readonly mapper: OpencodeMapper,
-    private readonly warn: (message: string) => void,
+    sessionId: string,
+    cwd: string,
+    file: AppendFile,
+    mapper: OpencodeMapper,
+    warn: (message: string) => void,
     private readonly load: (document: string) => void,
     private readonly userModel: ModelRef,
     private readonly sure: boolean,
@@ -130,19 +118,7 @@ class OpencodeHarness implements SessionHarness {
     private readonly where: string,
     private readonly earlier?: Earlier,
   ) {
-    this.replay = new Replay(earlier !== undefined);
-  }
-
-  get fidelity(): FidelityAccount {
-    return this.mapper.fidelity;
-  }
-
-  continueAfter(skip: number): void {
-    this.replay.continueAfter(skip);
-  }
-
-  get sessionFile(): string {
-    return this.file.path;
+    super(sessionId, cwd, file, mapper, warn, { reopened: earlier !== undefined });
   }
 
   get resumeCommand(): string {
@@ -150,29 +126,8 @@ class OpencodeHarness implements SessionHarness {
     return `${this.where}opencode -s ${this.sessionId}${model}`;
   }
 
-  add(event: GenericEvent, where: string): void {
-    const step = this.replay.next();
-    if (step === 'replay') {
-      // Written by the earlier run (its warnings and account were given then): only the state and the ids move on.
-      this.fidelity.muted(() => this.mapper.map(event));
-      return;
-    }
-    if (step === 'first') this.continueJournal();
-    for (const warning of this.mapper.map(event)) this.warn(`${where}: ${warning}`);
-  }
-
-  flush(): void {
-    if (this.replay.active) this.mapper.drain(); // the earlier run's messages are in the journal already
-    if (this.mapper.pending) this.file.write(this.mapper.drain().map(line).join(''));
-  }
-
-  finish(): void {
-    try {
-      this.flush();
-      this.mark = this.file.mark();
-    } finally {
-      this.file.close();
-    }
+  override finish(): void {
+    super.finish();
     if (this.earlier) {
       // A reopened session with nothing new is as the earlier run left it.
       if (!this.replay.active) this.appendToSession(this.earlier);
@@ -190,7 +145,7 @@ class OpencodeHarness implements SessionHarness {
    * Before the first new line of a reopened journal: the earlier run's messages are replayed (dropped from the
    * queue), and lines after them (a run killed before it was recorded, its ids minted anew now) are passed over.
    */
-  private continueJournal(): void {
+  protected override continueFile(): void {
     this.mapper.drain();
     if (this.file.foreignBytes() !== undefined) {
       this.warn(`${this.file.path}: lines after those recorded (an interrupted run) are not loaded again`);
@@ -215,11 +170,6 @@ class OpencodeHarness implements SessionHarness {
     }
     statements.push(`UPDATE session SET time_updated = ${now} WHERE id = '${this.sessionId}'`);
     for (const statement of statements) earlier.db(statement);
-  }
-
-  abandon(): void {
-    this.mapper.drain();
-    this.file.discard();
   }
 }
 
@@ -317,19 +267,15 @@ export function createOpencodeHarness(options: OpencodeHarnessOptions): SessionH
   const ids = new IdMinter(options.clock);
   const sessionId = ids.next('ses');
   const mapper = mapperFor(sessionId, ids);
-  const { file } = AppendFile.createExclusive(join(options.root, JOURNAL_DIR), () => `${sessionId}.jsonl`, options.root);
-  const now = (options.clock ?? Date.now)();
-  const info = {
-    id: sessionId, slug: sessionId.slice(-8).toLowerCase(), projectID: project.id, directory, path: sessionPath(project, directory),
-    title: `asyncai-log session ${new Date(now).toISOString()}`, version: OPENCODE_VERSION, time: { created: now, updated: now },
-  };
-  try {
-    file.write(line({ info, messages: [] }));
-    file.markOpened();
-  } catch (error) {
-    file.discard();
-    throw error;
-  }
+  // The first line: an empty export document of the session.
+  const { file } = createSessionFile(join(options.root, JOURNAL_DIR), options.root, () => `${sessionId}.jsonl`, () => {
+    const now = (options.clock ?? Date.now)();
+    const info = {
+      id: sessionId, slug: sessionId.slice(-8).toLowerCase(), projectID: project.id, directory, path: sessionPath(project, directory),
+      title: `asyncai-log session ${new Date(now).toISOString()}`, version: OPENCODE_VERSION, time: { created: now, updated: now },
+    };
+    return jsonLine({ info, messages: [] });
+  }, () => sessionId);
   const importEnv = opencodeEnv(env, options.root, defaultDataDir(env, options.homedir ?? ''));
   const load = importer(program, importEnv, importDirectory(directory, options.warn), file.path);
   return new OpencodeHarness(sessionId, directory, file, mapper, options.warn, load,

@@ -10,6 +10,7 @@ import { callFor } from '../../events.js';
 // The notification text every agent shares lives with Claude Code's records (agent-neutral in substance).
 import { PRE } from '../../monitor/notification.js';
 import { EventRejected } from '../../session/types.js';
+import { EventMapper } from '../../session/event-mapper.js';
 import { FidelityAccount } from '../../session/fidelity.js';
 import { MonitorTasks } from '../../monitor/monitor-tasks.js';
 import { isObject } from '../../util/is-object.js';
@@ -111,7 +112,7 @@ const ONCE_TEXT: Record<Once, string> = {
   reasoning: 'reasoning of a model other than the one the session resumes with is left out: OpenCode would send it as text the assistant said (further ones silently)',
 };
 
-export class OpencodeMapper {
+export class OpencodeMapper extends EventMapper<string[]> {
   private queue: MessageEntry[] = [];
   private readonly queued = new Set<MessageEntry>();
   /** The user message assistant steps answer. */
@@ -129,29 +130,16 @@ export class OpencodeMapper {
   /** What this session kept of the events it was given (lib/session/fidelity.ts). */
   readonly fidelity = new FidelityAccount(FORMAT);
 
-  constructor(private readonly options: OpencodeMapperOptions) {}
+  constructor(private readonly options: OpencodeMapperOptions) {
+    super();
+  }
 
-  /** Map one event; returns warnings. Touched messages wait in the queue until `drain`. */
-  map(event: GenericEvent): string[] {
-    this.fidelity.readEvent(event);
-    if (event.agent_id !== undefined) {
-      this.fidelity.dropEvent(event, 'belongs to a subagent session');
-      return this.once('subagent');
-    }
-    switch (event.type) {
-      case 'user': return this.user(event);
-      case 'assistant': return this.assistant(event);
-      case 'thinking': return this.thinking(event);
-      case 'tool_call': return this.toolCall(event);
-      case 'tool_result': return this.toolResult(event);
-      case 'monitor_event': return this.monitorEvent(event);
-      case 'monitor_end': return this.monitorEnd(event);
-      case 'compaction': return this.compaction(event);
-      // Context nobody typed (another CLI's system records): OpenCode makes its own.
-      case 'context':
-        this.fidelity.drop('context', 'the CLI makes its own again');
-        return [];
-    }
+  protected subagent(): string[] {
+    return this.once('subagent');
+  }
+
+  protected nothing(): string[] {
+    return [];
   }
 
   get pending(): boolean {
@@ -226,7 +214,7 @@ export class OpencodeMapper {
     time.completed = Math.max(time.completed, ms(timestamp));
   }
 
-  private user(event: UserEvent): string[] {
+  protected user(event: UserEvent): string[] {
     const images = event.images ?? [];
     if (event.text.trim() === '' && images.length === 0) return ['user event with empty text not written (OpenCode does not resume empty turns)'];
     const entry = this.userMessage(event.timestamp);
@@ -238,7 +226,7 @@ export class OpencodeMapper {
     return [];
   }
 
-  private thinking(event: ThinkingEvent): string[] {
+  protected thinking(event: ThinkingEvent): string[] {
     // OpenCode sends a message's reasoning as reasoning only to the model that wrote it (by provider and
     // model id); to any other it becomes a text part, glued to the reply: private reasoning shown as said.
     const ref = modelRef(event.model ?? this.options.model ?? this.options.userModel.modelID, this.options.userModel.providerID);
@@ -253,7 +241,7 @@ export class OpencodeMapper {
     return [];
   }
 
-  private assistant(event: AssistantEvent): string[] {
+  protected assistant(event: AssistantEvent): string[] {
     const entry = this.step(event.timestamp, event.model);
     const at = ms(event.timestamp);
     this.part(entry, { type: 'text', text: event.text, time: { start: at, end: at } });
@@ -262,7 +250,7 @@ export class OpencodeMapper {
     return [];
   }
 
-  private toolCall(event: ToolCallEvent): string[] {
+  protected toolCall(event: ToolCallEvent): string[] {
     // A call that came from an OpenCode session is written as OpenCode recorded it.
     const call = callFor(event, FORMAT);
     try {
@@ -281,7 +269,7 @@ export class OpencodeMapper {
     return [];
   }
 
-  private toolResult(event: ToolResultEvent): string[] {
+  protected toolResult(event: ToolResultEvent): string[] {
     // Model output after a result is the next step.
     this.open = undefined;
     const text = textOf(event.content);
@@ -314,15 +302,15 @@ export class OpencodeMapper {
     return [];
   }
 
-  private monitorEvent(event: MonitorEvent): string[] {
+  protected monitorEvent(event: MonitorEvent): string[] {
     return this.notification(this.tasks.eventText(event), event.timestamp);
   }
 
-  private monitorEnd(event: MonitorEndEvent): string[] {
+  protected monitorEnd(event: MonitorEndEvent): string[] {
     return this.notification(this.tasks.endText(event), event.timestamp);
   }
 
-  private compaction(event: CompactionEvent): string[] {
+  protected compaction(event: CompactionEvent): string[] {
     if (event.summary.trim() === '') {
       this.fidelity.drop('compaction', 'no summary to write');
       return [];

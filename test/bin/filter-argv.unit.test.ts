@@ -63,7 +63,7 @@ describe('the plain filter\'s command line without yargs', () => {
 
   test('the flags are the filter command\'s own, read from its builder', () => {
     expect([...FLAGS.keys()].sort()).toEqual([
-      'agent-name', 'cwd', 'echo', 'from', 'max-line-bytes', 'model', 'monitor', 'monitor-description', 'prompt',
+      'agent-name', 'cwd', 'echo', 'fidelity-json', 'from', 'max-line-bytes', 'model', 'monitor', 'monitor-description', 'prompt',
       'session', 'session-dir', 'session-format', 'strict',
     ]);
   });
