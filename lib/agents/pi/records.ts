@@ -3,14 +3,19 @@
 // monitor notifications as custom messages, compactions. Each entry chains onto the one before it (pi continues
 // the chain that ends at the file's last line). An assistant message is held until something not the model's
 // comes: pi replays each message as one chat message, and a call must sit in the message its results follow.
+// Entries are queued until the harness drains them, so the first of a batch can still chain onto what a resuming
+// pi appended meanwhile (`chainQueueOnto`).
 import { createHash } from 'node:crypto';
 import type {
-  AssistantEvent, CompactionEvent, ContentPart, GenericEvent, ImageInput, ToolCallEvent, ToolResultEvent, Usage, UserEvent,
+  AssistantEvent, CompactionEvent, ContentPart, ImageInput, MonitorEndEvent, MonitorEvent, ThinkingEvent, ToolCallEvent,
+  ToolResultEvent, Usage, UserEvent,
 } from '../../events.js';
 import { callFor } from '../../events.js';
 import { MonitorTasks } from '../../monitor/monitor-tasks.js';
 import { PRE } from '../../monitor/notification.js';
+import { EventMapper } from '../../session/event-mapper.js';
 import { FidelityAccount } from '../../session/fidelity.js';
+import type { QueueingMapper } from '../../session/jsonl-harness.js';
 import { EventRejected } from '../../session/types.js';
 import { RecentMap } from '../../util/recent.js';
 
@@ -113,12 +118,6 @@ interface OpenMessage {
   calls: number;
 }
 
-/** What a mapped event produced: entries, and warnings for the caller to report. */
-export interface Mapped {
-  entries: PiEntry[];
-  warnings: string[];
-}
-
 type Once = 'thinking' | 'subagent';
 
 const ONCE_TEXT: Record<Once, string> = {
@@ -126,7 +125,7 @@ const ONCE_TEXT: Record<Once, string> = {
   subagent: 'events with "agent_id" belong to a subagent session and are not written to this session; further ones are dropped silently',
 };
 
-export class PiRecordMapper {
+export class PiRecordMapper extends EventMapper<string[]> implements QueueingMapper {
   private readonly nextId: () => string;
   /** The id the next entry chains onto: the last entry of the file (null before the first). */
   private parent: string | null = null;
@@ -135,6 +134,8 @@ export class PiRecordMapper {
   private readonly calls = new RecentMap<string, string>(MAX_IDS);
   private readonly tasks = new MonitorTasks();
   private readonly said = new Set<Once>();
+  /** Entries mapped and not drained yet, in file order. */
+  private queue: PiEntry[] = [];
   /** The model the events last named (a reader names it on a response's first event, which may be thinking). */
   private lastModel: string | undefined;
 
@@ -142,7 +143,27 @@ export class PiRecordMapper {
   readonly fidelity = new FidelityAccount(FORMAT);
 
   constructor(private readonly options: PiMapperOptions) {
+    super();
     this.nextId = entryIds(options.sessionId);
+  }
+
+  /** Entries are queued. */
+  get pending(): boolean {
+    return this.queue.length > 0;
+  }
+
+  /** The queued entries, in order (the held assistant message stays held). */
+  drain(): PiEntry[] {
+    const out = this.queue;
+    this.queue = [];
+    return out;
+  }
+
+  /** The first queued entry chains onto `id` (the last entry another process appended before it is written). */
+  chainQueueOnto(id: string): void {
+    const first = this.queue[0];
+    if (first !== undefined) first.parentId = id;
+    else this.parent = id;
   }
 
   /** The first line of the file: pi ignores (and, opened by path, truncates) a file that does not start with it. */
@@ -151,106 +172,100 @@ export class PiRecordMapper {
     return { type: 'session', version: SESSION_VERSION, id: sessionId, timestamp: startedAt, cwd, ...(provenance ?? {}) };
   }
 
-  /** The entries still held (the open assistant message), for the end of the session or before a write that must not wait. */
-  close(): PiEntry[] {
+  /** The held assistant message, queued (the end of the session, or before what is not the model's). */
+  closeOpen(): void {
     const open = this.open;
-    if (open === undefined) return [];
+    if (open === undefined) return;
     this.open = undefined;
     const model = open.model ?? this.options.model;
-    return [this.entry('message', open.timestamp, {
+    this.entry('message', open.timestamp, {
       message: {
         role: 'assistant', content: open.content, ...(model !== undefined ? { model } : {}), usage: open.usage,
         stopReason: open.calls > 0 ? 'toolUse' : 'stop', timestamp: epochMs(open.timestamp),
       },
-    })];
+    });
   }
 
-  /** Entries after this chain onto `id` (an entry another process appended, such as a resuming pi's last one). */
+  /** The held message dropped (a reopened session: its earlier run wrote it at its end). */
+  discardOpen(): void {
+    this.open = undefined;
+  }
+
+  /** Entries after this chain onto `id` (a reopened file's last entry). */
   chainOnto(id: string): void {
     this.parent = id;
   }
 
-  /** Whether an assistant message is being held. */
-  get holding(): boolean {
-    return this.open !== undefined;
+  protected subagent(): string[] {
+    return this.once('subagent');
   }
 
-  map(event: GenericEvent): Mapped {
-    this.fidelity.readEvent(event);
-    if (event.agent_id !== undefined) {
-      this.fidelity.dropEvent(event, 'belongs to a subagent session');
-      return this.once('subagent');
-    }
-    switch (event.type) {
-      case 'user': return this.user(event);
-      case 'assistant': return this.assistant(event);
-      case 'thinking':
-        if (event.model !== undefined) this.lastModel = event.model;
-        // Pi replays thinking as reasoning only to the model (provider and API) that made it; any other's comes
-        // back as text the model said. Nothing in an event names the provider and API, so none is written.
-        this.fidelity.drop('reasoning', 'pi sends another model\'s thinking as said text');
-        return this.once('thinking');
-      case 'tool_call': return this.toolCall(event);
-      case 'tool_result': return this.toolResult(event);
-      case 'monitor_event': return this.notification(this.tasks.eventText(event), event.timestamp);
-      case 'monitor_end': return this.notification(this.tasks.endText(event), event.timestamp);
-      case 'compaction': return this.compaction(event);
-      case 'context':
-        // Another CLI's system text: pi makes its own context again on resume.
-        this.fidelity.drop('context', 'the CLI makes its own again');
-        return { entries: [], warnings: [] };
-    }
+  protected nothing(): string[] {
+    return [];
   }
 
-  private entry(type: string, timestamp: string, fields: Record<string, unknown>): PiEntry {
+  protected thinking(event: ThinkingEvent): string[] {
+    if (event.model !== undefined) this.lastModel = event.model;
+    // Pi replays thinking as reasoning only to the model (provider and API) that made it; any other's comes back
+    // as text the model said. Nothing in an event names the provider and API, so none is written.
+    this.fidelity.drop('reasoning', 'pi sends another model\'s thinking as said text');
+    return this.once('thinking');
+  }
+
+  protected monitorEvent(event: MonitorEvent): string[] {
+    return this.notification(this.tasks.eventText(event), event.timestamp);
+  }
+
+  protected monitorEnd(event: MonitorEndEvent): string[] {
+    return this.notification(this.tasks.endText(event), event.timestamp);
+  }
+
+  /** Queue an entry chained onto the one before. */
+  private entry(type: string, timestamp: string, fields: Record<string, unknown>): void {
     const id = this.nextId();
-    const entry = { type, id, parentId: this.parent, timestamp, ...fields };
+    this.queue.push({ type, id, parentId: this.parent, timestamp, ...fields });
     this.parent = id;
-    return entry;
   }
 
-  private once(what: Once): Mapped {
-    if (this.said.has(what)) return { entries: [], warnings: [] };
+  private once(what: Once): string[] {
+    if (this.said.has(what)) return [];
     this.said.add(what);
-    return { entries: [], warnings: [ONCE_TEXT[what]] };
+    return [ONCE_TEXT[what]];
   }
 
   /** A message of the user's side: the held assistant message goes first. */
-  private userSide(type: string, timestamp: string, fields: Record<string, unknown>): PiEntry[] {
-    const entries = this.close();
-    entries.push(this.entry(type, timestamp, fields));
-    return entries;
+  private userSide(type: string, timestamp: string, fields: Record<string, unknown>): void {
+    this.closeOpen();
+    this.entry(type, timestamp, fields);
   }
 
   /** The open assistant message for model output of `model` (a new one when the model changed). */
-  private modelOutput(given: string | undefined, timestamp: string): { entries: PiEntry[]; open: OpenMessage } {
+  private modelOutput(given: string | undefined, timestamp: string): OpenMessage {
     if (given !== undefined) this.lastModel = given;
     const model = given ?? (this.open === undefined ? this.lastModel : undefined);
-    const entries = this.open !== undefined && model !== undefined && this.open.model !== undefined && this.open.model !== model
-      ? this.close() : [];
+    if (this.open !== undefined && model !== undefined && this.open.model !== undefined && this.open.model !== model) this.closeOpen();
     this.open ??= { content: [], usage: toPiUsage(undefined), model, timestamp, calls: 0 };
     this.open.model ??= model;
-    return { entries, open: this.open };
+    return this.open;
   }
 
-  private user(event: UserEvent): Mapped {
+  protected user(event: UserEvent): string[] {
     const images = event.images ?? [];
     const blank = event.text.trim() === '';
-    if (blank && images.length === 0) {
-      return { entries: [], warnings: ['user event with empty text not written (the API rejects empty turns)'] };
-    }
+    if (blank && images.length === 0) return ['user event with empty text not written (the API rejects empty turns)'];
     const content = [...(blank ? [] : [{ type: 'text', text: event.text }]), ...images.map(image)];
-    return { entries: this.userSide('message', event.timestamp, { message: { role: 'user', content, timestamp: epochMs(event.timestamp) } }), warnings: [] };
+    this.userSide('message', event.timestamp, { message: { role: 'user', content, timestamp: epochMs(event.timestamp) } });
+    return [];
   }
 
-  private assistant(event: AssistantEvent): Mapped {
-    const { entries, open } = this.modelOutput(event.model, event.timestamp);
+  protected assistant(event: AssistantEvent): string[] {
+    const open = this.modelOutput(event.model, event.timestamp);
     if (event.text.trim() !== '') open.content.push({ type: 'text', text: event.text });
     open.usage = addUsage(open.usage, toPiUsage(event.usage));
-    return { entries, warnings: [] };
+    return [];
   }
 
-  private toolCall(event: ToolCallEvent): Mapped {
+  protected toolCall(event: ToolCallEvent): string[] {
     // A call that came from a pi session is written as pi recorded it.
     const call = callFor(event, FORMAT);
     try {
@@ -258,15 +273,15 @@ export class PiRecordMapper {
     } catch (error) {
       throw new EventRejected(`arguments cannot be serialised: ${(error as Error).message}`);
     }
-    const { entries, open } = this.modelOutput(event.model, event.timestamp);
+    const open = this.modelOutput(event.model, event.timestamp);
     open.content.push({ type: 'toolCall', id: event.id, name: call.name, arguments: call.arguments });
     open.calls += 1;
     open.usage = addUsage(open.usage, toPiUsage(event.usage));
     this.calls.set(event.id, call.name);
-    return { entries, warnings: [] };
+    return [];
   }
 
-  private toolResult(event: ToolResultEvent): Mapped {
+  protected toolResult(event: ToolResultEvent): string[] {
     const toolName = this.calls.get(event.id);
     if (toolName === undefined) {
       // Pi's chat request has no place for a result that answers no call: kept as user text.
@@ -274,10 +289,8 @@ export class PiRecordMapper {
       const content = [{ type: 'text', text: header }, ...resultContent(event.content)];
       this.fidelity.change('tool_result', 'no matching call: kept as user text');
       if (event.is_error) this.fidelity.change('error_flag', 'said in the text');
-      return {
-        entries: this.userSide('message', event.timestamp, { message: { role: 'user', content, timestamp: epochMs(event.timestamp) } }),
-        warnings: [`tool_result ${JSON.stringify(event.id)} matches no earlier tool_call; kept as user text`],
-      };
+      this.userSide('message', event.timestamp, { message: { role: 'user', content, timestamp: epochMs(event.timestamp) } });
+      return [`tool_result ${JSON.stringify(event.id)} matches no earlier tool_call; kept as user text`];
     }
     // The file keeps the flag (pi shows it), but the chat request pi sends has no place for it.
     if (event.is_error) this.fidelity.drop('error_flag', 'pi sends results without an error flag');
@@ -285,7 +298,8 @@ export class PiRecordMapper {
       role: 'toolResult', toolCallId: event.id, toolName, content: resultContent(event.content), isError: event.is_error,
       timestamp: epochMs(event.timestamp),
     };
-    return { entries: this.userSide('message', event.timestamp, { message }), warnings: [] };
+    this.userSide('message', event.timestamp, { message });
+    return [];
   }
 
   /**
@@ -293,23 +307,24 @@ export class PiRecordMapper {
    * user input" preamble, then the task-notification XML), in a custom message, which pi sends as user content
    * without making it a user turn (the session's title stays the first thing the user said).
    */
-  private notification(xml: string, timestamp: string): Mapped {
+  private notification(xml: string, timestamp: string): string[] {
     const content = [{ type: 'text', text: `${PRE}\n\n${xml}` }];
-    return { entries: this.userSide('custom_message', timestamp, { customType: NOTIFICATION_TYPE, content, display: true }), warnings: [] };
+    this.userSide('custom_message', timestamp, { customType: NOTIFICATION_TYPE, content, display: true });
+    return [];
   }
 
   /**
    * Pi's own compaction entry: on resume pi sends its summary first, then the entries from `firstKeptEntryId` up
    * to it, then those after it. The compaction keeps nothing before it: `firstKeptEntryId` is its own id.
    */
-  private compaction(event: CompactionEvent): Mapped {
-    const entries = this.close();
+  protected compaction(event: CompactionEvent): string[] {
+    this.closeOpen();
     const id = this.nextId();
-    entries.push({
+    this.queue.push({
       type: 'compaction', id, parentId: this.parent, timestamp: event.timestamp, summary: event.summary,
       firstKeptEntryId: id, tokensBefore: event.pre_tokens ?? 0,
     });
     this.parent = id;
-    return { entries, warnings: [] };
+    return [];
   }
 }

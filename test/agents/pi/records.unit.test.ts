@@ -16,11 +16,18 @@ function mapper(model?: string): PiRecordMapper {
   return new PiRecordMapper({ sessionId: '01a242c7-a9cf-7079-918f-69250b916c75', cwd: '/home/user/proj', startedAt: T, ...(model ? { model } : {}) });
 }
 
+/** Map one event: the entries it queued, and its warnings. */
+function step(m: PiRecordMapper, event: GenericEvent): { entries: any[]; warnings: string[] } {
+  const warnings = m.map(event);
+  return { entries: m.drain(), warnings };
+}
+
 /** Every entry the events give, the held message closed at the end. */
 function entries(events: GenericEvent[], m = mapper()): any[] {
   const out: any[] = [];
-  for (const event of events) out.push(...m.map(event).entries);
-  out.push(...m.close());
+  for (const event of events) m.map(event);
+  m.closeOpen();
+  out.push(...m.drain());
   return out;
 }
 
@@ -37,9 +44,9 @@ describe('PiRecordMapper', () => {
 
   test('text and tool calls of one response are one assistant message, written when the first result comes', () => {
     const m = mapper();
-    expect(m.map({ type: 'assistant', text: 'looking', usage: { input_tokens: 10, output_tokens: 2 }, timestamp: T }).entries).toEqual([]);
-    expect(m.map({ type: 'tool_call', id: 'c1', name: 'Bash', arguments: { command: 'ls' }, usage: { output_tokens: 3 }, timestamp: T }).entries).toEqual([]);
-    const [assistant, result] = m.map({ type: 'tool_result', id: 'c1', content: 'a\nb', is_error: true, timestamp: T }).entries as any[];
+    expect(step(m, { type: 'assistant', text: 'looking', usage: { input_tokens: 10, output_tokens: 2 }, timestamp: T }).entries).toEqual([]);
+    expect(step(m, { type: 'tool_call', id: 'c1', name: 'Bash', arguments: { command: 'ls' }, usage: { output_tokens: 3 }, timestamp: T }).entries).toEqual([]);
+    const [assistant, result] = step(m, { type: 'tool_result', id: 'c1', content: 'a\nb', is_error: true, timestamp: T }).entries as any[];
     expect(assistant.message).toEqual({
       role: 'assistant',
       content: [{ type: 'text', text: 'looking' }, { type: 'toolCall', id: 'c1', name: 'Bash', arguments: { command: 'ls' } }],
@@ -99,7 +106,7 @@ describe('PiRecordMapper', () => {
 
   test('a result that answers no call becomes user text, counted as changed', () => {
     const m = mapper();
-    const { entries: out, warnings } = m.map({ type: 'tool_result', id: 'nope', content: 'x', is_error: true, timestamp: T });
+    const { entries: out, warnings } = step(m, { type: 'tool_result', id: 'nope', content: 'x', is_error: true, timestamp: T });
     expect((out[0] as any).message.role).toBe('user');
     expect((out[0] as any).message.content[0].text).toContain('no matching tool call');
     expect(warnings).toHaveLength(1);
@@ -108,8 +115,8 @@ describe('PiRecordMapper', () => {
 
   test('thinking is left out, said once, and counted as dropped', () => {
     const m = mapper();
-    expect(m.map({ type: 'thinking', text: 'hm', timestamp: T }).warnings).toHaveLength(1);
-    expect(m.map({ type: 'thinking', text: 'hm', timestamp: T })).toEqual({ entries: [], warnings: [] });
+    expect(step(m, { type: 'thinking', text: 'hm', timestamp: T }).warnings).toHaveLength(1);
+    expect(step(m, { type: 'thinking', text: 'hm', timestamp: T })).toEqual({ entries: [], warnings: [] });
     expect(m.fidelity.toJSON().reasoning).toEqual({ read: 2, written: 0, dropped: { "pi sends another model's thinking as said text": 2 } });
   });
 
@@ -126,17 +133,26 @@ describe('PiRecordMapper', () => {
     expect(out[1].firstKeptEntryId).toBe(out[1].id);
   });
 
-  test('entries after chainOnto chain onto the given id (a resuming pi\'s last entry)', () => {
+  test('the first queued entry chains onto a given id (a resuming pi\'s last entry), the next ones onto it', () => {
     const m = mapper();
     m.map({ type: 'user', text: 'a', timestamp: T });
+    m.map({ type: 'user', text: 'b', timestamp: T });
+    m.chainQueueOnto('f0f0f0f0');
+    const [a, b] = m.drain();
+    expect([a!.parentId, b!.parentId]).toEqual(['f0f0f0f0', a!.id]);
+  });
+
+  test('entries after chainOnto chain onto the given id (a reopened file\'s last entry)', () => {
+    const m = mapper();
+    step(m, { type: 'user', text: 'a', timestamp: T });
     m.chainOnto('f0f0f0f0');
-    expect((m.map({ type: 'user', text: 'b', timestamp: T }).entries[0] as any).parentId).toBe('f0f0f0f0');
+    expect((step(m, { type: 'user', text: 'b', timestamp: T }).entries[0] as any).parentId).toBe('f0f0f0f0');
   });
 
   test('subagent events and context are not written, and counted', () => {
     const m = mapper();
-    expect(m.map({ type: 'user', text: 'sub', agent_id: 'a1', timestamp: T }).entries).toEqual([]);
-    expect(m.map({ type: 'context', kind: 'system', text: 's', timestamp: T }).entries).toEqual([]);
+    expect(step(m, { type: 'user', text: 'sub', agent_id: 'a1', timestamp: T }).entries).toEqual([]);
+    expect(step(m, { type: 'context', kind: 'system', text: 's', timestamp: T }).entries).toEqual([]);
     expect(m.fidelity.toJSON().user_text?.dropped).toEqual({ 'belongs to a subagent session': 1 });
   });
 });

@@ -111,8 +111,9 @@ describe('pi-session', () => {
     ];
     const m = new PiRecordMapper({ sessionId: 'feedface-0000-4000-8000-000000000001', cwd: '/p', startedAt: T });
     const lines: unknown[] = [m.header()];
-    for (const event of input) lines.push(...m.map(event).entries);
-    lines.push(...m.close());
+    for (const event of input) m.map(event);
+    m.closeOpen();
+    lines.push(...m.drain());
     const { events } = read(lines);
     expect(events).toEqual([
       input[0],
