@@ -69,6 +69,8 @@ describe('incremental convert into pi sessions', () => {
     expect(readFileSync(file).subarray(0, before.length)).toEqual(before);
     const all = entries(file);
     expect(all.filter((e) => e.type === 'session')).toHaveLength(1);
+    // Every id once: a repeated one would make pi's chain a loop (pi then never answers).
+    expect(new Set(all.slice(1).map((e) => e.id)).size).toBe(all.length - 1);
     const added = all.slice(entries(file).length - 4);
     expect(added[0]).toMatchObject({ parentId: last, message: { role: 'toolResult', toolCallId: 'c_ls' } });
     expect(added.map((e, i) => (i === 0 ? last : added[i - 1].id))).toEqual(added.map((e) => e.parentId));
@@ -98,6 +100,7 @@ describe('incremental convert into pi sessions', () => {
     expect(second).toMatchObject({ status: 'converted', reason: 'grew' });
     const all = entries(file);
     expect(all[all.indexOf(all.find((e) => e.id === piLast.id)) + 1].parentId).toBe(piLast.id);
+    expect(new Set(all.slice(1).map((e) => e.id)).size).toBe(all.length - 1);
 
     await continueWithPi(home, dir, file);
     expect(said(mock.requests.at(-1))).toEqual([

@@ -2,6 +2,7 @@
 // `$PI_CODING_AGENT_SESSION_DIR`), sessions that `pi --session <file>` continues. A resuming pi appends its entries
 // to the same file, chained onto our last one; later entries of ours chain onto its last, so the next resume sees
 // both conversations (pi continues the chain that ends at the file's last line).
+import { randomUUID } from 'node:crypto';
 import { join, resolve, sep } from 'node:path';
 import { AppendFile } from '../../session/append-file.js';
 import { createSessionFile, jsonLine, QueueingJsonlHarness } from '../../session/jsonl-harness.js';
@@ -45,12 +46,12 @@ class PiHarness extends QueueingJsonlHarness<PiRecordMapper> {
 
   /**
    * The first entry appended to a reopened session: the replay's entries and held message are the earlier
-   * run's (it wrote the message at its end), and the chain goes on from the file's last entry of ours; a
+   * run's (it wrote the message at its end), new ids come from a fresh stream, and the chain goes on from the
+   * file's last entry of ours; a
    * resuming pi's since then is looked for when the entries are written (`queuedPrefix`).
    */
   protected override continueFile(): void {
-    this.mapper.drain();
-    this.mapper.discardOpen();
+    this.mapper.continueFile(randomUUID());
     const last = findInOwnTail(this.file, lastEntryId);
     if (last !== undefined) this.mapper.chainOnto(last);
   }

@@ -126,7 +126,7 @@ const ONCE_TEXT: Record<Once, string> = {
 };
 
 export class PiRecordMapper extends EventMapper<string[]> implements QueueingMapper {
-  private readonly nextId: () => string;
+  private nextId: () => string;
   /** The id the next entry chains onto: the last entry of the file (null before the first). */
   private parent: string | null = null;
   private open: OpenMessage | undefined;
@@ -186,9 +186,15 @@ export class PiRecordMapper extends EventMapper<string[]> implements QueueingMap
     });
   }
 
-  /** The held message dropped (a reopened session: its earlier run wrote it at its end). */
-  discardOpen(): void {
+  /**
+   * Go on in a file an earlier run wrote: what the replay queued and held is that run's (dropped), and the ids
+   * drawn from here on are of a stream of their own (`salt`), so none can be one the file holds already, however
+   * the replay's draws differ from that run's: a repeated id would make pi's chain a loop.
+   */
+  continueFile(salt: string): void {
     this.open = undefined;
+    this.queue = [];
+    this.nextId = entryIds(`${this.options.sessionId}:${salt}`);
   }
 
   /** Entries after this chain onto `id` (a reopened file's last entry). */
