@@ -494,7 +494,7 @@ function prepareTool(tool, corpus, context) {
     }
     case 'ccusage': {
       const bin = context.ccusage;
-      if (!bin) return { ...row, status: 'not available', note: 'the pinned ccusage is not installed (node test/clients/clients.mjs)' };
+      if (!bin) return { ...row, status: 'not available', note: 'the pinned ccusage is not installed (node scripts/pinned-install.mjs test/clients .cache/test-clients)' };
       command = bin;
       args = ['session', '--json', '--offline'];
       row.command = 'CLAUDE_CONFIG_DIR=<tree> ccusage session --json --offline';
@@ -1409,6 +1409,12 @@ const DESIGN_NOTES = [
   '- Several transcripts are counted on worker threads, whole files at a time (usage-pool.ts; two on two cores,',
   '  `--threads` sets it), at most twice as many in flight as there are workers, printed in input order. A',
   '  worker that fails costs speed, not totals: what it had not answered for is counted on the main thread.',
+  '- The three pools of worker threads (convert --jobs, read\'s chunks, read --usage\'s transcripts) became one,',
+  '  lib/util/thread-pool.ts (issue 35). Before and after, 3 runs each on a machine shared with other',
+  '  developers\' tests (load average 11-28 on 2 cores, so the ratios are indicative only): `convert --jobs 2`',
+  '  over `--jobs 1` on a tree of 302 files (287.7 MB, the corpus of 300,000 events) 0.96 and 1.38 before, 1.08',
+  '  and 0.89 after (two sets of runs; single runs 0.81-1.63), CPU of `--jobs 2` 11.7-12.1 s before, 12.1-12.9',
+  '  after; `read --usage` over the 20-transcript tree against ccusage 1.16 before, 1.05 after, the same totals.',
   '',
   'Profile a change with `node bench/profile.mjs` (self time per function, from `--cpu-prof`; `BENCH_BIN=<bin>`',
   'profiles another build). Compare builds with `node bench/run.mjs --bin <other build>/dist/bin/asyncai-log.js`.',
@@ -1430,7 +1436,7 @@ function ccusageBin(log) {
   try {
     return clientBin('ccusage');
   } catch {
-    log('installing the pinned real clients (ccusage among them) into .cache/test-clients-<pins>');
+    log('installing the pinned real clients (ccusage among them) into .cache/test-clients');
     try {
       installTestClients();
       return clientBin('ccusage');

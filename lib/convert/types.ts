@@ -119,6 +119,3 @@ export interface ConvertOutcome {
   /** Session locks to release once the manifest lines are fsync'd (see append-lock.ts). */
   locks?: string[];
 }
-
-/** Messages a convert worker posts. */
-export type WorkerMessage = { type: 'progress'; bytes: number } | { type: 'done'; outcome: ConvertOutcome };

@@ -1,33 +1,28 @@
-// The real agent CLIs the end-to-end tests run (claude, codex, gemini, opencode, pi, ccusage), pinned in this folder's
-// package.json and package-lock.json and installed on demand into the git-ignored .cache/test-clients-<pins>/ by the
-// test global setup: a plain `npm install` of the project never downloads them. The folder is named for the pins, so
-// checkouts of the project with other pins (worktrees sharing one .cache) keep their own installs side by side
-// instead of replacing each other's on every run.
-import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+// The real agent CLIs the end-to-end tests run (claude, codex, gemini, opencode, qwen, ccusage), pinned in this folder's package.json
+// and package-lock.json and installed on demand into the git-ignored .cache/test-clients/ by the test global
+// setup: a plain `npm install` of the project never downloads them. ASYNCAI_LOG_TEST_CLIENTS_SPEC (a folder
+// holding another package.json and package-lock.json) and ASYNCAI_LOG_TEST_CLIENTS_DIR (another cache) let a
+// run try another pin without reinstalling the shared cache (docs/development.md).
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensurePinnedInstall } from '../../scripts/pinned-install.mjs';
 
-const SPEC_DIR = fileURLToPath(new URL('.', import.meta.url));
-/** The first 12 hex digits of the pins' hash: what names their install. */
-const PINS = createHash('sha256')
-  .update(readFileSync(join(SPEC_DIR, 'package.json'))).update('\0')
-  .update(readFileSync(join(SPEC_DIR, 'package-lock.json'))).digest('hex').slice(0, 12);
+const SPEC_DIR = process.env.ASYNCAI_LOG_TEST_CLIENTS_SPEC || fileURLToPath(new URL('.', import.meta.url));
 /** Where the pinned CLIs are installed (git-ignored). */
-export const CLIENTS_DIR = fileURLToPath(new URL(`../../.cache/test-clients-${PINS}`, import.meta.url));
+export const CLIENTS_DIR = process.env.ASYNCAI_LOG_TEST_CLIENTS_DIR || fileURLToPath(new URL('../../.cache/test-clients', import.meta.url));
 
 /** Install the pinned CLIs unless the cache already holds exactly them; says so on stderr when it installs. */
 export function installTestClients() {
   return ensurePinnedInstall({
     specDir: SPEC_DIR,
     cacheDir: CLIENTS_DIR,
-    onInstall: (dir) => process.stderr.write(`asyncai-log tests: installing the pinned agent CLIs (claude, codex, gemini, opencode, pi, ccusage) into ${dir} (once)\n`),
+    onInstall: (dir) => process.stderr.write(`asyncai-log tests: installing the pinned agent CLIs (claude, codex, gemini, opencode, qwen, ccusage) into ${dir} (once)\n`),
   });
 }
 
 function missing(what) {
-  return new Error(`${what} is not installed: npm test installs it, and so does node test/clients/clients.mjs`);
+  return new Error(`${what} is not installed: npm test installs it, and so does node scripts/pinned-install.mjs test/clients .cache/test-clients`);
 }
 
 /** The path of a file inside the pinned clients' node_modules (`'@google', 'gemini-cli', 'bundle', 'gemini.js'`). */
@@ -55,9 +50,4 @@ export function claudeBinary() {
     if (existsSync(path) && statSync(path).size > 1_000_000) return path;
   }
   throw missing('the real claude binary');
-}
-
-if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
-  // `node test/clients/clients.mjs`: install them now (and print where).
-  process.stdout.write(`${installTestClients()}\n`);
 }

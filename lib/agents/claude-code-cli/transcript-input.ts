@@ -114,6 +114,8 @@ export const claudeTranscript: InputFormat = {
     if (!isObject(value) || typeof value.type !== 'string') return false;
     if (STATE_TYPES.has(value.type)) return true;
     if (!CONVERSATION_TYPES.has(value.type) && !CONTEXT_TYPES.has(value.type)) return false;
+    // A record holding a Gemini Content (`message.parts`) or a system payload is another agent's (Qwen Code's).
+    if ((isObject(value.message) && 'parts' in value.message) || 'systemPayload' in value) return false;
     return 'parentUuid' in value || (typeof value.sessionId === 'string' && typeof value.uuid === 'string');
   },
   create: () => new ClaudeTranscriptAdapter(),

@@ -7,7 +7,8 @@ import type { ContentPart, GenericEvent, ImageInput, Usage } from '../../events.
 import { resolveTimestamp } from '../../events.js';
 import { InputError, type InputAdapter, type InputFormat, type SessionFacts } from '../../input/types.js';
 import { isObject } from '../../util/is-object.js';
-import { fromGeminiTokens } from './tokens.js';
+import { imageOfPart as imageOf, partsOf, responseText, textOfParts } from '../../gemini-content/parts.js';
+import { fromGeminiTokens } from '../../gemini-content/tokens.js';
 
 export const INPUT_FORMAT = 'gemini-chat';
 
@@ -21,32 +22,6 @@ const CONTEXT_TEXT = /^\s*<(session_context|hook_context)>/;
 
 function isMetadata(value: unknown): value is Json {
   return isObject(value) && typeof value.sessionId === 'string' && typeof value.projectHash === 'string';
-}
-
-/** The parts of a message's `content` (a string is one text part). */
-function partsOf(content: unknown): Json[] {
-  if (typeof content === 'string') return content === '' ? [] : [{ text: content }];
-  if (Array.isArray(content)) return content.map((p) => (typeof p === 'string' ? { text: p } : p)).filter(isObject);
-  return isObject(content) ? [content] : [];
-}
-
-function imageOf(part: Json): ImageInput | undefined {
-  const data = part.inlineData;
-  if (!isObject(data) || typeof data.mimeType !== 'string' || typeof data.data !== 'string') return undefined;
-  return { media_type: data.mimeType, data: data.data };
-}
-
-function textOfParts(parts: Json[]): string {
-  return parts.filter((p) => typeof p.text === 'string' && p.thought !== true).map((p) => p.text as string).join('\n');
-}
-
-/** A function response's `response` as text and whether it is an error. */
-function responseText(response: unknown): { text: string; error: boolean } {
-  if (!isObject(response)) return { text: typeof response === 'string' ? response : '', error: false };
-  if (response.error !== undefined) return { text: typeof response.error === 'string' ? response.error : JSON.stringify(response.error), error: true };
-  const output = response.output ?? response.content ?? response.result;
-  if (typeof output === 'string') return { text: output, error: false };
-  return { text: JSON.stringify(output ?? response), error: false };
 }
 
 /**

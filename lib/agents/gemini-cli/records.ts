@@ -4,8 +4,8 @@
 // Until then each call is written as cancelled, so a file cut short never holds a call without a response.
 import { randomUUID } from 'node:crypto';
 import type {
-  AssistantEvent, CompactionEvent, ContentPart, GenericEvent, ImageInput, MonitorEndEvent, MonitorEvent, ThinkingEvent,
-  ToolCallEvent, ToolResultEvent, UserEvent,
+  AssistantEvent, CompactionEvent, GenericEvent, MonitorEndEvent, MonitorEvent, ThinkingEvent, ToolCallEvent,
+  ToolResultEvent, UserEvent,
 } from '../../events.js';
 import { callFor } from '../../events.js';
 import { PRE } from '../../monitor/notification.js';
@@ -14,7 +14,8 @@ import { EventMapper } from '../../session/event-mapper.js';
 import { FidelityAccount } from '../../session/fidelity.js';
 import { MonitorTasks } from '../../monitor/monitor-tasks.js';
 import { RecentMap, RecentStrings } from '../../util/recent.js';
-import { toGeminiTokens, type GeminiTokens } from './tokens.js';
+import { contentImages as imagesOf, contentText as textOf, functionResponsePart, inlineDataPart as inlineData, type Part } from '../../gemini-content/parts.js';
+import { toGeminiTokens, type GeminiTokens } from '../../gemini-content/tokens.js';
 
 /** This writer's format name: the `native.format` of calls it writes as their agent recorded them. */
 export const FORMAT = 'gemini-cli';
@@ -27,7 +28,7 @@ const SUMMARY_MAX = 80;
 /** The error a call gets while (or when) its result never came: the CLI's own wording for a cancelled call. */
 export const CANCELLED_ERROR = '[Operation Cancelled] Reason: no result was recorded for this tool call';
 
-export type Part = Record<string, unknown>;
+export type { Part };
 
 export interface ToolCallRecord {
   id: string;
@@ -69,19 +70,6 @@ export interface GeminiMapperOptions {
 export function isIgnoredUserText(text: string): boolean {
   const t = text.trim();
   return t === '' || t.startsWith('/') || t.startsWith('?') || t.startsWith('<session_context>') || t.startsWith('<hook_context>');
-}
-
-function inlineData(image: ImageInput): Part {
-  return { inlineData: { mimeType: image.media_type, data: image.data } };
-}
-
-function textOf(content: string | ContentPart[]): string {
-  if (typeof content === 'string') return content;
-  return content.filter((p): p is { type: 'text'; text: string } => p.type === 'text').map((p) => p.text).join('\n');
-}
-
-function imagesOf(content: string | ContentPart[]): ImageInput[] {
-  return typeof content === 'string' ? [] : content.filter((p): p is { type: 'image' } & ImageInput => p.type === 'image');
 }
 
 /** A thought as the CLI keeps it: a leading `**Subject**` line is its subject, the rest its description. */
@@ -297,8 +285,7 @@ export class GeminiRecordMapper extends EventMapper<string[]> {
       if (event.is_error) this.fidelity.change('error_flag', 'said in the text');
       return [`tool_result ${JSON.stringify(event.id)} matches no earlier tool_call; kept as user text`];
     }
-    const response = event.is_error ? { error: text } : { output: text };
-    call.result = [{ functionResponse: { id: event.id, name: call.name, response } }, ...images];
+    call.result = [functionResponsePart(event.id, call.name, text, event.is_error), ...images];
     call.status = event.is_error ? 'error' : 'success';
     // Answered: the message is let go once no call of it waits, so a long stream does not hold every message
     // with its calls' arguments and results (memory grew with the stream). A second result for it is user text.

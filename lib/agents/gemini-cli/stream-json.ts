@@ -5,7 +5,7 @@ import type { AssistantEvent, GenericEvent, Usage } from '../../events.js';
 import { WarnOnce, isObject, text } from '../../input/adapter-kit.js';
 import { InputError, type InputAdapter, type InputFormat } from '../../input/types.js';
 import { previewValue } from '../../lines/line-messages.js';
-import { fromGeminiTokens } from './tokens.js';
+import { fromGeminiTokens } from '../../gemini-content/tokens.js';
 
 export const STREAM_FORMAT = 'gemini-stream-json';
 

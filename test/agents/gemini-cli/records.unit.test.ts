@@ -6,7 +6,7 @@ import type { GenericEvent } from '../../../lib/events.js';
 import { PRE } from '../../../lib/monitor/notification.js';
 import { CANCELLED_ERROR, GeminiRecordMapper, summaryOf } from '../../../lib/agents/gemini-cli/records.js';
 import { responseCopies } from '../../../lib/agents/gemini-cli/harness.js';
-import { fromGeminiTokens, toGeminiTokens } from '../../../lib/agents/gemini-cli/tokens.js';
+import { fromGeminiTokens, toGeminiTokens } from '../../../lib/gemini-content/tokens.js';
 import { PNG } from './support.js';
 
 const T = '2026-11-29T10:00:00.000Z';

@@ -2,7 +2,7 @@
 // for the main thread to decode and index. Second pass: maps a chunk's lines on the branch to NDJSON bytes
 // without knowing what came before them; what depends on earlier records (a response's model and usage
 // once, once-only warnings, the time a record without one inherits) is handed back to be settled in order.
-import { parentPort, workerData } from 'node:worker_threads';
+import { workerData } from 'node:worker_threads';
 import { ByteSink } from './byte-sink.js';
 import { deferredResponse, TranscriptEventMapper, USAGE_MEMBER } from './map-record.js';
 import { mapTaskRecords } from './chunks.js';
@@ -12,6 +12,7 @@ import {
   type WorkerSettings,
 } from './worker-pool.js';
 import { spillResolver } from './spill.js';
+import { serveTasks } from '../../../util/thread-pool.js';
 
 const settings = workerData as WorkerSettings;
 const resolveSpill = settings.spillDir !== undefined ? spillResolver(settings.spillDir) : undefined;
@@ -89,18 +90,12 @@ function mapChunk(task: ChunkTask): MapReply {
   };
 }
 
-parentPort!.on('message', (task: ChunkTask) => {
-  let reply: ChunkReply;
+serveTasks<ChunkTask, ChunkReply>((task) => {
   try {
-    reply = task.kind === 'heads' ? scanHeads(task) : mapChunk(task);
+    return task.kind === 'heads' ? scanHeads(task) : mapChunk(task);
   } catch {
     // Anything unusual (a value too deep for this thread's stack, say): the main thread handles the chunk.
-    reply = task.kind === 'heads' ? { kind: 'heads', seq: task.seq, heads: new Int32Array(0) } : { kind: 'map', seq: task.seq, ok: false };
+    return task.kind === 'heads' ? { kind: 'heads', seq: task.seq, heads: new Int32Array(0) } : { kind: 'map', seq: task.seq, ok: false };
   }
   // Only buffers allocated for this reply are transferred (the task's bytes are shared and stay where they are).
-  const transfer = reply.kind === 'heads' ? [reply.heads.buffer] : reply.ok ? [reply.bytes.buffer] : [];
-  parentPort!.postMessage(reply, transfer as ArrayBuffer[]);
-});
-
-// Tasks are sent once this module has loaded (see WorkerPool): a worker that fails to start loses none.
-parentPort!.postMessage({ ready: true });
+}, (reply) => (reply.kind === 'heads' ? [reply.heads.buffer] : reply.ok ? [reply.bytes.buffer] : []) as ArrayBuffer[]);

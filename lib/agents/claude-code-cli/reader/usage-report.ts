@@ -1,6 +1,5 @@
-// What a `read --usage` worker is asked and answers, and the usage line it counts (usage-pool.ts counts it on
-// this thread too, usage-worker.ts on a worker): apart from both, so that the worker imports nothing of the pool.
-import type { UsageReply as Reply } from '../../../session/types.js';
+// What a `read --usage` worker is asked, and the usage line it counts (usage-pool.ts counts it on this thread
+// too, usage-worker.ts on a worker): apart from both, so that the worker imports nothing of the pool.
 import type { ClaudeTranscriptReader } from './reader.js';
 
 /** One transcript's usage line: its session, totals, and with `subagents` each subagent's. */
@@ -17,11 +16,7 @@ export async function usageReport(reader: ClaudeTranscriptReader, subagents: boo
 
 /** What a worker is asked: one transcript. */
 export interface UsageTask {
-  seq: number;
   path: string;
   subagents: boolean;
   maxRecordBytes?: number;
 }
-
-/** A worker's answer: the usage line, or why the transcript could not be read; the warnings met, in order. */
-export type UsageReply = { seq: number } & Reply;

@@ -3,9 +3,9 @@
 // order and the main thread settles them there: in the first pass it decodes the heads the workers scanned
 // and builds the branch index; in the second it decides which events carry their response's model and usage,
 // gives the once-only warnings and carries the mapper's state on (see second-pass.ts).
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { MapperCarry } from './map-record.js';
-import { startWithSemiSpace } from '../../../util/worker-heap.js';
+import { ThreadPool, WorkerLost } from '../../../util/thread-pool.js';
 
 /** What every worker of one transcript's read is told once. */
 export interface WorkerSettings {
@@ -90,8 +90,8 @@ export type ChunkResult = HeadsResult | MapResult;
  */
 const WORKER_SEMI_SPACE_MB = 1;
 
-/** Heap limits of a worker, in MB (the young generation is two semi-spaces: lib/util/worker-heap.ts). */
-const WORKER_HEAP = { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 2 * WORKER_SEMI_SPACE_MB };
+/** Old generation of a worker, in MB. */
+const WORKER_OLD_MB = 64;
 
 /**
  * A few workers, each handling the chunks it is given in the order it gets them. When one fails (cannot
@@ -99,13 +99,8 @@ const WORKER_HEAP = { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 2 * 
  * resolves as not handled: the main thread handles it, and every later one, itself (`onFailure` says so once).
  */
 export class WorkerPool {
-  private readonly workers: { worker: Worker; ready: boolean; queued: ChunkTask[] }[] = [];
-  /** Tasks given out, by sequence number. */
-  private readonly waiting = new Map<number, { task: ChunkTask; done: (result: ChunkResult) => void }>();
-  private next = 0;
+  private readonly pool: ThreadPool<ChunkTask, ChunkReply>;
   private seq = 0;
-  /** Set once a worker failed or the pool was closed: no task goes to a worker any more. */
-  broken = false;
   /** Reply buffers given back, by kind, handed to the next tasks of that kind to be filled again. */
   private readonly spares = { heads: [] as ArrayBuffer[], map: [] as ArrayBuffer[] };
 
@@ -113,67 +108,45 @@ export class WorkerPool {
    * The workers start with the first task (a transcript of a few huge records never needs them).
    * @param onFailure called once, with what happened, when a worker fails (not when the pool is closed)
    */
-  constructor(
-    private readonly url: URL, readonly size: number, private readonly settings: WorkerSettings,
-    private readonly onFailure: (message: string) => void,
-  ) {}
+  constructor(url: URL, readonly size: number, settings: WorkerSettings, onFailure: (message: string) => void) {
+    // Small heaps: a worker holds one chunk at a time (records over a megabyte stay on the main thread), and
+    // two workers with the default heap sizes more than doubled the peak RSS of a read.
+    this.pool = new ThreadPool(url, {
+      size, workerData: settings, oldMb: WORKER_OLD_MB, semiSpaceMb: WORKER_SEMI_SPACE_MB, onLoss: 'stop',
+      lost: (loss) => onFailure(loss.how === 'exit' ? `a worker thread exited (code ${loss.code})`
+        : loss.how === 'error' ? `a worker thread failed: ${loss.error?.message}`
+          : `a worker thread's reply could not be read: ${loss.error?.message}`),
+    });
+  }
 
   /** Whether the workers were started (by a first task). */
   get started(): boolean {
-    return this.workers.length > 0;
+    return this.pool.started;
   }
 
-  private start(): void {
-    const { url, settings } = this;
-    // Small heaps: a worker holds one chunk at a time (records over a megabyte stay on the main thread), and
-    // two workers with the default heap sizes more than doubled the peak RSS of a read.
-    const workers = startWithSemiSpace(WORKER_SEMI_SPACE_MB, () => Array.from(
-      { length: this.size }, () => new Worker(url, { workerData: settings, resourceLimits: WORKER_HEAP }),
-    ));
-    for (const worker of workers) {
-      const slot = { worker, ready: false, queued: [] as ChunkTask[] };
-      worker.on('message', (message: ChunkReply | { ready: true }) => {
-        if ('ready' in message) {
-          // Tasks wait here until the worker has started.
-          slot.ready = true;
-          for (const task of slot.queued) this.post(worker, task);
-          slot.queued = [];
-          return;
-        }
-        const waiting = this.waiting.get(message.seq);
-        this.waiting.delete(message.seq);
-        waiting?.done({ ...message, task: waiting.task } as ChunkResult);
-      });
-      worker.on('error', (error) => this.fail(`a worker thread failed: ${error.message}`));
-      worker.on('exit', (code) => this.fail(`a worker thread exited (code ${code})`));
-      // A reply that cannot be read here would leave its task waiting for ever.
-      worker.on('messageerror', (error) => this.fail(`a worker thread's reply could not be read: ${error.message}`));
-      this.workers.push(slot);
-    }
+  /** Set once a worker failed or the pool was closed: no task goes to a worker any more. */
+  get broken(): boolean {
+    return this.pool.broken !== undefined || this.pool.closed;
+  }
+
+  /** The workers (started by the first task). */
+  get workers(): readonly { worker: Worker }[] {
+    return this.pool.workers;
   }
 
   /** Handle one chunk on the next worker; `bytes` must lie in a SharedArrayBuffer (see ChunkTask). */
   run(kind: 'heads', bytes: Uint8Array, lines: Int32Array): Promise<HeadsResult>;
   run(kind: 'map', bytes: Uint8Array, lines: Int32Array): Promise<MapResult>;
-  run(kind: 'heads' | 'map', bytes: Uint8Array, lines: Int32Array): Promise<ChunkResult> {
+  async run(kind: 'heads' | 'map', bytes: Uint8Array, lines: Int32Array): Promise<ChunkResult> {
     const task: ChunkTask = { kind, seq: this.seq, bytes, lines };
     const spare = this.spares[kind].pop();
     if (spare !== undefined) task.spare = spare;
     this.seq += 1;
-    if (this.broken) return Promise.resolve(unhandled(task));
-    if (!this.started) this.start();
-    return new Promise((resolve) => {
-      this.waiting.set(task.seq, { task, done: resolve });
-      const slot = this.workers[this.next % this.workers.length]!;
-      this.next += 1;
-      if (slot.ready) this.post(slot.worker, task);
-      else slot.queued.push(task);
-    });
-  }
-
-  private post(worker: Worker, task: ChunkTask): void {
+    if (this.broken) return unhandled(task);
     // The bytes and the line table are shared; only a spare reply buffer moves.
-    worker.postMessage(task, task.spare !== undefined ? [task.spare] : []);
+    const reply = await this.pool.run(task, task.spare !== undefined ? [task.spare] : []);
+    // Every task given out is still this thread's (the bytes were shared, not handed over): it handles them.
+    return reply instanceof WorkerLost ? unhandled(task) : { ...reply, task } as ChunkResult;
   }
 
   /**
@@ -186,30 +159,9 @@ export class WorkerPool {
     if (spares.length < this.size + 1) spares.push(buffer);
   }
 
-  private fail(message: string): void {
-    if (this.broken) return;
-    this.onFailure(message);
-    this.stop();
-    // Every task given out is still this thread's (the bytes were shared, not handed over): it handles them.
-    for (const { task, done } of this.waiting.values()) done(unhandled(task));
-    this.waiting.clear();
-  }
-
-  private stop(): void {
-    this.broken = true;
-    for (const slot of this.workers) {
-      slot.queued = [];
-      // Its listeners stay: the exit this causes, or an error it still reports while it stops, is one already
-      // answered for (fail does nothing once the pool is broken). They are not removed, as the exit is also
-      // what sets V8's flag back when a worker is stopped before it came online (startWithSemiSpace).
-      void slot.worker.terminate();
-    }
-  }
-
   /** Stop the workers (what they still hold is dropped). */
   close(): void {
-    if (!this.broken) this.stop();
-    this.waiting.clear();
+    void this.pool.close();
   }
 }
 

@@ -1,8 +1,9 @@
-// Token counts between generic `usage` and a Gemini chat message's `tokens` ({input, output, cached, thoughts,
-// tool, total}, the CLI's copy of the API's usageMetadata). Gemini counts cached tokens inside `input` and
-// thought tokens apart from `output`; the Messages API counts output with thinking and input without cache.
-import type { Usage } from '../../events.js';
-import { isObject } from '../../util/is-object.js';
+// Token counts between generic `usage` and Gemini's: a Gemini CLI chat message's `tokens` ({input, output,
+// cached, thoughts, tool, total}, the CLI's copy of the API's usageMetadata) and the API's `usageMetadata` itself
+// (Qwen Code's records keep that). Gemini counts cached tokens inside `input` and thought tokens apart from
+// `output`; the Messages API counts output with thinking and input without cache.
+import type { Usage } from '../events.js';
+import { isObject } from '../util/is-object.js';
 
 export interface GeminiTokens {
   input: number;
@@ -62,4 +63,33 @@ export function fromGeminiTokens(tokens: unknown): Usage | undefined {
   };
   if (cached > 0) usage.cache_read_input_tokens = cached;
   return usage;
+}
+
+/** The API's `usageMetadata` (`promptTokenCount`, ...), as Qwen Code's records keep it. */
+export interface UsageMetadata {
+  promptTokenCount: number;
+  candidatesTokenCount: number;
+  thoughtsTokenCount: number;
+  totalTokenCount: number;
+  cachedContentTokenCount: number;
+}
+
+/** `usage` as the API's usageMetadata, or undefined when it holds no count. */
+export function toUsageMetadata(usage: Usage): UsageMetadata | undefined {
+  const tokens = toGeminiTokens(usage);
+  if (tokens === undefined) return undefined;
+  return {
+    promptTokenCount: tokens.input + tokens.tool, candidatesTokenCount: tokens.output, thoughtsTokenCount: tokens.thoughts,
+    totalTokenCount: tokens.total, cachedContentTokenCount: tokens.cached,
+  };
+}
+
+/** The API's usageMetadata as generic usage in the Messages API's terms, or undefined when it is not one. */
+export function fromUsageMetadata(metadata: unknown): Usage | undefined {
+  if (!isObject(metadata)) return undefined;
+  if (typeof metadata.promptTokenCount !== 'number' && typeof metadata.candidatesTokenCount !== 'number') return undefined;
+  return fromGeminiTokens({
+    input: metadata.promptTokenCount, output: metadata.candidatesTokenCount, cached: metadata.cachedContentTokenCount,
+    thoughts: metadata.thoughtsTokenCount, tool: metadata.toolUsePromptTokenCount,
+  });
 }
