@@ -38,12 +38,13 @@ export function jsonLine(value: unknown): string {
 }
 
 /**
- * A new session file `<name(id)>` in `dir` (below `root`), `id` drawn by `newId` (again on a collision).
+ * A new session file `<name(id)>` in `dir` (below `root`; `root` undefined: `dir` is the root itself), `id` drawn
+ * by `newId` (again on a collision).
  * `opening`, when given, is written at once (the file is a valid empty session from the moment the session
  * line names it); when that fails the file is removed. Returns the id, the file and the opening's bytes.
  */
 export function createSessionFile(
-  dir: string, root: string, name: (sessionId: string) => string, opening?: (sessionId: string) => string,
+  dir: string, root: string | undefined, name: (sessionId: string) => string, opening?: (sessionId: string) => string,
   newId: () => string = randomUUID,
 ): { sessionId: string; file: AppendFile; openingBytes: number } {
   let sessionId = '';

@@ -5,7 +5,9 @@ import { detectInputFormat, INPUT_FORMATS, inputFormatNames } from '../../lib/ag
 import { FIXTURES, runBin, sessionOf, tempDir } from '../support/run.js';
 import { fixtureValues } from '../input/support.js';
 
-const FOREIGN = ['claude-stream-json', 'codex-exec-json', 'codex-rollout', 'gemini-stream-json', 'opencode-run-json'];
+const FOREIGN = ['claude-stream-json', 'codex-exec-json', 'codex-rollout', 'gemini-stream-json', 'opencode-run-json', 'pi-session'];
+/** The fixture folder of a format, when it is not the format's name. */
+const FOLDER: Record<string, string> = { 'pi-session': 'pi' };
 
 function recordsOf(file: string): any[] {
   return readFileSync(file, 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l));
@@ -18,8 +20,10 @@ describe('input format registry', () => {
     ['codex-rollout', 'resumed'],
     ['gemini-stream-json', 'run'],
     ['opencode-run-json', 'run'],
+    ['pi-session', 'session'],
+    ['pi-session', 'json-run'],
   ])('%s is recognised from the first line of a captured stream', (format, fixture) => {
-    expect(detectInputFormat(fixtureValues(format, fixture)[0])?.name).toBe(format);
+    expect(detectInputFormat(fixtureValues(FOLDER[format] ?? format, fixture)[0])?.name).toBe(format);
   });
 
   test.each([['codex-exec-json', 'actions'], ['codex-rollout', 'actions'], ['claude-stream-json', 'input-subagent']])(
@@ -65,8 +69,9 @@ describe('--from on the command line', () => {
     const root = tempDir();
     const fixture = {
       'claude-stream-json': 'input-tools', 'codex-exec-json': 'tool', 'codex-rollout': 'parallel', 'gemini-stream-json': 'run', 'opencode-run-json': 'run',
+      'pi-session': 'session',
     }[format]!;
-    const input = readFileSync(join(FIXTURES, format, `${fixture}.jsonl`));
+    const input = readFileSync(join(FIXTURES, FOLDER[format] ?? format, `${fixture}.jsonl`));
     const r = await runBin(['--session-dir', `claude-code-cli=${root}`, '--cwd', '/home/user/project', '--from', format], { input });
     expect(r.code).toBe(0);
     const types = recordsOf(sessionOf(r).session_file).map((x) => x.message?.content?.[0]?.type);

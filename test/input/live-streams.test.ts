@@ -1,4 +1,4 @@
-// The live output of Gemini CLI (`--output-format stream-json`) and OpenCode (`run --format json`) through the
+// The live output of Gemini CLI (`--output-format stream-json`), OpenCode (`run --format json`) and pi (`--mode json`) through the
 // built bin: each captured stream, piped in with nothing but `--cwd`, is detected from its first line and
 // written as a Claude Code session that the real claude resumes, sending the whole conversation.
 import { describe, expect, test } from 'vitest';
@@ -10,6 +10,8 @@ import { blocksOf, resultText } from './support.js';
 
 interface Case {
   fixture: string;
+  /** The fixture's folder under fixtures/, when it is not the format's name. */
+  folder?: string;
   /** What the stream does not carry (OpenCode does not print the prompt). */
   args: string[];
   user: string;
@@ -34,6 +36,13 @@ const CASES: [string, Case][] = [
     error: 'File not found: /home/user/project/missing.txt',
     reply: 'There are notes.txt and pixel.png; missing.txt does not exist; the image is one pixel.',
   }],
+  ['pi-session', {
+    fixture: 'json-run', folder: 'pi', args: [], user: 'What files are here?',
+    call: { name: 'Bash', input: { command: 'ls' } },
+    result: 'notes.txt\npixel.png\n',
+    error: "ENOENT: no such file or directory, access '/home/user/project/missing.txt'",
+    reply: 'There are notes.txt and pixel.png; missing.txt does not exist.',
+  }],
 ];
 
 describe('live agent streams through the bin, resumed by the real claude', () => {
@@ -41,7 +50,7 @@ describe('live agent streams through the bin, resumed by the real claude', () =>
     const env = cleanEnv();
     const project = join(tempDir(), 'project');
     mkdirSync(project);
-    const input = readFileSync(join(FIXTURES, format, `${c.fixture}.jsonl`));
+    const input = readFileSync(join(FIXTURES, c.folder ?? format, `${c.fixture}.jsonl`));
     const piped = await runBin(['--cwd', project, ...c.args], { input, env });
     expect(piped.code).toBe(0);
     const session = sessionOf(piped);

@@ -1,0 +1,11 @@
+// Pi (`@mariozechner/pi-coding-agent` 0.73.1): everything this project knows about it lives in this folder. The
+// writer (`--session-format pi`), the `pi-session` input format (its session files), paths and the resume command.
+import type { Agent } from '../../session/types.js';
+import { pi } from './harness.js';
+import { piSession } from './session-input.js';
+
+export { FORMAT, pi } from './harness.js';
+export { PiRecordMapper, toPiUsage } from './records.js';
+export { INPUT_FORMAT, piSession } from './session-input.js';
+
+export const piAgent: Agent = { harness: pi, inputs: [piSession], sessionInput: piSession.name };
