@@ -4,8 +4,7 @@
 // yargs stays a package import: it finds its locales and our package.json from where it is installed.
 // dist/lib/ stays as tsc wrote it: the library's API, and the worker threads' entry files, which the bundle
 // names relative to dist/bin/. Run by scripts/build.mjs after tsc (tsc's dist/bin/ alone runs too, slower).
-import { mkdtempSync, renameSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { rolldown } from 'rolldown';
@@ -16,7 +15,10 @@ const MODULE_URL = /new URL\((['"])(\.\.?\/[^'"]+)\1, import\.meta\.url\)/g;
 /** Bundle `root`'s dist/bin/asyncai-log.js into dist/bin/, which then holds only the bundle's files. */
 export async function bundleBin(root) {
   const bin = join(root, 'dist', 'bin');
-  const out = mkdtempSync(join(tmpdir(), 'asyncai-log-bundle-'));
+  // Beside dist/bin/ (a rename across file systems, from a tmpfs /tmp, would fail), and readable by everyone as
+  // the rest of dist/ is (mkdtemp makes it 0700: another user could not run an installed copy).
+  const out = mkdtempSync(join(root, 'dist', '.bin-'));
+  chmodSync(out, 0o755);
   try {
     const bundle = await rolldown({
       input: join(bin, 'asyncai-log.js'),
