@@ -4,14 +4,12 @@
 // the harness writes what this returns.
 import { randomUUID } from 'node:crypto';
 import type {
-  AssistantEvent, CompactionEvent, ContentPart, GenericEvent, ImageInput, MonitorEndEvent, MonitorEvent,
+  AssistantEvent, CompactionEvent, ContentPart, GenericEvent, ImageInput,
   ThinkingEvent, ToolCallEvent, ToolResultEvent, Usage, UserEvent,
 } from '../../events.js';
 import { callFor } from '../../events.js';
-import { MonitorTasks } from '../../monitor/monitor-tasks.js';
-import { PRE } from '../../monitor/notification.js';
 import { EventRejected } from '../../session/types.js';
-import { EventMapper } from '../../session/event-mapper.js';
+import { NotifyingMapper } from '../../monitor/notifying-mapper.js';
 import { FidelityAccount } from '../../session/fidelity.js';
 import { isObject } from '../../util/is-object.js';
 import { RecentStrings } from '../../util/recent.js';
@@ -188,11 +186,10 @@ const ONCE_TEXT: Record<Once, string> = {
   subagent: 'events with "agent_id" belong to a subagent session and are not written to this rollout; further ones are dropped silently',
 };
 
-export class CodexRecordMapper extends EventMapper<Mapped> {
+export class CodexRecordMapper extends NotifyingMapper<Mapped> {
   private turn: Turn | undefined;
   private total = zeroUsage();
   private readonly toolIds = new RecentStrings(MAX_IDS);
-  private readonly tasks = new MonitorTasks();
   private readonly said = new Set<Once>();
   private readonly newTurnId: () => string;
   /** The model the events last named (they name it on the first event of a response, if at all). */
@@ -397,18 +394,11 @@ export class CodexRecordMapper extends EventMapper<Mapped> {
    * Code sends for the same event (the "not user input" preamble, then the task-notification XML). Codex
    * sends developer messages in history to the model in place; they are no user turn.
    */
-  private notification(xml: string, timestamp: string): Mapped {
-    const text = `${PRE}\n\n${xml}`;
+  protected notify(text: string, timestamp: string): Mapped {
     return { lines: [this.item({ type: 'message', role: 'developer', content: [{ type: 'input_text', text }] }, timestamp)], warnings: [] };
   }
 
-  protected monitorEvent(event: MonitorEvent): Mapped {
-    return this.notification(this.tasks.eventText(event), event.timestamp);
-  }
 
-  protected monitorEnd(event: MonitorEndEvent): Mapped {
-    return this.notification(this.tasks.endText(event), event.timestamp);
-  }
 
   /**
    * Codex's own compaction line. `replacement_history` is what the model sees of everything before it on

@@ -4,15 +4,13 @@
 // Until then each call is written as cancelled, so a file cut short never holds a call without a response.
 import { randomUUID } from 'node:crypto';
 import type {
-  AssistantEvent, CompactionEvent, GenericEvent, MonitorEndEvent, MonitorEvent, ThinkingEvent, ToolCallEvent,
+  AssistantEvent, CompactionEvent, GenericEvent, ThinkingEvent, ToolCallEvent,
   ToolResultEvent, UserEvent,
 } from '../../events.js';
 import { callFor } from '../../events.js';
-import { PRE } from '../../monitor/notification.js';
 import { EventRejected } from '../../session/types.js';
-import { EventMapper } from '../../session/event-mapper.js';
+import { NotifyingMapper } from '../../monitor/notifying-mapper.js';
 import { FidelityAccount } from '../../session/fidelity.js';
-import { MonitorTasks } from '../../monitor/monitor-tasks.js';
 import { RecentMap, RecentStrings } from '../../util/recent.js';
 import { contentImages as imagesOf, contentText as textOf, functionResponsePart, inlineDataPart as inlineData, type Part } from '../../gemini-content/parts.js';
 import { toGeminiTokens, type GeminiTokens } from '../../gemini-content/tokens.js';
@@ -94,7 +92,7 @@ const ONCE_TEXT: Record<Once, string> = {
   ignored_user: 'user text starting with "/", "?", "<session_context>" or "<hook_context>" is kept in the chat but gemini --resume does not send it to the model (further ones silently)',
 };
 
-export class GeminiRecordMapper extends EventMapper<string[]> {
+export class GeminiRecordMapper extends NotifyingMapper<string[]> {
   /** Lines to write, in order: a message is serialised when drained, so it carries its latest state. */
   private queue: (ChatMessage | ChatLine)[] = [];
   private readonly queued = new Set<ChatMessage>();
@@ -102,7 +100,6 @@ export class GeminiRecordMapper extends EventMapper<string[]> {
   private open: ChatMessage | undefined;
   /** Tool call id -> the message holding it, until its result (which rewrites that message) comes. */
   private readonly calls = new RecentMap<string, ChatMessage>(MAX_IDS);
-  private readonly tasks = new MonitorTasks();
   /** Our model messages the CLI copied the responses of (see `shadow`). */
   private readonly shadowed = new RecentStrings(MAX_IDS);
   private readonly said = new Set<Once>();
@@ -298,18 +295,12 @@ export class GeminiRecordMapper extends EventMapper<string[]> {
    * A monitor notification as a user message holding what Claude Code sends for the same event (the "not user
    * input" preamble, then the task-notification XML): the CLI sends it on resume, in place.
    */
-  private notification(xml: string, timestamp: string): string[] {
-    this.push(this.message('user', [{ text: `${PRE}\n\n${xml}` }], timestamp));
+  protected notify(text: string, timestamp: string): string[] {
+    this.push(this.message('user', [{ text: text }], timestamp));
     return [];
   }
 
-  protected monitorEvent(event: MonitorEvent): string[] {
-    return this.notification(this.tasks.eventText(event), event.timestamp);
-  }
 
-  protected monitorEnd(event: MonitorEndEvent): string[] {
-    return this.notification(this.tasks.endText(event), event.timestamp);
-  }
 
   /**
    * The CLI's own compression record: `$set.messages` replaces the whole history, here with the summary as

@@ -3,16 +3,14 @@
 // reasoning, text and tool parts. A tool part is `running` until its result comes (OpenCode sends that as an
 // interrupted call), then `completed` or `error`: the message is queued again, whole, with the new state.
 import type {
-  AssistantEvent, CompactionEvent, ContentPart, GenericEvent, ImageInput, MonitorEndEvent, MonitorEvent, ThinkingEvent,
+  AssistantEvent, CompactionEvent, ContentPart, GenericEvent, ImageInput, ThinkingEvent,
   ToolCallEvent, ToolResultEvent, Usage, UserEvent,
 } from '../../events.js';
 import { callFor } from '../../events.js';
 // The notification text every agent shares lives with Claude Code's records (agent-neutral in substance).
-import { PRE } from '../../monitor/notification.js';
 import { EventRejected } from '../../session/types.js';
-import { EventMapper } from '../../session/event-mapper.js';
+import { NotifyingMapper } from '../../monitor/notifying-mapper.js';
 import { FidelityAccount } from '../../session/fidelity.js';
-import { MonitorTasks } from '../../monitor/monitor-tasks.js';
 import { isObject } from '../../util/is-object.js';
 import { RecentMap } from '../../util/recent.js';
 import type { IdMinter } from './ids.js';
@@ -112,7 +110,7 @@ const ONCE_TEXT: Record<Once, string> = {
   reasoning: 'reasoning of a model other than the one the session resumes with is left out: OpenCode would send it as text the assistant said (further ones silently)',
 };
 
-export class OpencodeMapper extends EventMapper<string[]> {
+export class OpencodeMapper extends NotifyingMapper<string[]> {
   private queue: MessageEntry[] = [];
   private readonly queued = new Set<MessageEntry>();
   /** The user message assistant steps answer. */
@@ -121,7 +119,6 @@ export class OpencodeMapper extends EventMapper<string[]> {
   private open: MessageEntry | undefined;
   /** Tool call id -> its part and the message holding it. */
   private readonly calls = new RecentMap<string, { message: MessageEntry; part: Part }>(MAX_CALLS);
-  private readonly tasks = new MonitorTasks();
   private readonly said = new Set<Once>();
   /** Messages' `time.created` strictly increases: OpenCode sends history in that order. */
   private lastCreated = 0;
@@ -297,18 +294,12 @@ export class OpencodeMapper extends EventMapper<string[]> {
   }
 
   /** A monitor notification as a user message holding what Claude Code sends for the same event. */
-  private notification(xml: string, timestamp: string): string[] {
-    this.part(this.userMessage(timestamp), { type: 'text', text: `${PRE}\n\n${xml}` });
+  protected notify(text: string, timestamp: string): string[] {
+    this.part(this.userMessage(timestamp), { type: 'text', text: text });
     return [];
   }
 
-  protected monitorEvent(event: MonitorEvent): string[] {
-    return this.notification(this.tasks.eventText(event), event.timestamp);
-  }
 
-  protected monitorEnd(event: MonitorEndEvent): string[] {
-    return this.notification(this.tasks.endText(event), event.timestamp);
-  }
 
   protected compaction(event: CompactionEvent): string[] {
     if (event.summary.trim() === '') {

@@ -7,13 +7,11 @@
 // pi appended meanwhile (`chainQueueOnto`).
 import { createHash } from 'node:crypto';
 import type {
-  AssistantEvent, CompactionEvent, ContentPart, ImageInput, MonitorEndEvent, MonitorEvent, ThinkingEvent, ToolCallEvent,
+  AssistantEvent, CompactionEvent, ContentPart, ImageInput, ThinkingEvent, ToolCallEvent,
   ToolResultEvent, Usage, UserEvent,
 } from '../../events.js';
 import { callFor } from '../../events.js';
-import { MonitorTasks } from '../../monitor/monitor-tasks.js';
-import { PRE } from '../../monitor/notification.js';
-import { EventMapper } from '../../session/event-mapper.js';
+import { NotifyingMapper } from '../../monitor/notifying-mapper.js';
 import { FidelityAccount } from '../../session/fidelity.js';
 import type { QueueingMapper } from '../../session/jsonl-harness.js';
 import { EventRejected } from '../../session/types.js';
@@ -125,14 +123,13 @@ const ONCE_TEXT: Record<Once, string> = {
   subagent: 'events with "agent_id" belong to a subagent session and are not written to this session; further ones are dropped silently',
 };
 
-export class PiRecordMapper extends EventMapper<string[]> implements QueueingMapper {
+export class PiRecordMapper extends NotifyingMapper<string[]> implements QueueingMapper {
   private nextId: () => string;
   /** The id the next entry chains onto: the last entry of the file (null before the first). */
   private parent: string | null = null;
   private open: OpenMessage | undefined;
   /** Tool call ids of this session, with their tool's name (a toolResult names its tool). */
   private readonly calls = new RecentMap<string, string>(MAX_IDS);
-  private readonly tasks = new MonitorTasks();
   private readonly said = new Set<Once>();
   /** Entries mapped and not drained yet, in file order. */
   private queue: PiEntry[] = [];
@@ -218,13 +215,7 @@ export class PiRecordMapper extends EventMapper<string[]> implements QueueingMap
     return this.once('thinking');
   }
 
-  protected monitorEvent(event: MonitorEvent): string[] {
-    return this.notification(this.tasks.eventText(event), event.timestamp);
-  }
 
-  protected monitorEnd(event: MonitorEndEvent): string[] {
-    return this.notification(this.tasks.endText(event), event.timestamp);
-  }
 
   /** Queue an entry chained onto the one before. */
   private entry(type: string, timestamp: string, fields: Record<string, unknown>): void {
@@ -313,8 +304,8 @@ export class PiRecordMapper extends EventMapper<string[]> implements QueueingMap
    * user input" preamble, then the task-notification XML), in a custom message, which pi sends as user content
    * without making it a user turn (the session's title stays the first thing the user said).
    */
-  private notification(xml: string, timestamp: string): string[] {
-    const content = [{ type: 'text', text: `${PRE}\n\n${xml}` }];
+  protected notify(text: string, timestamp: string): string[] {
+    const content = [{ type: 'text', text: text }];
     this.userSide('custom_message', timestamp, { customType: NOTIFICATION_TYPE, content, display: true });
     return [];
   }

@@ -9,15 +9,13 @@
 // so a writer can chain them onto what another process appended meanwhile.
 import { randomUUID } from 'node:crypto';
 import type {
-  AssistantEvent, CompactionEvent, MonitorEndEvent, MonitorEvent, ThinkingEvent, ToolCallEvent,
+  AssistantEvent, CompactionEvent, ThinkingEvent, ToolCallEvent,
   ToolResultEvent, UserEvent,
 } from '../../events.js';
 import { callFor } from '../../events.js';
 import { contentImages, contentText, functionCallPart, functionResponsePart, inlineDataPart, type Part } from '../../gemini-content/parts.js';
 import { toUsageMetadata } from '../../gemini-content/tokens.js';
-import { PRE } from '../../monitor/notification.js';
-import { MonitorTasks } from '../../monitor/monitor-tasks.js';
-import { EventMapper } from '../../session/event-mapper.js';
+import { NotifyingMapper } from '../../monitor/notifying-mapper.js';
 import { FidelityAccount } from '../../session/fidelity.js';
 import { EventRejected } from '../../session/types.js';
 import { RecentMap } from '../../util/recent.js';
@@ -49,7 +47,7 @@ const ONCE_TEXT: Record<Once, string> = {
   subagent: 'events with "agent_id" belong to a subagent session and are not written to this chat; further ones are dropped silently',
 };
 
-export class QwenRecordMapper extends EventMapper<string[]> {
+export class QwenRecordMapper extends NotifyingMapper<string[]> {
   /** Records to write, in order, not chained yet. */
   private queue: ChatRecord[] = [];
   /** The assistant record of the response under way (its parts), not queued yet. */
@@ -58,7 +56,6 @@ export class QwenRecordMapper extends EventMapper<string[]> {
   private parent: string | null = null;
   /** Tool call id -> its name, until its result comes. */
   private readonly calls = new RecentMap<string, string>(MAX_IDS);
-  private readonly tasks = new MonitorTasks();
   private readonly said = new Set<Once>();
   private readonly newId: () => string;
 
@@ -228,18 +225,12 @@ export class QwenRecordMapper extends EventMapper<string[]> {
    * A monitor notification as a user record holding what Claude Code sends for the same event (the "not user
    * input" preamble, then the task-notification XML): the CLI sends it on resume, in place.
    */
-  private notification(xml: string, timestamp: string): string[] {
-    this.userRecord([{ text: `${PRE}\n\n${xml}` }], timestamp);
+  protected notify(text: string, timestamp: string): string[] {
+    this.userRecord([{ text: text }], timestamp);
     return [];
   }
 
-  protected monitorEvent(event: MonitorEvent): string[] {
-    return this.notification(this.tasks.eventText(event), event.timestamp);
-  }
 
-  protected monitorEnd(event: MonitorEndEvent): string[] {
-    return this.notification(this.tasks.endText(event), event.timestamp);
-  }
 
   /**
    * The CLI's own compression checkpoint: a `chat_compression` system record whose `compressedHistory`
