@@ -1,11 +1,26 @@
 // The dispatch every harness's mapper shares: each event counted in the fidelity account, a subagent's event
 // kept out of the conversation, context never written, and the rest handed to the mapper's method for its type.
 // An agent's mapper extends it and writes only those methods.
-import type {
-  AssistantEvent, CompactionEvent, GenericEvent, MonitorEndEvent, MonitorEvent, ThinkingEvent, ToolCallEvent,
-  ToolResultEvent, UserEvent,
+import {
+  callFor, type AssistantEvent, type CompactionEvent, type GenericEvent, type MonitorEndEvent, type MonitorEvent,
+  type ThinkingEvent, type ToolCallEvent, type ToolResultEvent, type UserEvent,
 } from '../events.js';
 import type { FidelityAccount } from './fidelity.js';
+import { EventRejected } from './types.js';
+
+/**
+ * The call a writer of `format` writes for `event` (`callFor`: its own agent's name and arguments when it came
+ * from that agent), with the arguments as JSON. Arguments nested too deeply for JSON.stringify reject the
+ * event (EventRejected), before the mapper changes any state.
+ */
+export function writableCall(event: ToolCallEvent, format: string): { name: string; arguments: Record<string, unknown>; json: string } {
+  const call = callFor(event, format);
+  try {
+    return { name: call.name, arguments: call.arguments, json: JSON.stringify(call.arguments) };
+  } catch (error) {
+    throw new EventRejected(`arguments cannot be serialised: ${(error as Error).message}`);
+  }
+}
 
 /** A mapper of generic events to one format's records; `R` is what mapping one event gives the harness. */
 export abstract class EventMapper<R> {

@@ -7,9 +7,8 @@ import type {
   AssistantEvent, CompactionEvent, ContentPart, GenericEvent, ImageInput,
   ThinkingEvent, ToolCallEvent, ToolResultEvent, Usage, UserEvent,
 } from '../../events.js';
-import { callFor } from '../../events.js';
-import { EventRejected } from '../../session/types.js';
 import { NotifyingMapper } from '../../monitor/notifying-mapper.js';
+import { writableCall } from '../../session/event-mapper.js';
 import { FidelityAccount } from '../../session/fidelity.js';
 import { isObject } from '../../util/is-object.js';
 import { RecentStrings } from '../../util/recent.js';
@@ -355,14 +354,8 @@ export class CodexRecordMapper extends NotifyingMapper<Mapped> {
 
   protected toolCall(event: ToolCallEvent): Mapped {
     // A call that came from a Codex session is written as Codex recorded it (exec_command, not Bash).
-    const call = callFor(event, FORMAT);
-    let args: string;
-    try {
-      args = JSON.stringify(call.arguments);
-    } catch (error) {
-      // Too deeply nested for JSON.stringify: the event is rejected before any state changes.
-      throw new EventRejected(`arguments cannot be serialised: ${(error as Error).message}`);
-    }
+    const call = writableCall(event, FORMAT);
+    const args = call.json;
     this.toolIds.add(event.id);
     const lines = this.modelOutput(event.model, event.timestamp);
     lines.push(

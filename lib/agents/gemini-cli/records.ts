@@ -7,9 +7,8 @@ import type {
   AssistantEvent, CompactionEvent, GenericEvent, ThinkingEvent, ToolCallEvent,
   ToolResultEvent, UserEvent,
 } from '../../events.js';
-import { callFor } from '../../events.js';
-import { EventRejected } from '../../session/types.js';
 import { NotifyingMapper } from '../../monitor/notifying-mapper.js';
+import { writableCall } from '../../session/event-mapper.js';
 import { FidelityAccount } from '../../session/fidelity.js';
 import { RecentMap, RecentStrings } from '../../util/recent.js';
 import { contentImages as imagesOf, contentText as textOf, functionResponsePart, inlineDataPart as inlineData, type Part } from '../../gemini-content/parts.js';
@@ -245,12 +244,7 @@ export class GeminiRecordMapper extends NotifyingMapper<string[]> {
 
   protected toolCall(event: ToolCallEvent): string[] {
     // A call that came from a Gemini CLI chat is written as the CLI recorded it.
-    const own = callFor(event, FORMAT);
-    try {
-      JSON.stringify(own.arguments);
-    } catch (error) {
-      throw new EventRejected(`arguments cannot be serialised: ${(error as Error).message}`);
-    }
+    const own = writableCall(event, FORMAT);
     const target = this.open ?? this.modelMessage(event.timestamp, event.model);
     const call: ToolCallRecord = {
       id: event.id,

@@ -6,10 +6,9 @@ import type {
   AssistantEvent, CompactionEvent, ContentPart, GenericEvent, ImageInput, ThinkingEvent,
   ToolCallEvent, ToolResultEvent, Usage, UserEvent,
 } from '../../events.js';
-import { callFor } from '../../events.js';
 // The notification text every agent shares lives with Claude Code's records (agent-neutral in substance).
-import { EventRejected } from '../../session/types.js';
 import { NotifyingMapper } from '../../monitor/notifying-mapper.js';
+import { writableCall } from '../../session/event-mapper.js';
 import { FidelityAccount } from '../../session/fidelity.js';
 import { isObject } from '../../util/is-object.js';
 import { RecentMap } from '../../util/recent.js';
@@ -249,12 +248,7 @@ export class OpencodeMapper extends NotifyingMapper<string[]> {
 
   protected toolCall(event: ToolCallEvent): string[] {
     // A call that came from an OpenCode session is written as OpenCode recorded it.
-    const call = callFor(event, FORMAT);
-    try {
-      JSON.stringify(call.arguments);
-    } catch (error) {
-      throw new EventRejected(`arguments cannot be serialised: ${(error as Error).message}`);
-    }
+    const call = writableCall(event, FORMAT);
     const entry = this.step(event.timestamp, event.model);
     const at = ms(event.timestamp);
     const part = this.part(entry, { type: 'tool', tool: call.name, callID: event.id,

@@ -10,11 +10,10 @@ import type {
   AssistantEvent, CompactionEvent, ContentPart, ImageInput, ThinkingEvent, ToolCallEvent,
   ToolResultEvent, Usage, UserEvent,
 } from '../../events.js';
-import { callFor } from '../../events.js';
 import { NotifyingMapper } from '../../monitor/notifying-mapper.js';
+import { writableCall } from '../../session/event-mapper.js';
 import { FidelityAccount } from '../../session/fidelity.js';
 import type { QueueingMapper } from '../../session/jsonl-harness.js';
-import { EventRejected } from '../../session/types.js';
 import { RecentMap } from '../../util/recent.js';
 
 /** This writer's format name: the `native.format` of calls it writes as pi recorded them. */
@@ -264,12 +263,7 @@ export class PiRecordMapper extends NotifyingMapper<string[]> implements Queuein
 
   protected toolCall(event: ToolCallEvent): string[] {
     // A call that came from a pi session is written as pi recorded it.
-    const call = callFor(event, FORMAT);
-    try {
-      JSON.stringify(call.arguments);
-    } catch (error) {
-      throw new EventRejected(`arguments cannot be serialised: ${(error as Error).message}`);
-    }
+    const call = writableCall(event, FORMAT);
     const open = this.modelOutput(event.model, event.timestamp);
     open.content.push({ type: 'toolCall', id: event.id, name: call.name, arguments: call.arguments });
     open.calls += 1;

@@ -12,12 +12,11 @@ import type {
   AssistantEvent, CompactionEvent, ThinkingEvent, ToolCallEvent,
   ToolResultEvent, UserEvent,
 } from '../../events.js';
-import { callFor } from '../../events.js';
 import { contentImages, contentText, functionCallPart, functionResponsePart, inlineDataPart, type Part } from '../../gemini-content/parts.js';
 import { toUsageMetadata } from '../../gemini-content/tokens.js';
 import { NotifyingMapper } from '../../monitor/notifying-mapper.js';
+import { writableCall } from '../../session/event-mapper.js';
 import { FidelityAccount } from '../../session/fidelity.js';
-import { EventRejected } from '../../session/types.js';
 import { RecentMap } from '../../util/recent.js';
 
 /** This writer's format name: the `native.format` of calls it writes as their agent recorded them. */
@@ -183,12 +182,7 @@ export class QwenRecordMapper extends NotifyingMapper<string[]> {
 
   protected toolCall(event: ToolCallEvent): string[] {
     // A call that came from a Qwen Code chat is written as the CLI recorded it.
-    const own = callFor(event, FORMAT);
-    try {
-      JSON.stringify(own.arguments);
-    } catch (error) {
-      throw new EventRejected(`arguments cannot be serialised: ${(error as Error).message}`);
-    }
+    const own = writableCall(event, FORMAT);
     this.modelPart(functionCallPart(event.id, own.name, own.arguments), event.timestamp, event.model, event.usage, false);
     this.open!.calls = true;
     this.calls.set(event.id, own.name);
