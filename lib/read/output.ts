@@ -74,7 +74,7 @@ export class Output {
     } catch {
       return; // not an event (a line of --tree)
     }
-    for (const [kind, n] of elements ?? []) {
+    for (const [kind, n] of elements) {
       const entry = account.elements[kind] ??= { read: 0 };
       entry.read += n;
     }

@@ -85,8 +85,8 @@ export class FidelityAccount {
     if (event.type === 'tool_call') {
       // A reader that renamed an agent's own call for the others keeps the original (`native`): written into
       // another format, the call goes under the generic name.
-      const native = (event as { native?: { format?: unknown; name?: unknown } }).native;
-      if (native !== undefined && native.format !== this.format && typeof native.name === 'string' && native.name !== event.name) {
+      const native = event.native;
+      if (native !== undefined && native.format !== this.format && native.name !== event.name) {
         this.change('tool_call', 'tool-renamed');
       }
     }
