@@ -1,6 +1,8 @@
-// A loopback mock of an OpenAI-compatible `/v1/chat/completions` (streaming) for driving the real `opencode`
-// binary in tests. It records every request and answers with the next scripted reply (reasoning, text, tool
-// calls) as SSE chat-completion chunks, then a usage chunk and `[DONE]`. Title requests get a fixed title.
+// A loopback mock of an OpenAI-compatible `/v1/chat/completions` (streaming) for driving the real CLIs that speak
+// it (opencode, pi, qwen, droid) in tests. It records every request and answers with the next scripted reply
+// (reasoning, text, tool calls) as SSE chat-completion chunks, then a usage chunk and `[DONE]`. Title requests
+// get a fixed title. Any other GET is answered 404 and any other POST `{"ok":true}`: enough for droid's own API
+// (FACTORY_API_BASE_URL) and telemetry, which its tests send here.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { listenLoopback, withJsonBody } from './http-json.js';
 
@@ -38,8 +40,10 @@ export async function startMockChat(fallback: MockChatPart[] = [{ text: 'resumed
   const server = createServer(withJsonBody((req: IncomingMessage, res: ServerResponse, body: any) => {
     const path = req.url ?? '';
     if (req.method !== 'POST' || !path.endsWith('/chat/completions')) {
-      res.writeHead(404, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ error: { message: 'mock: not found' } }));
+      // A CLI's own API (droid's session sync, flags, telemetry): every GET finds nothing, every POST is taken.
+      const post = req.method === 'POST';
+      res.writeHead(post ? 200 : 404, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(post ? { ok: true } : { error: { message: 'mock: not found' } }));
       return;
     }
     requests.push(body);
