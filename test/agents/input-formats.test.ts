@@ -5,9 +5,9 @@ import { detectInputFormat, INPUT_FORMATS, inputFormatNames } from '../../lib/ag
 import { FIXTURES, runBin, sessionOf, tempDir } from '../support/run.js';
 import { fixtureValues } from '../input/support.js';
 
-const FOREIGN = ['claude-stream-json', 'codex-exec-json', 'codex-rollout', 'gemini-stream-json', 'opencode-run-json', 'pi-session'];
+const FOREIGN = ['claude-stream-json', 'codex-exec-json', 'codex-rollout', 'gemini-stream-json', 'opencode-run-json', 'pi-session', 'droid-session', 'droid-stream-json'];
 /** The fixture folder of a format, when it is not the format's name. */
-const FOLDER: Record<string, string> = { 'pi-session': 'pi' };
+const FOLDER: Record<string, string> = { 'pi-session': 'pi', 'droid-session': 'droid', 'droid-stream-json': 'droid' };
 
 function recordsOf(file: string): any[] {
   return readFileSync(file, 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l));
@@ -22,6 +22,8 @@ describe('input format registry', () => {
     ['opencode-run-json', 'run'],
     ['pi-session', 'session'],
     ['pi-session', 'json-run'],
+    ['droid-session', 'session'],
+    ['droid-stream-json', 'stream-json'],
   ])('%s is recognised from the first line of a captured stream', (format, fixture) => {
     expect(detectInputFormat(fixtureValues(FOLDER[format] ?? format, fixture)[0])?.name).toBe(format);
   });
@@ -69,7 +71,7 @@ describe('--from on the command line', () => {
     const root = tempDir();
     const fixture = {
       'claude-stream-json': 'input-tools', 'codex-exec-json': 'tool', 'codex-rollout': 'parallel', 'gemini-stream-json': 'run', 'opencode-run-json': 'run',
-      'pi-session': 'session',
+      'pi-session': 'session', 'droid-session': 'session', 'droid-stream-json': 'stream-json',
     }[format]!;
     const input = readFileSync(join(FIXTURES, FOLDER[format] ?? format, `${fixture}.jsonl`));
     const r = await runBin(['--session-dir', `claude-code-cli=${root}`, '--cwd', '/home/user/project', '--from', format], { input });

@@ -200,6 +200,8 @@ class ClaudeStreamJsonAdapter implements InputAdapter {
 /** `claude -p --output-format stream-json --verbose`: snake_case `session_id` on every line. */
 export const claudeStreamJson: InputFormat = {
   name: 'claude-stream-json',
-  detect: (value) => isObject(value) && typeof value.type === 'string' && LINE_TYPES.has(value.type) && typeof value.session_id === 'string',
+  detect: (value) => isObject(value) && typeof value.type === 'string' && LINE_TYPES.has(value.type) && typeof value.session_id === 'string'
+    // `droid exec -o stream-json` starts with a system init line too, one with no uuid and a reasoning_effort.
+    && !(value.type === 'system' && !('uuid' in value) && 'reasoning_effort' in value),
   create: () => new ClaudeStreamJsonAdapter(),
 };

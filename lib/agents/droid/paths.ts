@@ -7,9 +7,9 @@ import { isAbsolute, join, resolve } from 'node:path';
 /** The longest file name a file system takes: the CLI's own folder for a longer project cannot exist. */
 const NAME_MAX = 255;
 
-/** The sessions folder name of a project directory, as droid names it. */
+/** The sessions folder name of a project directory, as droid names it (a NUL, which no real path holds, as "-" too). */
 export function projectDirName(cwd: string): string {
-  return cwd.replace(/\//g, '-');
+  return cwd.replace(/[/\0]/g, '-');
 }
 
 /**

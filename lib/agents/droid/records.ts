@@ -161,10 +161,14 @@ export class DroidRecordMapper extends NotifyingMapper<string[]> {
     return [];
   }
 
-  /** Thinking as an unsigned thinking block: droid sends it back inside the assistant message's text. */
+  /**
+   * Thinking as droid stores a chat-completions model's reasoning (its `reasoning_content`): kept in the session,
+   * and not sent back on resume. An unsigned block would be sent, but as `<thinking>` text inside the assistant
+   * message's text: reasoning is never sent as text.
+   */
   protected thinking(event: ThinkingEvent): string[] {
-    this.modelBlock({ type: 'thinking', thinking: event.text, signature: '' }, event.timestamp);
-    this.fidelity.change('reasoning', 'sent back as <thinking> text before the assistant message\'s text');
+    this.modelBlock({ type: 'thinking', signature: 'reasoning_content', signatureProvider: 'generic-chat-completion-api', thinking: event.text }, event.timestamp);
+    this.fidelity.drop('reasoning', 'kept in the session, but droid sends no reasoning back');
     return [];
   }
 

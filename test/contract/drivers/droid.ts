@@ -1,0 +1,76 @@
+// Contract driver for Factory Droid: the root is `<HOME>/.factory` (settings naming the chat-completions mock as a
+// custom model that takes images), the real `droid exec -s <id>` continues the session from the project directory
+// with its own API and telemetry at the same loopback mock (it asks that API for the session first), and a
+// request's `messages` are its elements (the CLI's own `<system-reminder>` context left out).
+import { startMockChat } from '../../support/mock-chat-completions.js';
+import { resumeWithDroid, writeDroidSettings } from '../../support/droid.js';
+import { tempDir } from '../../support/run.js';
+import { plainPlace, type ContractDriver, type Element, type NativeCall } from '../driver.js';
+
+/** The calls of a session file: each `tool_use` block of every assistant message. */
+function nativeCalls(text: string): Map<string, NativeCall> {
+  const calls = new Map<string, NativeCall>();
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') continue;
+    const value = JSON.parse(line);
+    if (value.type !== 'message' || value.message?.role !== 'assistant' || !Array.isArray(value.message.content)) continue;
+    for (const block of value.message.content) if (block.type === 'tool_use') calls.set(block.id, { name: block.name, args: block.input ?? {} });
+  }
+  return calls;
+}
+
+/** Text the CLI adds to the conversation itself (tools, skills, environment before each prompt). */
+function isOwnContext(text: string): boolean {
+  return text.trimStart().startsWith('<system-reminder>');
+}
+
+/** The parts of an OpenAI message's content (a string is one text part). */
+function parts(content: unknown): any[] {
+  if (typeof content === 'string') return content === '' ? [] : [{ type: 'text', text: content }];
+  return Array.isArray(content) ? content : [];
+}
+
+export const driver: ContractDriver = {
+  format: 'droid',
+  nativeSession: 'droid/resumed.jsonl',
+  nativeCalls,
+  keepsImages: true,
+  marksErrors: false,
+  place: () => plainPlace(),
+  owned: () => true,
+  async realCli() {
+    const mock = await startMockChat();
+    const home = tempDir('asyncai-log-contract-droid-');
+    const place = { ...plainPlace({ HOME: home }), root: writeDroidSettings(home, `${mock.url}/v1`) };
+    return {
+      place,
+      async resume(session) {
+        const before = mock.requests.length;
+        const run = await resumeWithDroid({ home, cwd: place.cwd, api: mock.url, session: session.session_id });
+        return { run, request: mock.requests[before] };
+      },
+      close: () => mock.close(),
+    };
+  },
+  elements(request) {
+    const out: Element[] = [];
+    for (const m of (request as any).messages as any[]) {
+      if (m.role === 'system') continue;
+      if (m.role === 'tool') {
+        out.push({ kind: 'result', id: m.tool_call_id, text: parts(m.content).filter((p) => p.type === 'text').map((p) => p.text).join('\n') });
+        continue;
+      }
+      const from = m.role === 'assistant' ? 'model' : 'user';
+      for (const part of parts(m.content)) {
+        if (part.type === 'text' && part.text !== '' && !isOwnContext(part.text)) out.push({ kind: 'text', from, text: part.text });
+        else if (part.type === 'image_url') out.push({ kind: 'image' });
+      }
+      for (const call of (m.tool_calls ?? []) as any[]) out.push({ kind: 'call', id: call.id, name: call.function.name, args: JSON.parse(call.function.arguments) });
+    }
+    return out;
+  },
+  // The line droid appends after each turn it runs (reference: droid.md), never sent to the model.
+  foreignLine: (_session, marker) => `${JSON.stringify({ type: 'agent_turn_outcome', turnId: marker, reason: 'completed', resultKind: 'text' })}\n`,
+  // Its sessions are read through its input adapter, from the session file alone.
+  plantSidecars: () => null,
+};
