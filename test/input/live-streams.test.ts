@@ -1,4 +1,5 @@
-// The live output of Gemini CLI (`--output-format stream-json`), OpenCode (`run --format json`) and pi (`--mode json`) through the
+// The live output of Gemini CLI (`--output-format stream-json`), OpenCode (`run --format json`), pi (`--mode json`) and
+// droid (`exec -o stream-json`) through the
 // built bin: each captured stream, piped in with nothing but `--cwd`, is detected from its first line and
 // written as a Claude Code session that the real claude resumes, sending the whole conversation.
 import { describe, expect, test } from 'vitest';
@@ -42,6 +43,13 @@ const CASES: [string, Case][] = [
     result: 'notes.txt\npixel.png\n',
     error: "ENOENT: no such file or directory, access '/home/user/project/missing.txt'",
     reply: 'There are notes.txt and pixel.png; missing.txt does not exist.',
+  }],
+  ['droid-stream-json', {
+    fixture: 'stream-json', folder: 'droid', args: [], user: 'Print notes.txt and read missing.txt',
+    call: { name: 'Execute', input: { command: 'cat notes.txt', summary: 'print the notes', riskLevel: 'low', riskLevelReason: 'reads a file' } },
+    result: 'the notes say hi\n\n\n[Process exited with code 0]',
+    error: "Error: Error reading file: ENOENT: no such file or directory, access '/home/user/project/missing.txt'",
+    reply: 'The notes say hi; missing.txt does not exist.',
   }],
 ];
 
