@@ -10,6 +10,7 @@ import { CLIENTS_DIR, claudeBinary, clientBin } from '../clients/clients.mjs';
 import { geminiBinary } from '../support/gemini-cli.js';
 import { opencodeBinary } from '../support/opencode.js';
 import { qwenBinary } from '../support/qwen-code.js';
+import { copilotBinary } from '../support/copilot-cli.js';
 import { cleanEnv, ROOT, tempDir } from '../support/run.js';
 
 /** A spec folder pinning `dependencies`, with the lockfile npm makes for it (from the local cache). */
@@ -64,7 +65,7 @@ describe('the real CLIs the tests run', () => {
   test('are pinned to exact versions in test/clients/, not in the project\'s dependencies', () => {
     const clients = JSON.parse(readFileSync(join(ROOT, 'test', 'clients', 'package.json'), 'utf8'));
     expect(clients.dependencies).toEqual({
-      '@anthropic-ai/claude-code': '2.1.328', '@google/gemini-cli': '0.61.0', '@mariozechner/pi-coding-agent': '0.73.1', '@openai/codex': '0.171.0',
+      '@anthropic-ai/claude-code': '2.1.328', '@github/copilot': '1.0.102', '@google/gemini-cli': '0.61.0', '@mariozechner/pi-coding-agent': '0.73.1', '@openai/codex': '0.171.0',
       '@qwen-code/qwen-code': '0.24.4', ccusage: '20.0.24', 'opencode-ai': '1.18.33',
     });
     const project = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
@@ -86,5 +87,7 @@ describe('the real CLIs the tests run', () => {
     expect(JSON.parse(readFileSync(join(CLIENTS_DIR, 'node_modules', 'opencode-linux-x64', 'package.json'), 'utf8')).version).toBe('1.18.33');
     expect(qwenBinary().startsWith(CLIENTS_DIR)).toBe(true);
     expect(JSON.parse(readFileSync(join(CLIENTS_DIR, 'node_modules', '@qwen-code', 'qwen-code', 'package.json'), 'utf8')).version).toBe('0.24.4');
+    expect(copilotBinary().startsWith(CLIENTS_DIR)).toBe(true);
+    expect(JSON.parse(readFileSync(join(CLIENTS_DIR, 'node_modules', '@github', 'copilot-linux-x64', 'package.json'), 'utf8')).version).toBe('1.0.102');
   });
 });
