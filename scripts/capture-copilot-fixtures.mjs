@@ -12,7 +12,7 @@ import { ROOT, importTs, sanitize, writeGolden } from './input-fixture-tools.mjs
 
 const DIR = join(ROOT, 'fixtures', 'copilot-cli');
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
-const PROMPT = 'Read notes.txt and missing.txt, and look at the image';
+const PROMPT = 'Read missing.txt and notes.txt, and look at the image';
 
 /** Events that say nothing about the conversation and are large: the run's skills, tool lists and progress. */
 const NOISE = new Set(['session.skills_loaded', 'session.background_tasks_changed', 'session.tools_updated', 'session.mcp_servers_loaded']);
@@ -24,10 +24,12 @@ function trim(text) {
 function script(mock, cwd) {
   mock.script(
     [
-      { reasoning: 'I will read the notes and the missing file.' },
+      { reasoning: 'I will read the missing file and the notes.' },
       { text: 'Reading both files.' },
-      { tool: { id: 'call_notes', name: 'bash', arguments: { command: 'cat notes.txt', description: 'Read the notes' } } },
+      // The quick call first: the CLI runs them side by side and records the results as they finish, and every
+      // target sends results in their calls' order.
       { tool: { id: 'call_missing', name: 'view', arguments: { path: join(cwd, 'missing.txt') } } },
+      { tool: { id: 'call_notes', name: 'bash', arguments: { command: 'cat notes.txt', description: 'Read the notes' } } },
     ],
     [{ text: 'The notes say hi; missing.txt does not exist; the image is one pixel.' }],
   );

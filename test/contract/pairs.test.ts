@@ -64,7 +64,7 @@ beforeAll(async () => {
       }
     }
   }));
-}, 600_000);
+}, 1_200_000);
 afterAll(async () => {
   await Promise.all(clis.map((cli) => cli.close()));
 });

@@ -30,7 +30,7 @@ describe('copilot-events', () => {
   test('the resumed session reads as both conversations, the new prompt as typed (not with the CLI\'s date)', () => {
     const [[, file]] = goldenCases('copilot-cli', 'resumed');
     const texts = (mapFixtureFile('copilot-events', file!).events as GenericEvent[]).filter((e) => e.type === 'user').map((e) => (e as any).text);
-    expect(texts).toEqual(['Read notes.txt and missing.txt, and look at the image', 'Anything else?']);
+    expect(texts).toEqual(['Read missing.txt and notes.txt, and look at the image', 'Anything else?']);
   });
 
   test('an attachment naming a binary asset gets the asset\'s image; an unknown asset is said and left out', () => {
