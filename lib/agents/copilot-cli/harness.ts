@@ -130,7 +130,8 @@ export function createCopilotHarness(options: HarnessOptions, newId?: (sessionId
   const { sessionId, dir } = newSessionDir(options.root);
   let mapper: CopilotEventMapper | undefined;
   try {
-    if (!writeNewFile(join(dir, WORKSPACE_FILE), workspaceYaml(sessionId, options.cwd, started, started))) {
+    // Created when the session started, updated now: the CLI's `/session prune` deletes old sessions on request.
+    if (!writeNewFile(join(dir, WORKSPACE_FILE), workspaceYaml(sessionId, options.cwd, started, new Date().toISOString()))) {
       throw new Error(`${join(dir, WORKSPACE_FILE)} exists`);
     }
     const { file, openingBytes } = createSessionFile(dir, options.root, () => EVENTS_FILE, (id) => {

@@ -26,7 +26,10 @@ describe('the copilot-cli harness', () => {
     const [start] = lines(h.sessionFile);
     expect(start).toMatchObject({ type: 'session.start', data: { sessionId: h.sessionId, startTime: T, context: { cwd: '/home/user/my proj' } }, timestamp: T, parentId: null });
     const workspace = join(dirname(h.sessionFile), 'workspace.yaml');
-    expect(readFileSync(workspace, 'utf8')).toBe(`id: ${h.sessionId}\ncwd: "/home/user/my proj"\nuser_named: false\nsummary_count: 0\nfork_count: 0\ncreated_at: ${T}\nupdated_at: ${T}\n`);
+    // Created when the session started (the stream's first event), last updated now.
+    const yaml = readFileSync(workspace, 'utf8');
+    expect(yaml).toMatch(new RegExp(`^id: ${h.sessionId}\ncwd: "/home/user/my proj"\nuser_named: false\nsummary_count: 0\nfork_count: 0\ncreated_at: ${T}\nupdated_at: (\\S+)\n$`));
+    expect(Date.parse(/updated_at: (\S+)/.exec(yaml)![1]!)).toBeGreaterThan(Date.parse(T));
     expect((statSync(workspace).mode & 0o777).toString(8)).toBe('600');
     expect((statSync(dirname(h.sessionFile)).mode & 0o777).toString(8)).toBe('700');
     expect(h.resumeCommand).toBe(`copilot --resume=${h.sessionId}`);
