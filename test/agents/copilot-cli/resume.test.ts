@@ -1,13 +1,15 @@
 // The real copilot (1.0.102) on sessions the bin wrote: `copilot --continue` continues the latest one, a session
-// resumed by the CLI and then read gives back both conversations, a compaction makes it send the summary in
+// resumed by the CLI and then read gives back both conversations, one resumed while the stream still runs keeps
+// both conversations for the next resume, a compaction makes it send the summary in
 // place of what came before, and a session the supported importer (`copilot sessions import`) made gets a new
 // id and the import's own times, where a session written here keeps the stream's id and times.
+import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { copilotRoot, runCopilot } from '../../support/copilot-cli.js';
 import { startMockChat, type MockChat } from '../../support/mock-chat-completions.js';
-import { cleanEnv, FIXTURES, runBin, sessionOf, tempDir } from '../../support/run.js';
+import { BIN, cleanEnv, FIXTURES, runBin, sessionOf, tempDir, until } from '../../support/run.js';
 
 const EVENTS = readFileSync(join(FIXTURES, 'events', 'contract.ndjson'), 'utf8');
 const PROMPT = 'Reply with exactly: resumed-ok';
@@ -89,5 +91,32 @@ describe('the real copilot on a session the bin wrote', () => {
     expect(readdirSync(state).filter((n) => !n.startsWith('.')).sort()).toEqual([session.session_id, result.sessionId].sort());
     const times = lines(join(state, result.sessionId, 'events.jsonl')).slice(1).map((e) => e.timestamp);
     expect(times.every((t) => !t.startsWith('2026-01-02'))).toBe(true);
+  });
+
+  test('resumed by the real copilot while the stream still runs: the next resume sends both conversations, in order', async () => {
+    const home = tempDir('asyncai-log-copilot-home-');
+    const cwd = tempDir('asyncai-log-copilot-project-');
+    const child = spawn(process.execPath, [BIN, '--session-format', 'copilot-cli', '--cwd', cwd], { cwd, env: cleanEnv({ HOME: home }), stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => { out += d.toString('utf8'); });
+    child.stderr.on('data', (d: Buffer) => { err += d.toString('utf8'); });
+    const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
+    child.stdin.write(ev({ type: 'user', text: 'STREAM_FIRST question' }) + ev({ type: 'assistant', text: 'STREAM_FIRST answer' }));
+    await until(() => out.includes('\n') || child.exitCode !== null);
+    const session = JSON.parse(out.split('\n')[0]!).result.harnesses[0];
+    await until(() => readFileSync(session.session_file, 'utf8').includes('STREAM_FIRST answer'));
+    const mid = await runCopilot({ home, cwd, baseUrl: `${mock.url}/v1`, args: [`--resume=${session.session_id}`, '-p', 'CLI_TURN go on'] });
+    expect(mid.code, mid.stderr).toBe(0);
+    child.stdin.end(ev({ type: 'user', text: 'STREAM_LATER question' }) + ev({ type: 'assistant', text: 'STREAM_LATER answer' }));
+    expect(await closed, err).toBe(0);
+    expect(err).toContain('session.foreign_append');
+    const before = mock.requests.length;
+    const resumed = await runCopilot({ home, cwd, baseUrl: `${mock.url}/v1`, args: [`--resume=${session.session_id}`, '-p', PROMPT] });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const sent = JSON.stringify((mock.requests[before].messages as any[]).filter((m) => m.role !== 'system'));
+    const order = ['STREAM_FIRST question', 'STREAM_FIRST answer', 'CLI_TURN go on', 'resumed-ok', 'STREAM_LATER question', 'STREAM_LATER answer', PROMPT].map((t) => sent.indexOf(t));
+    expect(order.every((i) => i >= 0), sent).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
   });
 });
