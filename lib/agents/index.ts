@@ -7,9 +7,10 @@ import { opencodeAgent } from './opencode/index.js';
 import { qwenAgent } from './qwen-code/index.js';
 import { piAgent } from './pi/index.js';
 import { droidAgent } from './droid/index.js';
+import { copilotAgent } from './copilot-cli/index.js';
 import type { Agent, HarnessFactory, SessionStore, TranscriptReader } from '../session/types.js';
 
-export const AGENTS: readonly Agent[] = [claudeCode, codex, gemini, opencodeAgent, qwenAgent, piAgent, droidAgent];
+export const AGENTS: readonly Agent[] = [claudeCode, codex, gemini, opencodeAgent, qwenAgent, piAgent, droidAgent, copilotAgent];
 
 /** The writers, in registry order (the first is the default `--session-format`). */
 export const HARNESSES: readonly HarnessFactory[] = AGENTS.map((agent) => agent.harness);

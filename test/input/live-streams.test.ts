@@ -1,6 +1,6 @@
-// The live output of Gemini CLI (`--output-format stream-json`), OpenCode (`run --format json`), pi (`--mode json`) and
-// droid (`exec -o stream-json`) through the
-// built bin: each captured stream, piped in with nothing but `--cwd`, is detected from its first line and
+// The live output of Gemini CLI (`--output-format stream-json`), OpenCode (`run --format json`), pi (`--mode json`),
+// droid (`exec -o stream-json`) and Copilot CLI (`-p --output-format json`) through the built bin: each captured
+// stream, piped in with nothing but `--cwd`, is detected from its first line and
 // written as a Claude Code session that the real claude resumes, sending the whole conversation.
 import { describe, expect, test } from 'vitest';
 import { mkdirSync, readFileSync } from 'node:fs';
@@ -51,6 +51,13 @@ const CASES: [string, Case][] = [
     error: "Error: Error reading file: ENOENT: no such file or directory, access '/home/user/project/missing.txt'",
     reply: 'The notes say hi; missing.txt does not exist.',
   }],
+  ['copilot-events', {
+    fixture: 'json-run', folder: 'copilot-cli', args: [], user: 'Read missing.txt and notes.txt, and look at the image',
+    call: { name: 'Bash', input: { command: 'cat notes.txt', description: 'Read the notes' } },
+    result: 'the notes say hi\n<shellId: 0 completed with exit code 0>',
+    error: 'Path does not exist',
+    reply: 'The notes say hi; missing.txt does not exist; the image is one pixel.',
+  }],
 ];
 
 describe('live agent streams through the bin, resumed by the real claude', () => {
@@ -64,7 +71,10 @@ describe('live agent streams through the bin, resumed by the real claude', () =>
     const session = sessionOf(piped);
     expect(session.session_file.startsWith(join(env.HOME!, '.claude', 'projects'))).toBe(true);
     const records = readFileSync(session.session_file, 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l));
-    expect(records[0]).toMatchObject({ type: 'user', message: { content: c.user } });
+    // The prompt: the content itself, or its first block when an image came with it (Copilot's attachment).
+    const prompt = records[0].message.content;
+    expect(records[0].type).toBe('user');
+    expect(typeof prompt === 'string' ? prompt : prompt[0].text).toBe(c.user);
     expect(records.at(-1)).toMatchObject({ type: 'assistant', message: { content: [{ type: 'text', text: c.reply }] } });
 
     const anthropic = await startMockAnthropic();
