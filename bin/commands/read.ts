@@ -32,7 +32,7 @@ export const readCommand: CommandModule<object, ReadArgs> = {
     })
     .option('usage', { type: 'boolean', default: false, describe: "print the session's token totals instead: one JSON object per transcript" })
     .option('tree', { type: 'boolean', default: false, describe: 'print the branch structure instead: one JSON line per branch' })
-    .option('branch', { type: 'string', requiresArg: true, describe: '<uuid>: read the branch ending at this record (default: the one claude --resume continues)' })
+    .option('branch', { type: 'string', requiresArg: true, describe: '<id>: read the branch ending at this record (a Claude Code uuid, a pi entry id; default: the one the agent resumes)' })
     .option('events', { type: 'boolean', default: false, describe: 'also print the context the model saw that was not a turn, as context events' })
     .option('subagents', { type: 'boolean', default: false, describe: "also read the session's subagent transcripts" })
     .option('spills', { type: 'boolean', default: true, describe: 'inline spilled tool output; --no-spills: keep the pointer' })

@@ -40,11 +40,13 @@ describe('transcript readers in the registry', () => {
     for (const name of ['claude-stream-json', 'codex-rollout', 'events']) expect(readAsTranscript(name)).toBe(false);
   });
 
-  test('a Claude Code session id is found under <root>/projects', () => {
-    const claude = TRANSCRIPT_READERS.find((agent) => agent.format === 'claude-code-cli')!;
-    expect(claude.reader.isSessionId('0b9a1c52-6f0e-4d1a-9a55-3c1f2a000005')).toBe(true);
-    expect(claude.reader.isSessionId('../0b9a1c52-6f0e-4d1a-9a55-3c1f2a000005')).toBe(false);
-    expect(claude.reader.sessionsDir('/root')).toBe('/root/projects');
+  test('a Claude Code session id, or a prefix of 8 or more of its characters, is looked up under <root>/projects', () => {
+    const claude = AGENTS.find((agent) => agent.harness.format === 'claude-code-cli')!.sessions!;
+    expect(claude.matches('0b9a1c52-6f0e-4d1a-9a55-3c1f2a000005')).toBe(true);
+    expect(claude.matches('0b9a1c52')).toBe(true);
+    expect(claude.matches('0b9a1c5')).toBe(false);
+    expect(claude.matches('../0b9a1c52-6f0e-4d1a-9a55-3c1f2a000005')).toBe(false);
+    expect(claude.sessionsDir('/root')).toBe('/root/projects');
   });
 });
 

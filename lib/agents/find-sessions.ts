@@ -1,0 +1,56 @@
+// `read <id>` and `convert <id>`: a session id, or a prefix of 8 characters or more of one, looked up under every
+// registered agent's root (`--session-dir <format>=<dir>`, else the agent's default, its environment variables
+// honoured) through each agent's `Agent.sessions`. A whole id that names a session is that one, whatever longer
+// ids it starts; otherwise the sessions whose id starts with it, from every agent, are the matches.
+import { resolve } from 'node:path';
+import { AGENTS } from './index.js';
+import type { Agent } from '../session/types.js';
+
+/** One session an id names. */
+export interface SessionMatch {
+  /** Its agent's `--session-format`. */
+  readonly format: string;
+  readonly agent: Agent;
+  /** Its whole id. */
+  readonly id: string;
+  /** Its files, the one to read first first. */
+  readonly files: readonly string[];
+}
+
+/** Where lookups start: the run's `--session-dir` roots (relative to `processCwd`), environment and home. */
+export interface LookupContext {
+  sessionDirs: Record<string, string>;
+  env: Record<string, string | undefined>;
+  homedir: string;
+  processCwd: string;
+}
+
+/** Whether some agent's sessions may have `value` as an id or id prefix (else it is a path). */
+export function mayBeSessionId(value: string): boolean {
+  return AGENTS.some((agent) => agent.sessions?.matches(value) === true);
+}
+
+/** The sessions `value` names, and the directories looked in. */
+export async function findSessionsById(value: string, context: LookupContext): Promise<{ matches: SessionMatch[]; searched: string[] }> {
+  const matches: SessionMatch[] = [];
+  const searched: string[] = [];
+  for (const agent of AGENTS) {
+    const lookup = agent.sessions;
+    if (lookup === undefined || !lookup.matches(value)) continue;
+    const format = agent.harness.format;
+    const root = resolve(context.processCwd, context.sessionDirs[format] ?? agent.harness.defaultRoot(context.env, context.homedir));
+    searched.push(lookup.sessionsDir(root));
+    for (const found of await lookup.find(root, value)) matches.push({ format, agent, id: found.id, files: found.files });
+  }
+  const whole = matches.filter((match) => match.id.toLowerCase() === value.toLowerCase());
+  return { matches: whole.length > 0 ? whole : matches, searched };
+}
+
+/** The one line said when `value` names no session, or several: undefined when it names one. */
+export function lookupProblem(value: string, found: { matches: readonly SessionMatch[]; searched: readonly string[] }): string | undefined {
+  const { matches, searched } = found;
+  if (matches.length === 0) return `${value}: no session of this id under ${searched.join(', ')}`;
+  if (matches.length === 1) return undefined;
+  const shown = matches.slice(0, 10).map((match) => `${match.id} (${match.format})`).join(', ');
+  return `${value}: ambiguous: ${matches.length} sessions match: ${shown}${matches.length > 10 ? ', ...' : ''}`;
+}
