@@ -30,6 +30,12 @@ export function mayBeSessionId(value: string): boolean {
   return AGENTS.some((agent) => agent.sessions?.matches(value) === true);
 }
 
+/** The sessions of a store `id` names: the one of that id, else those whose id starts with it. */
+export function storeSessionsById<T extends { id: string }>(sessions: readonly T[], id: string): T[] {
+  const whole = sessions.filter((s) => s.id === id);
+  return whole.length > 0 ? whole : sessions.filter((s) => s.id.startsWith(id));
+}
+
 /** The sessions `value` names, and the directories looked in. */
 export async function findSessionsById(value: string, context: LookupContext): Promise<{ matches: SessionMatch[]; searched: string[] }> {
   const matches: SessionMatch[] = [];
@@ -46,11 +52,13 @@ export async function findSessionsById(value: string, context: LookupContext): P
   return { matches: whole.length > 0 ? whole : matches, searched };
 }
 
-/** The one line said when `value` names no session, or several: undefined when it names one. */
-export function lookupProblem(value: string, found: { matches: readonly SessionMatch[]; searched: readonly string[] }): string | undefined {
-  const { matches, searched } = found;
-  if (matches.length === 0) return `${value}: no session of this id under ${searched.join(', ')}`;
+/**
+ * What is said (after `<value>: `) when a value names no session, or several (each named with its format):
+ * undefined when it names one. `where` says where none was found (`under <dir>, <dir>`, `in <database>`).
+ */
+export function lookupProblem(matches: readonly { id: string; format: string }[], where: string): string | undefined {
+  if (matches.length === 0) return `no session of this id ${where}`;
   if (matches.length === 1) return undefined;
   const shown = matches.slice(0, 10).map((match) => `${match.id} (${match.format})`).join(', ');
-  return `${value}: ambiguous: ${matches.length} sessions match: ${shown}${matches.length > 10 ? ', ...' : ''}`;
+  return `ambiguous: ${matches.length} sessions match: ${shown}${matches.length > 10 ? ', ...' : ''}`;
 }

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { locateStore, SESSION_STORES, TRANSCRIPT_READERS, type ReadableAgent, type StoreAgent } from '../agents/index.js';
-import { findSessionsById, lookupProblem, mayBeSessionId } from '../agents/find-sessions.js';
+import { findSessionsById, lookupProblem, mayBeSessionId, storeSessionsById } from '../agents/find-sessions.js';
 import {
   ReaderError, StoreError, type ReaderWarning, type StoreSession, type TranscriptReading, type TranscriptReadOptions, type UsageCounting,
 } from '../session/types.js';
@@ -215,9 +215,9 @@ class ReadRun {
    */
   private async findSession(id: string): Promise<{ path: string; agent: ReadableAgent | undefined } | undefined> {
     const found = await findSessionsById(id, this.options);
-    const problem = lookupProblem(id, found);
+    const problem = lookupProblem(found.matches, `under ${found.searched.join(', ')}`);
     if (problem !== undefined) {
-      await this.say(problem);
+      await this.say(`${id}: ${problem}`);
       return undefined;
     }
     const match = found.matches[0]!;
@@ -280,9 +280,10 @@ class ReadRun {
     }
     try {
       if (opened.odd > 0) this.report(`${db}: ${opened.odd} session${opened.odd === 1 ? '' : 's'} whose id is not of ${agent.store.name}'s shape, not read`);
-      const wanted: StoreSession[] = id === undefined ? [...opened.sessions] : opened.sessions.filter((s) => s.id === id);
-      if (id !== undefined && wanted.length === 0) {
-        this.report(`${id}: no session of this id in ${db}`);
+      const wanted: StoreSession[] = id === undefined ? [...opened.sessions] : storeSessionsById(opened.sessions, id);
+      const problem = id === undefined ? undefined : lookupProblem(wanted.map((s) => ({ id: s.id, format: agent.format })), `in ${db}`);
+      if (problem !== undefined) {
+        this.report(`${id}: ${problem}`);
         return 1;
       }
       let code = 0;

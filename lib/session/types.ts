@@ -234,7 +234,7 @@ export interface SessionStore {
   readonly input: string;
   /** The database of the store at `path` (the file itself, or a directory holding it), or undefined. */
   locate(path: string): string | undefined;
-  /** Whether a command-line argument is a session id of this store (`read <id>`), not a path. */
+  /** Whether a command-line argument is a session id of this store, or a prefix of 8 characters or more of one (`read <id>`), not a path. */
   isSessionId(value: string): boolean;
   /** The database `read <id>` looks in: under `root` (`--session-dir`), else where the agent looks by default. */
   database(root: string | undefined, env: Record<string, string | undefined>, homedir: string): string;

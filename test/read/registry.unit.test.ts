@@ -33,8 +33,9 @@ describe('transcript readers in the registry', () => {
     }
   });
 
-  test('read --session-dir takes the formats of the agents with a reader, and only those formats are read as transcripts', () => {
-    expect(readableFormats()).toEqual(AGENTS.filter((a) => a.transcripts !== undefined).map((a) => a.harness.format));
+  test('read --session-dir takes the formats of the agents whose sessions are found by id; only readers\' formats are read as transcripts', () => {
+    expect(readableFormats()).toEqual(AGENTS.filter((a) => a.sessions !== undefined || a.store !== undefined).map((a) => a.harness.format));
+    expect(readAsTranscript('pi-session')).toBe(true);
     expect(readableFormats()).toContain('claude-code-cli');
     expect(readAsTranscript('claude-transcript')).toBe(true);
     for (const name of ['claude-stream-json', 'codex-rollout', 'events']) expect(readAsTranscript(name)).toBe(false);
