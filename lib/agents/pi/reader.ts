@@ -98,11 +98,14 @@ class PiTranscriptReading implements TranscriptReading {
     const splitter = new LineSplitter({ maxLineBytes: max });
     let headed = false;
     let last = 0x0a;
-    const take = function* (this: PiTranscriptReading, lines: ReturnType<LineSplitter['push']>) {
-      for (const line of lines) {
+    const take = function* (this: PiTranscriptReading, lines: ReturnType<LineSplitter['push']>, ended = false) {
+      for (const [at, line] of lines.entries()) {
         const read = readLineValue(line, max, line.no);
         if ('bad' in read) {
-          this.options.onWarning({ file: this.name, line: read.no, message: read.bad });
+          // A last line without its newline that is not JSON is an interrupted write: said once, as such.
+          const cut = ended && at === lines.length - 1 && last !== 0x0a;
+          if (cut) this.partial = true;
+          this.options.onWarning({ file: this.name, line: read.no, message: cut ? 'the last line is cut off (an interrupted write); the session is partial' : read.bad });
           continue;
         }
         if (!headed) {
@@ -122,12 +125,8 @@ class PiTranscriptReading implements TranscriptReading {
       if (error instanceof ReaderError || typeof (error as NodeJS.ErrnoException).syscall !== 'string') throw error;
       throw new ReaderError(`${this.name}: ${cannotBeRead(error)}`);
     }
-    yield* take(splitter.end());
+    yield* take(splitter.end(), true);
     if (!headed) throw new ReaderError(`${this.name}: not a pi session (no entry in it)`);
-    if (last !== 0x0a) {
-      this.partial = true;
-      this.options.onWarning({ file: this.name, message: 'the last line is cut off (the session was being written); everything before it is read' });
-    }
   }
 
   async *ndjson(onUnwritable: (event: GenericEvent, error: Error) => void): AsyncIterable<string> {

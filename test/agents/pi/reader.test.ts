@@ -1,10 +1,10 @@
 // pi's transcript reader through the built bin: `read --tree`, `--branch`, `--usage` on a session with two
 // branches (fixtures/pi/branched.jsonl: the captured session, then a prompt pi's tree navigation chained onto an
 // earlier reply), and `read <id>` / `read <prefix>` of a session the bin itself wrote under a temp HOME.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { FIXTURES, cleanEnv, runBin, sessionOf } from '../../support/run.js';
+import { FIXTURES, cleanEnv, runBin, sessionOf, tempDir } from '../../support/run.js';
 
 const BRANCHED = join(FIXTURES, 'pi', 'branched.jsonl');
 const ID = '01a242d8-6c54-707f-8820-ed9dacb8e1f3';
@@ -49,6 +49,17 @@ describe('read of a pi session with branches', () => {
         'mock-model': { responses: 1, input_tokens: 140, output_tokens: 9, cache_creation_input_tokens: 0, cache_read_input_tokens: 20 },
       },
     }]);
+  });
+
+  test('a session whose last line was cut off reads what is before it, with one warning naming the line', async () => {
+    const whole = readFileSync(BRANCHED, 'utf8');
+    const cut = join(tempDir(), 'cut.jsonl');
+    writeFileSync(cut, whole.slice(0, whole.length - 40));
+    const r = await runBin(['read', cut]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe(`asyncai-log: ${cut}:12: the last line is cut off (an interrupted write); the session is partial\n`);
+    // The cut reply is gone: pi continues from the prompt before it.
+    expect(lines(r.stdout).at(-1)).toMatchObject({ type: 'user', text: 'Read notes.txt instead.' });
   });
 
   test('--tree of a pi session piped in names it after its header', async () => {
