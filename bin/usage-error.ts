@@ -90,8 +90,8 @@ export function unknownArgumentMessage(message: string, args: readonly string[],
 
 /** What each command wants as operands, for the line that says none was given. */
 const OPERANDS: Record<string, string> = {
-  read: 'a transcript file, a session uuid or - (stdin)',
-  convert: 'a file or directory to convert',
+  read: 'a transcript file, a session id or - (stdin)',
+  convert: 'a file, directory or session id to convert',
 };
 
 /**

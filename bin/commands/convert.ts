@@ -27,7 +27,7 @@ export const convertCommand: CommandModule<object, ConvertArgs> = {
   command: 'convert <inputs..>',
   describe: 'convert log files and directories of them into sessions (only what is new or changed)',
   builder: (y) => sessionFlags(y, "the one each file names, else the current directory")
-    .positional('inputs', { type: 'string', array: true, describe: 'log files, and directories to walk for .jsonl, .ndjson and .json files' })
+    .positional('inputs', { type: 'string', array: true, describe: 'log files, directories to walk for .jsonl, .ndjson and .json files, and session ids (or unique prefixes of 8 or more characters) of any agent' })
     // Accepted for the filter's sake and unused: convert prints no session line.
     .option('agent-name', { type: 'string', requiresArg: true, hidden: true })
     .option('from', {

@@ -1,4 +1,4 @@
-// `asyncai-log read <transcript | session-uuid>...`: parses the read command's flags and calls runRead
+// `asyncai-log read <transcript | session id>...`: parses the read command's flags and calls runRead
 // (lib/read/run-read.ts); exit 0, 1 when a transcript could not be read, 2 on a usage error, 130/143/129
 // after SIGINT/SIGTERM/SIGHUP (its temporary copy of a stream removed).
 import { homedir, tmpdir } from 'node:os';
@@ -24,22 +24,22 @@ interface ReadArgs {
 
 export const readCommand: CommandModule<object, ReadArgs> = {
   command: 'read <transcripts..>',
-  describe: 'print Claude Code transcripts (files, session uuids, - for stdin) and other agent logs as generic events',
+  describe: 'print agent sessions (files, session ids or unique prefixes of them, - for stdin) and other agent logs as generic events',
   builder: (y) => y
     .positional('transcripts', {
       type: 'string', array: true,
-      describe: 'transcript or log files (any format the filter reads), session uuids (looked up as <root>/projects/*/<uuid>.jsonl), - (stdin)',
+      describe: 'transcript or log files (any format the filter reads), session ids of any agent or unique prefixes of 8 or more characters (looked up under each agent\'s root), - (stdin)',
     })
     .option('usage', { type: 'boolean', default: false, describe: "print the session's token totals instead: one JSON object per transcript" })
     .option('tree', { type: 'boolean', default: false, describe: 'print the branch structure instead: one JSON line per branch' })
-    .option('branch', { type: 'string', requiresArg: true, describe: '<uuid>: read the branch ending at this record (default: the one claude --resume continues)' })
+    .option('branch', { type: 'string', requiresArg: true, describe: '<id>: read the branch ending at this record (a Claude Code uuid, a pi entry id; default: the one the agent resumes)' })
     .option('events', { type: 'boolean', default: false, describe: 'also print the context the model saw that was not a turn, as context events' })
     .option('subagents', { type: 'boolean', default: false, describe: "also read the session's subagent transcripts" })
     .option('spills', { type: 'boolean', default: true, describe: 'inline spilled tool output; --no-spills: keep the pointer' })
     .option('session-dir', {
       // One value per flag (repeat the flag for more): a list must not swallow the inputs after it.
       type: 'string', array: true, nargs: 1, default: [], requiresArg: true,
-      describe: 'claude-code-cli=<path>: the root session uuids are looked up under (default: $CLAUDE_CONFIG_DIR, else ~/.claude)',
+      describe: '<format>=<path>: the root that agent\'s session ids are looked up under (default: the agent\'s own, e.g. $CLAUDE_CONFIG_DIR, else ~/.claude)',
     })
     .option('max-record-bytes', {
       type: 'string', requiresArg: true, coerce: wholeNumber('max-record-bytes', 1, MAX_LINE_BYTES),

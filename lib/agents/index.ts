@@ -46,9 +46,9 @@ export interface ReadableAgent {
 export const TRANSCRIPT_READERS: readonly ReadableAgent[] = AGENTS.flatMap((agent) =>
   agent.transcripts !== undefined ? [{ format: agent.harness.format, harness: agent.harness, reader: agent.transcripts }] : []);
 
-/** The formats `read --session-dir <format>=<root>` takes. */
+/** The formats `read --session-dir <format>=<root>` takes: the agents whose sessions read finds by id. */
 export function readableFormats(): string[] {
-  return TRANSCRIPT_READERS.map((agent) => agent.format);
+  return AGENTS.filter((agent) => agent.sessions !== undefined || agent.store !== undefined).map((agent) => agent.harness.format);
 }
 
 /** Whether files of input format `input` are read by a transcript reader rather than printed through their adapter. */

@@ -32,12 +32,14 @@ export interface Source {
   named?: true;
   /** A Claude Code subagent transcript (`.../subagents/agent-*.jsonl`), by its location. */
   sidecar: boolean;
+  /** Named by its session id (`convert <id>`): the resume command is said once it is converted. */
+  byId?: boolean;
 }
 
 /** What a walk found, in input order: a file, a session store (its sessions listed later), or a path that could not be listed. */
 export type Discovered =
   | { kind: 'source'; source: Source }
-  | { kind: 'store'; path: string; db: string; agent: StoreAgent }
+  | { kind: 'store'; path: string; db: string; agent: StoreAgent; /** Only the session of this id or id prefix (`convert <id>`). */ only?: string }
   | { kind: 'error'; path: string; error: string };
 
 /** True for Claude Code's subagent sidecar files: `<session>/subagents/agent-<id>.jsonl`. */

@@ -47,7 +47,7 @@ export function settleOutcome(o: ConvertOutcome, end: ConversionEnd, fingerprint
   o.harnesses = end.harnesses.map((h) => {
     const known = end.targets.find((t) => t.format === h.format)?.known;
     return {
-      format: h.format, session_id: h.sessionId, session_file: h.sessionFile,
+      format: h.format, session_id: h.sessionId, session_file: h.sessionFile, resume: h.resumeCommand,
       ...(known !== undefined && known.session_id !== h.sessionId ? { previous_session_id: known.session_id } : {}),
       fidelity: h.fidelity.toJSON(),
     };

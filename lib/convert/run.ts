@@ -10,7 +10,7 @@ import { findHarness } from '../agents/index.js';
 import { findInputFormat, inputFormatNames } from '../agents/input-formats.js';
 import { knownSession } from './append-lock.js';
 import { syncFile } from './convert-file.js';
-import { discoverSources } from './discover.js';
+import { discoverInputs } from './session-ids.js';
 import { expandStores } from './stores.js';
 import { Manifest, manifestDirProblem, ManifestWriter, type ManifestEntry } from './manifest.js';
 import { createInlineRunner, createWorkerRunner, type ConvertRunner } from './pool.js';
@@ -78,6 +78,8 @@ interface Slot {
   /** The manifest entries known for the task's targets (refreshed when the bytes turn out unchanged). */
   known: Map<string, ManifestEntry>;
   outcome?: ConvertOutcome;
+  /** Named by its session id: its resume commands are said on stderr once converted. */
+  byId?: boolean;
 }
 
 const done = (index: number, fields: Partial<ConvertOutcome>): ConvertOutcome => ({
@@ -90,7 +92,8 @@ export function outcomeLine(path: string, outcome: ConvertOutcome): string {
   if (outcome.reason !== undefined) line.reason = outcome.reason;
   if (outcome.input_format !== undefined) line.input_format = outcome.input_format;
   if (outcome.cwd !== undefined) line.cwd = outcome.cwd;
-  if (outcome.harnesses.length > 0) line.harnesses = outcome.harnesses;
+  // The resume command is said on stderr for a session named by id, never in the report.
+  if (outcome.harnesses.length > 0) line.harnesses = outcome.harnesses.map(({ resume: _, ...ref }) => ref);
   line.records = outcome.records;
   line.events = outcome.events;
   line.warnings = outcome.warnings;
@@ -132,7 +135,7 @@ export async function runConvert(options: ConvertOptions, io: ConvertIO): Promis
   for (const manifest of manifests.values()) for (const file of manifest.sessionFiles) written.add(file);
 
   // A store's sessions are copied out first (one query of the store, not one per session).
-  const expanded = await expandStores(discoverSources(options.inputs, options.processCwd), {
+  const expanded = await expandStores(await discoverInputs(options.inputs, options), {
     env: options.env, tmpdir: options.tmpdir ?? tmpdir(), warn: (message) => out.diagnostic(message),
   });
   try {
@@ -184,6 +187,11 @@ async function convertListed(discovered: Discovered[], options: ConvertOptions, 
       else if (outcome.status === 'failed') summary.failed += 1;
       else summary.wouldConvert += 1;
       out.report(slot.path, outcome);
+      if (slot.byId && outcome.status === 'converted') {
+        for (const harness of outcome.harnesses) {
+          if (harness.resume !== undefined) out.diagnostic(`resume with: ${harness.resume}  (from ${outcome.cwd ?? options.processCwd})`);
+        }
+      }
       emitted += 1;
     }
   };
@@ -295,7 +303,7 @@ function plan(
       return { path: item.path, size: 0, fresh: [], known: new Map(), outcome: done(index, { status: 'failed', error }) };
     }
     const source = item.source;
-    const slot: Slot = { path: source.path, real: source.real, size: source.size, fresh: [], known: new Map() };
+    const slot: Slot = { path: source.path, real: source.real, size: source.size, fresh: [], known: new Map(), ...(source.byId ? { byId: true } : {}) };
     if (seen.has(source.id)) {
       slot.outcome = done(index, { reason: 'duplicate' });
       return slot;

@@ -8,6 +8,7 @@ import { StoreError } from '../session/types.js';
 import { makeTempDir, removeTempDir } from '../util/temp-dirs.js';
 import { cannotBeRead } from '../util/fs-errors.js';
 import type { Discovered } from './discover.js';
+import { lookupProblem, storeSessionsById } from '../agents/find-sessions.js';
 
 /** The listing with each store replaced by its sessions; `close` removes their copies. */
 export interface ExpandedSources {
@@ -40,7 +41,16 @@ export async function expandStores(discovered: readonly Discovered[], options: {
       try {
         const real = realpathSync(item.db);
         if (opened.odd > 0) options.warn(`${item.path}: ${opened.odd} session${opened.odd === 1 ? '' : 's'} whose id is not of ${item.agent.store.name}'s shape, not converted`);
-        for await (const { session, lines } of opened.read(opened.sessions)) {
+        let wanted = opened.sessions;
+        if (item.only !== undefined) {
+          wanted = storeSessionsById(opened.sessions, item.only);
+          const problem = lookupProblem(wanted.map((s) => ({ id: s.id, format: item.agent.format })), `in ${item.db}`);
+          if (problem !== undefined) {
+            out.push({ kind: 'error', path: item.only, error: problem });
+            continue;
+          }
+        }
+        for await (const { session, lines } of opened.read(wanted)) {
           count += 1;
           const file = join(dir, `${count}.jsonl`);
           const fd = openSync(file, 'wx', 0o600);
@@ -51,7 +61,7 @@ export async function expandStores(discovered: readonly Discovered[], options: {
             const st = fstatSync(fd);
             out.push({ kind: 'source', source: {
               path: `${item.path}#${session.id}`, real: `${real}#${session.id}`, bytes: Buffer.from(file), size: st.size,
-              mtimeMs: st.mtimeMs, id: `${real}#${session.id}`, sidecar: session.child,
+              mtimeMs: st.mtimeMs, id: `${real}#${session.id}`, sidecar: session.child, ...(item.only !== undefined ? { byId: true } : {}),
             } });
           } finally {
             closeSync(fd);

@@ -83,6 +83,8 @@ export interface SessionRef {
   unchanged?: boolean;
   /** The session converted from an earlier version of the same source (left as it was). */
   previous_session_id?: string;
+  /** The command that resumes the session written (not in the report: said on stderr for `convert <id>`). */
+  resume?: string;
   /** What this run wrote of the source into the session, by element kind (lib/session/fidelity.ts); not for an unchanged one. */
   fidelity?: FidelityJson;
 }

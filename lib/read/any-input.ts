@@ -1,6 +1,6 @@
 // `asyncai-log read` of anything the filter reads: a file or stream is recognised from its first line that is
 // JSON as the filter recognises it (lib/agents/input-formats.ts); a damaged first line does not hide what follows it.
-// A transcript with a reader of its own (a Claude Code transcript: see `Agent.transcripts`) goes to that
+// A transcript with a reader of its own (Claude Code's, pi's: see `Agent.transcripts`) goes to that
 // reader (which reads a file twice: a stream is first kept in a private temporary file); any other format
 // (Codex rollouts, `codex exec --json`, Claude stream-json, generic events) goes through the filter's input
 // adapter and comes out as the same generic events, line by line.
@@ -34,6 +34,12 @@ export function adaptedFormat(value: unknown): InputFormat | undefined {
   if (!format || readAsTranscript(format.name)) return undefined;
   if (format.name === 'events' && !normalizeEvent(value, new Date(0).toISOString()).ok) return undefined;
   return format;
+}
+
+/** The input format of a transcript with a reader of its own whose first line parsed to `value`, or undefined. */
+export function transcriptInput(value: unknown): string | undefined {
+  const format = detectInputFormat(value);
+  return format && readAsTranscript(format.name) ? format.name : undefined;
 }
 
 /**
@@ -88,7 +94,7 @@ class FirstValue {
  * the transcript reader should look at and report on), or `stream` (a FIFO or device: read once, as stdin).
  */
 export function sniffFile(path: string, maxLineBytes = DEFAULT_MAX_LINE_BYTES):
-  { kind: 'adapted'; format: InputFormat } | { kind: 'transcript' } | { kind: 'stream' } | { kind: 'bad'; message: string } {
+  { kind: 'adapted'; format: InputFormat; input?: undefined } | { kind: 'transcript'; input?: string } | { kind: 'stream'; input?: undefined } | { kind: 'bad'; message: string; input?: undefined } {
   let fd: number;
   try {
     // Never blocking on a FIFO: whatever it is, it is only looked at here.
@@ -116,7 +122,9 @@ export function sniffFile(path: string, maxLineBytes = DEFAULT_MAX_LINE_BYTES):
     const problem = first.documentProblem(ended, maxLineBytes);
     if (problem !== undefined) return { kind: 'bad', message: `${path}:${problem}` };
     const format = adaptedFormat(first.value);
-    return format ? { kind: 'adapted', format } : { kind: 'transcript' };
+    if (format) return { kind: 'adapted', format };
+    const input = transcriptInput(first.value);
+    return input !== undefined ? { kind: 'transcript', input } : { kind: 'transcript' };
   } catch {
     return { kind: 'transcript' };
   } finally {
@@ -127,6 +135,8 @@ export function sniffFile(path: string, maxLineBytes = DEFAULT_MAX_LINE_BYTES):
 /** A stream looked at up to its first non-blank line: what it is, and all of its bytes still to be read. */
 export interface StreamHead {
   format: InputFormat | undefined;
+  /** The input format of a transcript with a reader of its own (undefined: the first reader's to look at). */
+  transcript: string | undefined;
   /** The first line's value held a Claude Code `sessionId` (the name a kept copy gets). */
   sessionId: string | undefined;
   /** A pretty-printed document opened the stream and gave no value: where and why (`<line>: <message>`). */
@@ -178,6 +188,7 @@ export async function sniffStream(stream: AsyncIterable<Buffer | string>, maxLin
   }
   return {
     format: adaptedFormat(value),
+    transcript: transcriptInput(value),
     sessionId: typeof id === 'string' && /^[0-9a-f-]{36}$/i.test(id) ? id : undefined,
     ...(problem !== undefined ? { problem } : {}),
     ...(unsupported !== undefined ? { unsupported } : {}),

@@ -3,11 +3,12 @@
 // by its agent's reader, reached through the registry (`Agent.transcripts`); what is another format the filter
 // reads is printed through its input adapter (any-input.ts). Warnings go to stderr as
 // `asyncai-log: <file>:<line>: <what>`; an input that cannot be read is reported and the rest go on.
-import { createReadStream } from 'node:fs';
+import { createReadStream, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { locateStore, SESSION_STORES, TRANSCRIPT_READERS, type ReadableAgent, type StoreAgent } from '../agents/index.js';
+import { findSessionsById, lookupProblem, mayBeSessionId, storeSessionsById } from '../agents/find-sessions.js';
 import {
   ReaderError, StoreError, type ReaderWarning, type StoreSession, type TranscriptReading, type TranscriptReadOptions, type UsageCounting,
 } from '../session/types.js';
@@ -134,12 +135,12 @@ class ReadRun {
       const db = keeper.store.database(root === undefined ? undefined : resolve(this.options.processCwd, root), this.options.env, this.options.homedir);
       return this.after(() => this.store(keeper, resolve(this.options.processCwd, db), input));
     }
-    if (TRANSCRIPT_READERS.some((candidate) => candidate.reader.isSessionId(input))) {
+    path = resolve(this.options.processCwd, input);
+    if (!existsSync(path) && mayBeSessionId(input)) {
       const found = await this.findSession(input);
       if (found === undefined) return 1;
       ({ path, agent } = found);
     } else {
-      path = resolve(this.options.processCwd, input);
       const store = locateStore(path);
       if (store !== undefined) return this.after(() => this.store(store.agent, store.db));
     }
@@ -150,7 +151,7 @@ class ReadRun {
     }
     if (what.kind === 'adapted') return this.after(() => this.adapted(createReadStream(path), what.format, path));
     if (what.kind === 'stream') return this.after(() => this.openedStream(path));
-    const reader = agent ?? this.fallbackReader(path);
+    const reader = agent ?? this.readerOf(what.input) ?? this.fallbackReader(path);
     if (reader === undefined) return 1;
     const pool = this.poolOf(reader);
     if (pool !== undefined) return this.queue(pool, reader, path);
@@ -208,21 +209,25 @@ class ReadRun {
     return 0;
   }
 
-  /** The transcript of session `id`: the first agent (in registry order) that has one under its root. */
-  private async findSession(id: string): Promise<{ path: string; agent: ReadableAgent } | undefined> {
-    let searched: string | undefined;
-    for (const agent of TRANSCRIPT_READERS) {
-      if (!agent.reader.isSessionId(id)) continue;
-      const root = resolve(this.options.processCwd,
-        this.options.sessionDirs[agent.format] ?? agent.harness.defaultRoot(this.options.env, this.options.homedir));
-      searched ??= agent.reader.sessionsDir(root);
-      const found = await agent.reader.find(root, id);
-      if (found.length === 0) continue;
-      if (found.length > 1) await this.say(`${id}: ${found.length} transcripts of this session; reading ${found[0]}`);
-      return { path: found[0]!, agent };
+  /**
+   * The file of session `id` (or id prefix), looked up under every agent's root, and its agent's reader when it
+   * has one (else the file is printed as its format is); undefined, said in one line, when there is none or more than one.
+   */
+  private async findSession(id: string): Promise<{ path: string; agent: ReadableAgent | undefined } | undefined> {
+    const found = await findSessionsById(id, this.options);
+    const problem = lookupProblem(found.matches, `under ${found.searched.join(', ')}`);
+    if (problem !== undefined) {
+      await this.say(`${id}: ${problem}`);
+      return undefined;
     }
-    await this.say(`${id}: no transcript of this session under ${searched}`);
-    return undefined;
+    const match = found.matches[0]!;
+    if (match.files.length > 1) await this.say(`${id}: ${match.files.length} transcripts of this session; reading ${match.files[0]}`);
+    return { path: match.files[0]!, agent: TRANSCRIPT_READERS.find((reader) => reader.format === match.format) };
+  }
+
+  /** The reader of transcripts of input format `input`, if one is registered. */
+  private readerOf(input: string | undefined): ReadableAgent | undefined {
+    return input === undefined ? undefined : TRANSCRIPT_READERS.find((agent) => agent.reader.input === input);
   }
 
   /**
@@ -275,9 +280,10 @@ class ReadRun {
     }
     try {
       if (opened.odd > 0) this.report(`${db}: ${opened.odd} session${opened.odd === 1 ? '' : 's'} whose id is not of ${agent.store.name}'s shape, not read`);
-      const wanted: StoreSession[] = id === undefined ? [...opened.sessions] : opened.sessions.filter((s) => s.id === id);
-      if (id !== undefined && wanted.length === 0) {
-        this.report(`${id}: no session of this id in ${db}`);
+      const wanted: StoreSession[] = id === undefined ? [...opened.sessions] : storeSessionsById(opened.sessions, id);
+      const problem = id === undefined ? undefined : lookupProblem(wanted.map((s) => ({ id: s.id, format: agent.format })), `in ${db}`);
+      if (problem !== undefined) {
+        this.report(`${id}: ${problem}`);
         return 1;
       }
       let code = 0;
@@ -327,7 +333,7 @@ class ReadRun {
       return 1;
     }
     if (head.format) return this.adapted(head.chunks, head.format, name);
-    const agent = this.fallbackReader(name);
+    const agent = this.readerOf(head.transcript) ?? this.fallbackReader(name);
     if (agent === undefined) return 1;
     const kept = await keepStream(head.chunks, head.sessionId ?? 'stdin', this.options.tmpdir ?? tmpdir());
     try {

@@ -167,12 +167,6 @@ export interface TranscriptReader {
   readonly name: string;
   /** The input format of these files: a file or stream detected as it is read by this reader, not by its adapter. */
   readonly input: string;
-  /** Whether a command-line argument is a session id of this agent (looked up under its root), not a path. */
-  isSessionId(value: string): boolean;
-  /** Every file of session `id` under `root` (the agent's storage root), the one to read first. */
-  find(root: string, id: string): Promise<string[]>;
-  /** Where under `root` sessions are looked for (what a failed lookup names). */
-  sessionsDir(root: string): string;
   /** A reading of the transcript at `path`. */
   open(path: string, options: TranscriptReadOptions): TranscriptReading;
   /**
@@ -180,6 +174,29 @@ export interface TranscriptReader {
    * them (default: the agent's), at most `most`; undefined when there are none to be had.
    */
   usagePool?(threads: number | undefined, most: number): UsageCounting | undefined;
+}
+
+/** A session found by its id or a prefix of it (`read <id>`, `convert <id>`). */
+export interface FoundSession {
+  /** Its whole id. */
+  readonly id: string;
+  /** Its files, the one to read first first (Claude Code may hold one session in two projects). */
+  readonly files: readonly string[];
+}
+
+/**
+ * How an agent's sessions are found by id under its storage root (`--session-dir <format>=<root>`, else
+ * `harness.defaultRoot`), for `read <id>` and `convert <id>`: from directory listings, and at most a file's
+ * first line where the name does not hold the id; never a whole file. The value comes from the command line:
+ * it is compared with names, never made part of a path.
+ */
+export interface SessionLookup {
+  /** Whether `value` may be one of this agent's session ids, or a prefix of 8 characters or more of one. */
+  matches(value: string): boolean;
+  /** The sessions under `root` whose id starts with `prefix` (one that `matches`); none when `root` does not exist. */
+  find(root: string, prefix: string): Promise<FoundSession[]>;
+  /** Where under `root` sessions are looked for (what a failed lookup names). */
+  sessionsDir(root: string): string;
 }
 
 /** A failure reading a session store: one line. */
@@ -217,7 +234,7 @@ export interface SessionStore {
   readonly input: string;
   /** The database of the store at `path` (the file itself, or a directory holding it), or undefined. */
   locate(path: string): string | undefined;
-  /** Whether a command-line argument is a session id of this store (`read <id>`), not a path. */
+  /** Whether a command-line argument is a session id of this store, or a prefix of 8 characters or more of one (`read <id>`), not a path. */
   isSessionId(value: string): boolean;
   /** The database `read <id>` looks in: under `root` (`--session-dir`), else where the agent looks by default. */
   database(root: string | undefined, env: Record<string, string | undefined>, homedir: string): string;
@@ -238,8 +255,13 @@ export interface Agent {
   readonly inputs: readonly InputFormat[];
   /** The input format of this agent's own session files: such a file inside the agent's root is a session already. */
   readonly sessionInput?: string;
-  /** Optional: how `asyncai-log read` reads this agent's session files (its storage root is `harness.defaultRoot`). */
+  /**
+   * Optional: how `asyncai-log read` reads this agent's session files, for `--usage`, `--tree` and `--branch`
+   * (without one, its files are printed through their input adapter).
+   */
   readonly transcripts?: TranscriptReader;
+  /** Optional: how `read <id>` and `convert <id>` find its session files by id (a store's sessions are its own). */
+  readonly sessions?: SessionLookup;
   /** Optional: the database its sessions are kept in, read by `read` and `convert`. */
   readonly store?: SessionStore;
 }

@@ -61,6 +61,11 @@ export interface ContractDriver {
   readonly keepsImages: boolean;
   /** The agent's API marks a tool result as an error (Claude's `is_error`, Gemini's `response.error`). */
   readonly marksErrors: boolean;
+  /**
+   * The agent's format holds no compaction of its own: a compaction is written as a user message holding its
+   * summary and the history before it is still sent (OpenCode). Otherwise only the summary and what follows are.
+   */
+  readonly sendsHistoryBeforeCompaction?: boolean;
   /** A fresh isolated place without a mock (the file-level items). */
   place(): Place;
   /**

@@ -4,7 +4,10 @@
 // element in order: user and model texts, images where the target keeps them, each call and its own result
 // (error flags where the target's API marks them), and no reasoning as text. A session written into its own
 // agent's format keeps tool names and arguments as its CLI wrote them (read from the source file by the driver,
-// not from the events: those carry the generic names). One real CLI start per target; the targets run side by side.
+// not from the events: those carry the generic names). One more source has a compaction (fixtures/events/
+// compaction.ndjson, generic events: no captured session holds one a target can take as it is): a target that holds
+// compactions sends the summary and what follows, nothing before. One real CLI start per target; the targets run
+// side by side.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -29,14 +32,21 @@ const sourceCalls = new Map<string, Map<string, NativeCall>>();
 const pairs = new Map<string, PromiseSettledResult<Pair>>();
 const clis: RealCli[] = [];
 const key = (source: string, target: string) => `${source} -> ${target}`;
+/** The source with a compaction, beside each agent's own session. */
+const COMPACTION = 'events-compaction';
+const COMPACTION_FILE = join('events', 'compaction.ndjson');
+const SOURCES = [...FORMATS, COMPACTION];
+/** A source's session file under fixtures/. */
+const sourceFile = (source: string) => (source === COMPACTION ? COMPACTION_FILE : drivers.get(source)!.nativeSession);
 
 beforeAll(async () => {
   for (const format of FORMATS) drivers.set(format, await requireDriver(format));
-  for (const [format, driver] of drivers) {
-    const read = await run(process.execPath, [BIN, 'read', '--events', join(FIXTURES, driver.nativeSession)], { env: { HOME: '/nonexistent' } });
-    if (read.code !== 0) throw new Error(`read --events of ${driver.nativeSession} failed: ${read.stderr}`);
-    sourceEvents.set(format, read.stdout.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l)));
-    sourceCalls.set(format, driver.nativeCalls(readFileSync(join(FIXTURES, driver.nativeSession), 'utf8')));
+  for (const source of SOURCES) {
+    const read = await run(process.execPath, [BIN, 'read', '--events', join(FIXTURES, sourceFile(source))], { env: { HOME: '/nonexistent' } });
+    if (read.code !== 0) throw new Error(`read --events of ${sourceFile(source)} failed: ${read.stderr}`);
+    sourceEvents.set(source, read.stdout.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l)));
+    const driver = drivers.get(source);
+    if (driver !== undefined) sourceCalls.set(source, driver.nativeCalls(readFileSync(join(FIXTURES, driver.nativeSession), 'utf8')));
   }
   await Promise.all(FORMATS.map(async (target) => {
     const driver = drivers.get(target)!;
@@ -45,13 +55,13 @@ beforeAll(async () => {
       cli = await driver.realCli();
       clis.push(cli);
     } catch (reason) {
-      for (const source of FORMATS) pairs.set(key(source, target), { status: 'rejected', reason });
+      for (const source of SOURCES) pairs.set(key(source, target), { status: 'rejected', reason });
       return;
     }
     // One target's resumes in turn: its mock answers one request at a time.
-    for (const source of FORMATS) {
+    for (const source of SOURCES) {
       try {
-        const input = readFileSync(join(FIXTURES, drivers.get(source)!.nativeSession), 'utf8');
+        const input = readFileSync(join(FIXTURES, sourceFile(source)), 'utf8');
         const fidelityFile = join(tempDir('asyncai-log-fidelity-'), 'account.json');
         const args = [BIN, ...binArgs(target, cli.place), '--fidelity-json', fidelityFile];
         const written = await run(process.execPath, args, { cwd: cli.place.cwd, env: cli.place.env, input });
@@ -87,9 +97,13 @@ function resultText(content: unknown): string {
  * (`own`: the source's calls as its CLI wrote them), a call keeps the name and arguments the CLI gave it.
  */
 function expected(events: any[], target: ContractDriver, own: Map<string, NativeCall> | undefined): Element[] {
-  const out: Element[] = [];
+  let out: Element[] = [];
   for (const e of events) {
-    if (e.type === 'user') {
+    if (e.type === 'compaction') {
+      // The summary reaches the model as user-side text (some agents wrap it in words of their own).
+      if (!target.sendsHistoryBeforeCompaction) out = [];
+      out.push({ kind: 'text', from: 'user', text: expect.stringContaining(e.summary) as unknown as string });
+    } else if (e.type === 'user') {
       out.push({ kind: 'text', from: 'user', text: e.text });
       if (target.keepsImages) for (const _ of e.images ?? []) out.push({ kind: 'image' });
     } else if (e.type === 'assistant') {
@@ -105,7 +119,7 @@ function expected(events: any[], target: ContractDriver, own: Map<string, Native
   return out;
 }
 
-describe.each(FORMATS.flatMap((source) => FORMATS.map((target) => [source, target])))('%s into %s', (source, target) => {
+describe.each(SOURCES.flatMap((source) => FORMATS.map((target) => [source, target])))('%s into %s', (source, target) => {
   test('written, resumed by the real CLI, and its first request holds the whole conversation in order, then the prompt', () => {
     const { written, resumed } = pair(source, target);
     expect(written.code, written.stderr).toBe(0);
@@ -130,6 +144,24 @@ function writtenCounts(account: any, target: ContractDriver): Record<string, num
   };
 }
 
+/**
+ * What of the written elements a target that holds compactions does not send: those before the source's last
+ * compaction (counted as writtenCounts counts them).
+ */
+function compactedAway(events: any[], target: ContractDriver): Record<string, number> {
+  const at = target.sendsHistoryBeforeCompaction ? -1 : events.findLastIndex((e) => e.type === 'compaction');
+  const before = at < 0 ? [] : events.slice(0, at);
+  const count = (p: (e: any) => boolean) => before.filter(p).length;
+  return {
+    userTexts: count((e) => e.type === 'user' || e.type === 'monitor_event' || e.type === 'compaction'),
+    modelTexts: count((e) => e.type === 'assistant'),
+    calls: count((e) => e.type === 'tool_call'),
+    results: count((e) => e.type === 'tool_result'),
+    ...(target.keepsImages ? { images: before.reduce((n, e) => n + (e.type === 'user' ? (e.images?.length ?? 0) : 0), 0) } : {}),
+    ...(target.marksErrors ? { errors: count((e) => e.type === 'tool_result' && e.is_error === true) } : {}),
+  };
+}
+
 /** The same counts of what the CLI sent (the resume prompt left out). */
 function sentCounts(elements: Element[], target: ContractDriver): Record<string, number> {
   const sent = elements.slice(0, -1);
@@ -144,7 +176,7 @@ function sentCounts(elements: Element[], target: ContractDriver): Record<string,
   };
 }
 
-describe.each(FORMATS.flatMap((source) => FORMATS.map((target) => [source, target])))('%s into %s: the fidelity account', (source, target) => {
+describe.each(SOURCES.flatMap((source) => FORMATS.map((target) => [source, target])))('%s into %s: the fidelity account', (source, target) => {
   test('says as written what the real CLI sent, and as dropped what it did not (reasoning never sent as text)', () => {
     const { written, resumed, fidelity } = pair(source, target);
     expect(written.code, written.stderr).toBe(0);
@@ -152,7 +184,9 @@ describe.each(FORMATS.flatMap((source) => FORMATS.map((target) => [source, targe
     const [session] = fidelity.sessions;
     expect(session.format).toBe(target);
     const elements = driver.elements(resumed!.request);
-    expect(writtenCounts(session.elements, driver)).toEqual(sentCounts(elements, driver));
+    const away = compactedAway(sourceEvents.get(source)!, driver);
+    const sendable = Object.fromEntries(Object.entries(writtenCounts(session.elements, driver)).map(([k, n]) => [k, n - (away[k] ?? 0)]));
+    expect(sendable).toEqual(sentCounts(elements, driver));
     // Every element read is written or dropped, and the summary line on stderr names each drop.
     for (const [kind, entry] of Object.entries<any>(session.elements)) {
       const dropped = Object.values<number>(entry.dropped ?? {}).reduce((a, b) => a + b, 0);

@@ -78,7 +78,8 @@ describe('an input that cannot be read: one wording in every command', () => {
           const r = await runOver(command, file, dir, asNobody);
           expect(r.code).toBe(1);
           expect(r.stderr.split('\n')).toContain(`asyncai-log: ${named(dir, file)}: cannot be read: ${why}`);
-          expect(r.stderr, r.stderr).not.toMatch(/E[A-Z]{3,}|Error|\bstat\b|\bopen\b/);
+          // The temp dir's random name may hold capitals (`asyncai-log-run-EDYH9b`): only what is said of it counts.
+          expect(r.stderr.replaceAll(dir, '<dir>'), r.stderr).not.toMatch(/E[A-Z]{3,}|Error|\bstat\b|\bopen\b/);
         });
     }
   }

@@ -79,7 +79,7 @@ describe('read: every format the filter reads', () => {
     for (const flag of [['--usage'], ['--tree'], ['--branch', 'x']]) {
       const r = await runBin(['read', ...flag, path, TRANSCRIPT]);
       expect(r.code).toBe(1);
-      expect(r.stderr.split('\n')[0]).toBe(`asyncai-log: ${path}: --usage, --tree and --branch read Claude Code transcripts; this is codex-rollout input`);
+      expect(r.stderr.split('\n')[0]).toBe(`asyncai-log: ${path}: --usage, --tree and --branch read Claude Code and Pi transcripts; this is codex-rollout input`);
       if (flag[0] === '--usage') expect(lines(r.stdout)).toEqual([expect.objectContaining({ session_id: SESSION })]);
     }
   });

@@ -33,18 +33,21 @@ describe('transcript readers in the registry', () => {
     }
   });
 
-  test('read --session-dir takes the formats of the agents with a reader, and only those formats are read as transcripts', () => {
-    expect(readableFormats()).toEqual(AGENTS.filter((a) => a.transcripts !== undefined).map((a) => a.harness.format));
+  test('read --session-dir takes the formats of the agents whose sessions are found by id; only readers\' formats are read as transcripts', () => {
+    expect(readableFormats()).toEqual(AGENTS.filter((a) => a.sessions !== undefined || a.store !== undefined).map((a) => a.harness.format));
+    expect(readAsTranscript('pi-session')).toBe(true);
     expect(readableFormats()).toContain('claude-code-cli');
     expect(readAsTranscript('claude-transcript')).toBe(true);
     for (const name of ['claude-stream-json', 'codex-rollout', 'events']) expect(readAsTranscript(name)).toBe(false);
   });
 
-  test('a Claude Code session id is found under <root>/projects', () => {
-    const claude = TRANSCRIPT_READERS.find((agent) => agent.format === 'claude-code-cli')!;
-    expect(claude.reader.isSessionId('0b9a1c52-6f0e-4d1a-9a55-3c1f2a000005')).toBe(true);
-    expect(claude.reader.isSessionId('../0b9a1c52-6f0e-4d1a-9a55-3c1f2a000005')).toBe(false);
-    expect(claude.reader.sessionsDir('/root')).toBe('/root/projects');
+  test('a Claude Code session id, or a prefix of 8 or more of its characters, is looked up under <root>/projects', () => {
+    const claude = AGENTS.find((agent) => agent.harness.format === 'claude-code-cli')!.sessions!;
+    expect(claude.matches('0b9a1c52-6f0e-4d1a-9a55-3c1f2a000005')).toBe(true);
+    expect(claude.matches('0b9a1c52')).toBe(true);
+    expect(claude.matches('0b9a1c5')).toBe(false);
+    expect(claude.matches('../0b9a1c52-6f0e-4d1a-9a55-3c1f2a000005')).toBe(false);
+    expect(claude.sessionsDir('/root')).toBe('/root/projects');
   });
 });
 

@@ -3,7 +3,7 @@
 // its place.
 import { describe, expect, test } from 'vitest';
 import { join } from 'node:path';
-import { runBin, tempDir } from '../support/run.js';
+import { cleanEnv, runBin, tempDir } from '../support/run.js';
 import { Rng } from '../reliability/support.js';
 import { assistant, text, writeTranscript } from '../agents/claude-code-cli/reader/support.js';
 
@@ -21,13 +21,14 @@ describe('read --usage over many transcripts', () => {
     const unknown = '5e55e55e-0000-4000-8000-0000000000ff';
     const inputs = [...paths.slice(0, 3), join(dir, 'missing.jsonl'), unknown, ...paths.slice(3)];
     const root = ['--session-dir', `claude-code-cli=${tempDir()}`];
-    const threaded = await runBin(['read', '--usage', '--threads', '2', ...root, ...inputs]);
-    const single = await runBin(['read', '--usage', '--threads', '0', ...root, ...inputs]);
+    const env = cleanEnv();
+    const threaded = await runBin(['read', '--usage', '--threads', '2', ...root, ...inputs], { env });
+    const single = await runBin(['read', '--usage', '--threads', '0', ...root, ...inputs], { env });
     expect(threaded.code).toBe(1);
     expect([threaded.stdout, threaded.stderr]).toEqual([single.stdout, single.stderr]);
     const sessions = threaded.stdout.trim().split('\n').map((l) => (JSON.parse(l) as { session_id: string }).session_id);
     expect(sessions).toEqual(paths.map((p) => p.split('/').at(-1)!.replace('.jsonl', '')));
     expect(threaded.stderr).toContain('missing.jsonl: cannot be read');
-    expect(threaded.stderr.indexOf('missing.jsonl')).toBeLessThan(threaded.stderr.indexOf(`${unknown}: no transcript`));
+    expect(threaded.stderr.indexOf('missing.jsonl')).toBeLessThan(threaded.stderr.indexOf(`${unknown}: no session`));
   });
 });

@@ -3,6 +3,7 @@
 // transcript reader (reader/) and the project-directory rule.
 import type { Agent } from '../../session/types.js';
 import { claudeCodeCli } from './harness.js';
+import { claudeSessions } from './reader/locate.js';
 import { claudeTranscripts } from './reader/transcripts.js';
 import { claudeStreamJson } from './stream-json.js';
 import { claudeTranscript } from './transcript-input.js';
@@ -16,4 +17,5 @@ export const claudeCode: Agent = {
   inputs: [claudeStreamJson, claudeTranscript],
   sessionInput: claudeTranscript.name,
   transcripts: claudeTranscripts,
+  sessions: claudeSessions,
 };

@@ -4,9 +4,10 @@ import type { Agent } from '../../session/types.js';
 import { codexCli } from './harness.js';
 import { codexExecJson } from './exec-json.js';
 import { codexRollout } from './rollout-input.js';
+import { codexSessions } from './sessions.js';
 
 export { FORMAT, codexCli } from './harness.js';
 export { codexExecJson } from './exec-json.js';
 export { codexRollout } from './rollout-input.js';
 
-export const codex: Agent = { harness: codexCli, inputs: [codexRollout, codexExecJson], sessionInput: codexRollout.name };
+export const codex: Agent = { harness: codexCli, inputs: [codexRollout, codexExecJson], sessionInput: codexRollout.name, sessions: codexSessions };

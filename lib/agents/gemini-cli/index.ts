@@ -11,5 +11,6 @@ import type { Agent } from '../../session/types.js';
 import { geminiCli as harness } from './harness.js';
 import { geminiChat as chat } from './reader.js';
 import { geminiStreamJson as stream } from './stream-json.js';
+import { geminiSessions as sessions } from './sessions.js';
 
-export const gemini: Agent = { harness, inputs: [chat, stream], sessionInput: chat.name };
+export const gemini: Agent = { harness, inputs: [chat, stream], sessionInput: chat.name, sessions };

@@ -22,6 +22,8 @@ export const DATABASE_FILE = 'opencode.db';
 const SQLITE_HEADER = Buffer.from('SQLite format 3\0', 'latin1');
 /** The shape of an OpenCode session id: only such ids reach a query or an argv. */
 export const SESSION_ID = /^ses_[0-9a-f]{12}[0-9A-Za-z]{14}$/;
+/** A session id, or a prefix of one of 8 characters or more (`read ses_dbd5`). */
+const SESSION_ID_PREFIX = /^ses_[0-9A-Za-z]{4,26}$/;
 /** Bytes of message and part data one query returns at most (a longer session is a query of its own). */
 const BATCH_BYTES = 16 * 1024 * 1024;
 /** Sessions one query names at most (the ids are one argv element: well under Linux's 128 KiB). */
@@ -228,7 +230,7 @@ export const opencodeStore: SessionStore = {
   name: 'OpenCode',
   input: INPUT_FORMAT,
   locate: locateStore,
-  isSessionId: (value) => SESSION_ID.test(value),
+  isSessionId: (value) => SESSION_ID_PREFIX.test(value),
   database: storeDatabase,
   open: openStore,
   hint: "OpenCode's store: asyncai-log convert <its directory>",

@@ -104,7 +104,13 @@ function resultContent(content: unknown): string | ContentPart[] {
   return parts.length === 1 && parts[0]!.type === 'text' ? parts[0]!.text : parts;
 }
 
-class PiSessionAdapter implements InputAdapter {
+/** How a pi session is read: by default the chain pi continues (from the file's last entry). */
+export interface PiReadOptions {
+  /** The entry the chain is read back from instead (`read --branch`). */
+  leaf?: string;
+}
+
+export class PiSessionAdapter implements InputAdapter {
   readonly format = INPUT_FORMAT;
   private cwd: string | undefined;
   private held: Record<string, unknown>[] = [];
@@ -113,6 +119,13 @@ class PiSessionAdapter implements InputAdapter {
   /** Undefined until the first line after the header says: `pi --mode json` events (true) or session entries. */
   private live: boolean | undefined;
   private readonly earlier: string[][] = [];
+
+  constructor(private readonly options: PiReadOptions = {}) {}
+
+  /** Whether an entry of id `id` was read (a `--branch` leaf must be one). */
+  hasEntry(id: string): boolean {
+    return this.held.some((entry) => entry.id === id);
+  }
 
   map(value: unknown, now: string, warn: Warn): GenericEvent[] {
     if (!isObject(value) || typeof value.type !== 'string') throw new InputError('expected a pi session entry (an object with a string "type")');
@@ -183,13 +196,16 @@ class PiSessionAdapter implements InputAdapter {
     return this.cwd !== undefined && this.cwd !== '' ? { cwd: this.cwd } : {};
   }
 
-  /** The chain from the last entry back through `parentId`, first entry first (as pi's buildSessionContext). */
+  /**
+   * The chain from the last entry (or the leaf asked for) back through `parentId`, first entry first (as pi's
+   * buildSessionContext).
+   */
   private branch(): Record<string, unknown>[] {
     const byId = new Map<string, Record<string, unknown>>();
     for (const entry of this.held) byId.set(entry.id as string, entry);
     const path: Record<string, unknown>[] = [];
     const seen = new Set<string>();
-    let current = this.held.at(-1);
+    let current = this.options.leaf !== undefined ? byId.get(this.options.leaf) : this.held.at(-1);
     while (current !== undefined && !seen.has(current.id as string)) {
       seen.add(current.id as string);
       path.push(current);

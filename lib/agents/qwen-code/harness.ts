@@ -88,7 +88,7 @@ export function createQwenHarness(options: HarnessOptions, newId?: () => string)
 
 export const qwenCode: HarnessFactory = {
   format: FORMAT,
-  rootHelp: '$QWEN_RUNTIME_DIR, else $QWEN_HOME, else ~/.qwen',
+  rootHelp: '$QWEN_RUNTIME_DIR, else settings advanced.runtimeOutputDir, else $QWEN_HOME, else ~/.qwen',
   defaultRoot: (env, homedir) => qwenRoot(env, homedir),
   create: (options) => createQwenHarness(options),
   reopen: (options, session) => reopenQwenHarness(options, session),

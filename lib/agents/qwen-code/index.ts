@@ -9,5 +9,6 @@ export { INPUT_FORMAT, qwenChat } from './reader.js';
 import type { Agent } from '../../session/types.js';
 import { qwenCode as harness } from './harness.js';
 import { qwenChat as chat } from './reader.js';
+import { qwenSessions as sessions } from './sessions.js';
 
-export const qwenAgent: Agent = { harness, inputs: [chat], sessionInput: chat.name };
+export const qwenAgent: Agent = { harness, inputs: [chat], sessionInput: chat.name, sessions };

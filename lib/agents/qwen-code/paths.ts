@@ -1,8 +1,11 @@
 // Where Qwen Code 0.24.4 keeps its chats: `<base>/projects/<cwd with every UTF-16 unit outside [A-Za-z0-9] as
 // "-">/chats/<sessionId>.jsonl` (its `sanitizeCwd`: no length limit, no hash), the base being $QWEN_RUNTIME_DIR,
-// else $QWEN_HOME, else ~/.qwen. Only UUID-like file names are sessions to it.
+// else the user settings' `advanced.runtimeOutputDir`, else $QWEN_HOME, else ~/.qwen. Only UUID-like file names
+// are sessions to it.
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
+import { isObject } from '../../util/is-object.js';
 
 /** The longest file name a file system takes: the CLI's own name for a longer project cannot exist. */
 const NAME_MAX = 255;
@@ -41,11 +44,43 @@ function expand(dir: string, homedir: string): string {
   return isAbsolute(dir) ? dir : resolve(dir);
 }
 
-/** The CLI's runtime base: `$QWEN_RUNTIME_DIR`, else `$QWEN_HOME`, else `~/.qwen` (settings' runtimeOutputDir is not read). */
-export function qwenRoot(env: Record<string, string | undefined>, homedir: string): string {
-  const runtime = env.QWEN_RUNTIME_DIR;
-  if (runtime !== undefined && runtime !== '') return expand(runtime, homedir);
+/** The CLI's own directory (`getGlobalQwenDir`): `$QWEN_HOME`, else `~/.qwen`; its `settings.json` is the user's settings. */
+export function qwenHome(env: Record<string, string | undefined>, homedir: string): string {
   const home = env.QWEN_HOME;
   if (home !== undefined && home !== '') return expand(home, homedir);
   return join(homedir, '.qwen');
+}
+
+/** Bytes of a settings file read at most (a settings file is a few hundred bytes). */
+const MAX_SETTINGS_BYTES = 1024 * 1024;
+
+/**
+ * `advanced.runtimeOutputDir` of the user settings (`<qwen home>/settings.json`), or undefined: none, not a
+ * string, or a settings file that cannot be read or is not JSON (the CLI then says so itself).
+ */
+export function runtimeOutputDir(env: Record<string, string | undefined>, homedir: string): string | undefined {
+  let settings: unknown;
+  try {
+    const text = readFileSync(join(qwenHome(env, homedir), 'settings.json'), 'utf8');
+    if (text.length > MAX_SETTINGS_BYTES) return undefined;
+    settings = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const advanced = isObject(settings) ? settings.advanced : undefined;
+  const dir = isObject(advanced) ? advanced.runtimeOutputDir : undefined;
+  return typeof dir === 'string' && dir !== '' ? dir : undefined;
+}
+
+/**
+ * The CLI's runtime base, where its chats are: `$QWEN_RUNTIME_DIR`, else the user settings'
+ * `advanced.runtimeOutputDir` (`~` expanded; a relative one from the current directory, where the CLI takes it
+ * from the project's), else `$QWEN_HOME`, else `~/.qwen`.
+ */
+export function qwenRoot(env: Record<string, string | undefined>, homedir: string): string {
+  const runtime = env.QWEN_RUNTIME_DIR;
+  if (runtime !== undefined && runtime !== '') return expand(runtime, homedir);
+  const configured = runtimeOutputDir(env, homedir);
+  if (configured !== undefined) return expand(configured, homedir);
+  return qwenHome(env, homedir);
 }

@@ -79,7 +79,30 @@ describe("OpenCode's store as input", () => {
     const named = await runBin(['read', '--session-dir', `opencode=${home.dataDir}`, id], { env });
     expect(named.code, named.stderr).toBe(0);
     expect(ndjson(named.stdout)).toEqual(events);
-  }, 60_000);
+  }, 120_000);
+
+  test('read <ses_ prefix> finds the one session it names, a prefix several share is ambiguous, and convert <prefix> converts that session', async () => {
+    const ids = [...exported.keys()];
+    const [id, events] = [...exported.entries()][1]!;
+    // The shortest prefix of 8 or more characters no other session of the store shares.
+    let length = 8;
+    while (ids.filter((other) => other.startsWith(id.slice(0, length))).length > 1) length += 1;
+    const read = await runBin(['read', id.slice(0, length)], { env: binEnv(home) });
+    expect(read.code, read.stderr).toBe(0);
+    expect(ndjson(read.stdout)).toEqual(events);
+    const shared = ids[0]!.slice(0, 8);
+    const sharing = ids.filter((other) => other.startsWith(shared));
+    if (sharing.length > 1) {
+      const ambiguous = await runBin(['read', shared], { env: binEnv(home) });
+      expect(ambiguous.code).toBe(1);
+      expect(ambiguous.stderr).toMatch(new RegExp(`^asyncai-log: ${shared}: ambiguous: ${sharing.length} sessions match: `));
+    }
+    const out = tempDir();
+    const converted = await runBin(['convert', id.slice(0, length), '--session-dir', `claude-code-cli=${out}`], { env: binEnv(home) });
+    expect(converted.code, converted.stderr).toBe(0);
+    expect(JSON.parse(converted.stdout.split('\n')[0]!)).toMatchObject({ source: `${db}#${id}`, status: 'converted' });
+    expect(converted.stderr).toMatch(/^asyncai-log: resume with: claude --resume \S+/);
+  }, 120_000);
 
   test('read of an id the store does not hold says so in one line, exit 1', async () => {
     const read = await runBin(['read', 'ses_000000000000AAAAAAAAAAAAAA'], { env: binEnv(home) });

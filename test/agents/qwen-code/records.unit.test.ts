@@ -1,6 +1,9 @@
 // The Qwen Code chat mapper with literal events: the records each event makes, the chain, how a response's
 // thoughts, text and calls share one assistant record (held while it has calls), results, notifications,
 // compactions and the fidelity account; and the project folder names.
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import type { GenericEvent } from '../../../lib/events.js';
 import { PRE } from '../../../lib/monitor/notification.js';
@@ -180,6 +183,23 @@ describe('paths', () => {
     expect(qwenRoot({ QWEN_RUNTIME_DIR: '/r', QWEN_HOME: '/h' }, '/home/u')).toBe('/r');
     expect(qwenRoot({ QWEN_HOME: '~/q' }, '/home/u')).toBe('/home/u/q');
     expect(qwenRoot({}, '/home/u')).toBe('/home/u/.qwen');
+  });
+
+  test('settings\' advanced.runtimeOutputDir comes after $QWEN_RUNTIME_DIR and before $QWEN_HOME', () => {
+    const home = mkdtempSync(join(tmpdir(), 'asyncai-log-qwen-settings-'));
+    mkdirSync(join(home, '.qwen'));
+    writeFileSync(join(home, '.qwen', 'settings.json'), JSON.stringify({ advanced: { runtimeOutputDir: '~/runtime' } }));
+    expect(qwenRoot({}, home)).toBe(join(home, 'runtime'));
+    expect(qwenRoot({ QWEN_RUNTIME_DIR: '/r' }, home)).toBe('/r');
+    // The settings are $QWEN_HOME's when it is set.
+    mkdirSync(join(home, 'qh'));
+    writeFileSync(join(home, 'qh', 'settings.json'), JSON.stringify({ advanced: { runtimeOutputDir: '/elsewhere' } }));
+    expect(qwenRoot({ QWEN_HOME: join(home, 'qh') }, home)).toBe('/elsewhere');
+    // No key, or a settings file that is not JSON: $QWEN_HOME, else ~/.qwen.
+    writeFileSync(join(home, 'qh', 'settings.json'), '{"advanced": {}}');
+    expect(qwenRoot({ QWEN_HOME: join(home, 'qh') }, home)).toBe(join(home, 'qh'));
+    writeFileSync(join(home, '.qwen', 'settings.json'), '{not json');
+    expect(qwenRoot({}, home)).toBe(join(home, '.qwen'));
   });
 
   test('session ids are UUID-like', () => {

@@ -32,6 +32,7 @@ export const driver: ContractDriver = {
     .map((p) => [p.callID, { name: p.tool, args: p.state.input }])),
   keepsImages: true,
   marksErrors: false,
+  sendsHistoryBeforeCompaction: true,
   // The stand-in never calls a model: the home's mock address is never used.
   place: () => homePlace(opencodeHome('http://127.0.0.1:9'), STAND_IN),
   owned: (rel) => rel === 'asyncai-log/' || rel.startsWith('asyncai-log/'),

@@ -4,7 +4,7 @@ export { ClaudeTranscriptReader, readClaudeTranscript, ReaderError } from './rea
 export type { ReaderOptions, ReaderWarning, SubagentMeta } from './reader.js';
 export type { BranchInfo, TranscriptTree } from './branch.js';
 export type { UsageTotals } from './usage.js';
-export { findSessionTranscripts, isSessionUuid, SESSION_UUID } from './locate.js';
+export { claudeSessions, findSessionTranscripts, isSessionUuid, SESSION_UUID } from './locate.js';
 export { recoverRecords, DEFAULT_MAX_RECORD_BYTES } from './scan.js';
 export { MAX_SPILL_BYTES, readSpillFile } from './spill.js';
 export { parseMonitorNotification } from '../../../monitor/task-notification.js';

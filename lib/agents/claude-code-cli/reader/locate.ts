@@ -1,8 +1,9 @@
-// Finding a session's transcript from its uuid: `<root>/projects/*/<uuid>.jsonl`, root being the Claude Code
-// harness's storage root (`--session-dir claude-code-cli=<path>`, else $CLAUDE_CONFIG_DIR, else ~/.claude).
-// The uuid comes from the command line, so it must look like one before it is used in a path.
-import { promises as fsp } from 'node:fs';
-import { join } from 'node:path';
+// Finding a session's transcript from its uuid, or a prefix of one: `<root>/projects/*/<uuid>.jsonl`, root being
+// the Claude Code harness's storage root (`--session-dir claude-code-cli=<path>`, else $CLAUDE_CONFIG_DIR, else
+// ~/.claude). Only directory listings are read; the value looked up is compared with file names, never joined to a path.
+import { join, resolve } from 'node:path';
+import type { SessionLookup } from '../../../session/types.js';
+import { filesById, grouped, namesIn, UUID_PREFIX } from '../../../session/session-lookup.js';
 
 /** What a session id must look like before it becomes part of a path. */
 export const SESSION_UUID = /^[0-9a-f-]{36}$/i;
@@ -12,27 +13,28 @@ export function isSessionUuid(value: string): boolean {
   return SESSION_UUID.test(value);
 }
 
+const TRANSCRIPT_NAME = /^([0-9a-f-]{36})\.jsonl$/i;
+
+/** Claude Code's sessions by id: every project's `<uuid>.jsonl` (one session may be in two projects: both, sorted by project). */
+export const claudeSessions: SessionLookup = {
+  matches: (value) => UUID_PREFIX.test(value),
+  async find(root, prefix) {
+    const projects = join(root, 'projects');
+    const found: [string, string][] = [];
+    for (const dir of await namesIn(projects, 'dir')) {
+      found.push(...await filesById(join(projects, dir), prefix, (name) => TRANSCRIPT_NAME.exec(name)?.[1]));
+    }
+    return grouped(found);
+  },
+  sessionsDir: (root) => resolve(root, 'projects'),
+};
+
 /**
  * Every transcript of session `uuid` under `<root>/projects/` (normally one), sorted by project directory.
  * Throws when `uuid` is not a session uuid.
  */
 export async function findSessionTranscripts(root: string, uuid: string): Promise<string[]> {
   if (!isSessionUuid(uuid)) throw new Error(`not a session uuid: ${JSON.stringify(uuid)}`);
-  const projects = join(root, 'projects');
-  let dirs: string[];
-  try {
-    dirs = (await fsp.readdir(projects)).sort();
-  } catch {
-    return [];
-  }
-  const found: string[] = [];
-  for (const dir of dirs) {
-    const candidate = join(projects, dir, `${uuid}.jsonl`);
-    try {
-      if ((await fsp.stat(candidate)).isFile()) found.push(candidate);
-    } catch {
-      // Not in this project.
-    }
-  }
-  return found;
+  const found = await claudeSessions.find(root, uuid);
+  return [...found.find((session) => session.id.toLowerCase() === uuid.toLowerCase())?.files ?? []];
 }

@@ -1,0 +1,64 @@
+// `read <id>` and `convert <id>`: a session id, or a prefix of 8 characters or more of one, looked up under every
+// registered agent's root (`--session-dir <format>=<dir>`, else the agent's default, its environment variables
+// honoured) through each agent's `Agent.sessions`. A whole id that names a session is that one, whatever longer
+// ids it starts; otherwise the sessions whose id starts with it, from every agent, are the matches.
+import { resolve } from 'node:path';
+import { AGENTS } from './index.js';
+import type { Agent } from '../session/types.js';
+
+/** One session an id names. */
+export interface SessionMatch {
+  /** Its agent's `--session-format`. */
+  readonly format: string;
+  readonly agent: Agent;
+  /** Its whole id. */
+  readonly id: string;
+  /** Its files, the one to read first first. */
+  readonly files: readonly string[];
+}
+
+/** Where lookups start: the run's `--session-dir` roots (relative to `processCwd`), environment and home. */
+export interface LookupContext {
+  sessionDirs: Record<string, string>;
+  env: Record<string, string | undefined>;
+  homedir: string;
+  processCwd: string;
+}
+
+/** Whether some agent's sessions may have `value` as an id or id prefix (else it is a path). */
+export function mayBeSessionId(value: string): boolean {
+  return AGENTS.some((agent) => agent.sessions?.matches(value) === true);
+}
+
+/** The sessions of a store `id` names: the one of that id, else those whose id starts with it. */
+export function storeSessionsById<T extends { id: string }>(sessions: readonly T[], id: string): T[] {
+  const whole = sessions.filter((s) => s.id === id);
+  return whole.length > 0 ? whole : sessions.filter((s) => s.id.startsWith(id));
+}
+
+/** The sessions `value` names, and the directories looked in. */
+export async function findSessionsById(value: string, context: LookupContext): Promise<{ matches: SessionMatch[]; searched: string[] }> {
+  const matches: SessionMatch[] = [];
+  const searched: string[] = [];
+  for (const agent of AGENTS) {
+    const lookup = agent.sessions;
+    if (lookup === undefined || !lookup.matches(value)) continue;
+    const format = agent.harness.format;
+    const root = resolve(context.processCwd, context.sessionDirs[format] ?? agent.harness.defaultRoot(context.env, context.homedir));
+    searched.push(lookup.sessionsDir(root));
+    for (const found of await lookup.find(root, value)) matches.push({ format, agent, id: found.id, files: found.files });
+  }
+  const whole = matches.filter((match) => match.id.toLowerCase() === value.toLowerCase());
+  return { matches: whole.length > 0 ? whole : matches, searched };
+}
+
+/**
+ * What is said (after `<value>: `) when a value names no session, or several (each named with its format):
+ * undefined when it names one. `where` says where none was found (`under <dir>, <dir>`, `in <database>`).
+ */
+export function lookupProblem(matches: readonly { id: string; format: string }[], where: string): string | undefined {
+  if (matches.length === 0) return `no session of this id ${where}`;
+  if (matches.length === 1) return undefined;
+  const shown = matches.slice(0, 10).map((match) => `${match.id} (${match.format})`).join(', ');
+  return `ambiguous: ${matches.length} sessions match: ${shown}${matches.length > 10 ? ', ...' : ''}`;
+}
