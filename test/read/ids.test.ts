@@ -19,6 +19,8 @@ const AGENTS: [format: string, variable: (home: string) => Record<string, string
   ['gemini-cli', (home) => ({ GEMINI_CLI_HOME: join(home, 'gemini-elsewhere') })],
   ['qwen-code', (home) => ({ QWEN_HOME: join(home, 'qwen-elsewhere') })],
   ['pi', (home) => ({ PI_CODING_AGENT_DIR: join(home, 'pi-elsewhere') })],
+  ['droid', (home) => ({ FACTORY_HOME_OVERRIDE: join(home, 'droid-elsewhere') })],
+  ['copilot-cli', (home) => ({ COPILOT_HOME: join(home, 'copilot-elsewhere') })],
 ];
 
 /** Write one session of `format` with the bin: its id and file. */
@@ -117,7 +119,8 @@ describe('read <id>: none, ambiguous, whole', () => {
     expect(r.code).toBe(1);
     const home = env.HOME!;
     expect(r.stderr).toBe(`asyncai-log: deadbeef: no session of this id under ${join(home, '.claude', 'projects')}, `
-      + `${join(home, '.codex', 'sessions')}, ${join(home, '.gemini', 'tmp')}, ${join(home, '.qwen', 'projects')}, ${join(home, '.pi', 'agent', 'sessions')}\n`);
+      + `${join(home, '.codex', 'sessions')}, ${join(home, '.gemini', 'tmp')}, ${join(home, '.qwen', 'projects')}, ${join(home, '.pi', 'agent', 'sessions')}, `
+      + `${join(home, '.factory', 'sessions')}, ${join(home, '.copilot', 'session-state')}\n`);
     expect(texts(r.stdout)).toEqual(['claude one', 'ok']);
   });
 

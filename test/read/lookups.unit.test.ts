@@ -56,6 +56,22 @@ describe('session lookups by agent', () => {
     expect(await lookup('pi').find(root, ID.slice(0, 8))).toEqual([{ id: `${ID.slice(0, 35)}8`, files: [other] }, { id: ID, files: [named] }]);
   });
 
+  test('Droid: <root>/sessions/<project>/<uuid>.jsonl, its settings file beside it no session', async () => {
+    const root = temp();
+    const path = file(join(root, 'sessions', '-home-user-p', `${ID}.jsonl`));
+    file(join(root, 'sessions', '-home-user-p', `${ID}.settings.json`));
+    file(join(root, `${ID}.jsonl`)); // not in a project folder
+    expect(await lookup('droid').find(root, ID.slice(0, 8).toUpperCase())).toEqual([{ id: ID, files: [path] }]);
+  });
+
+  test('Copilot CLI: <root>/session-state/<uuid>/events.jsonl, a folder without its events file no session', async () => {
+    const root = temp();
+    const path = file(join(root, 'session-state', ID, 'events.jsonl'));
+    const other = `${ID.slice(0, 35)}8`;
+    file(join(root, 'session-state', other, 'workspace.yaml'));
+    expect(await lookup('copilot-cli').find(root, ID.slice(0, 8))).toEqual([{ id: ID, files: [path] }]);
+  });
+
   test('a root that does not exist holds no session', async () => {
     for (const agent of AGENTS) if (agent.sessions) expect(await agent.sessions.find(join(temp(), 'none'), ID)).toEqual([]);
   });

@@ -4,10 +4,11 @@
 import type { Agent } from '../../session/types.js';
 import { copilotCli as harness } from './harness.js';
 import { copilotEvents } from './reader.js';
+import { copilotSessions } from './sessions.js';
 
 export { FORMAT, copilotCli, createCopilotHarness, lastEventId } from './harness.js';
 export { CopilotEventMapper } from './records.js';
 export { copilotRoot, sessionStateDir } from './paths.js';
 export { INPUT_FORMAT, copilotEvents } from './reader.js';
 
-export const copilotAgent: Agent = { harness, inputs: [copilotEvents], sessionInput: copilotEvents.name };
+export const copilotAgent: Agent = { harness, inputs: [copilotEvents], sessionInput: copilotEvents.name, sessions: copilotSessions };
