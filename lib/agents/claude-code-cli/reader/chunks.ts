@@ -3,10 +3,10 @@
 // taken back in file order; and the lines and records of a chunk read back out of it (on a worker, or here
 // when this thread maps a chunk itself).
 import type { GenericEvent } from '../../../events.js';
-import { CHUNK_BYTES, lineText, type FileLine } from './file-lines.js';
+import { CHUNK_BYTES, lineText } from '../../../lines/file-lines.js';
 import type { TranscriptEventMapper } from './map-record.js';
 import type { TranscriptFile } from './transcript-file.js';
-import { parseHugeRecord, recordSource, type TranscriptScan } from './scan.js';
+import { parseHugeRecord, recordSource, type TranscriptLine, type TranscriptScan } from './scan.js';
 import type { JsonSource } from '../../../json/raw-json.js';
 import {
   LINE_INTS, LINE_INVALID_UTF8, LINE_LAST, LINE_OVER_LONG, type ChunkResult, type ChunkTask, type WorkerPool,
@@ -20,12 +20,12 @@ export const WORKER_MAX_LINE_BYTES = 1024 * 1024;
  * file order (one chunk per worker in flight and one more, so memory stays flat whatever the consumer does).
  */
 export async function* pipeline(
-  file: TranscriptFile, scan: TranscriptScan, pool: WorkerPool, kind: 'heads' | 'map', wanted: (line: FileLine) => boolean,
+  file: TranscriptFile, scan: TranscriptScan, pool: WorkerPool, kind: 'heads' | 'map', wanted: (line: TranscriptLine) => boolean,
 ): AsyncGenerator<ChunkResult> {
   const chunk = new ChunkBuilder();
   const inFlight: Promise<ChunkResult>[] = [];
   let task: { bytes: Uint8Array; lines: Int32Array } | undefined;
-  const onLine = (line: FileLine) => {
+  const onLine = (line: TranscriptLine) => {
     if (wanted(line)) chunk.add(line);
   };
   let local = false;
@@ -78,7 +78,7 @@ class ChunkBuilder {
   private from = 0;
   private to = 0;
 
-  add(line: FileLine): void {
+  add(line: TranscriptLine): void {
     const flags = (line.overLong ? LINE_OVER_LONG : 0) | (line.invalidUtf8 ? LINE_INVALID_UTF8 : 0) | (line.last ? LINE_LAST : 0);
     if (line.overLong) {
       this.lines.push(line.no, -1, line.bytes, flags);
@@ -152,11 +152,11 @@ class ChunkBuilder {
 const EMPTY = Buffer.alloc(0);
 
 /** The lines of a task, as the scan made them (one object, reused). */
-export function forEachTaskLine(task: ChunkTask, onLine: (line: FileLine, index: number) => void): void {
+export function forEachTaskLine(task: ChunkTask, onLine: (line: TranscriptLine, index: number) => void): void {
   const bytes = Buffer.from(task.bytes.buffer, task.bytes.byteOffset, task.bytes.byteLength);
   const { lines } = task;
   // An over-long line's skipped head does not travel with the chunk (see firstPass).
-  const line: FileLine = { no: 0, buf: bytes, start: 0, end: 0, bytes: 0, overLong: false, skippedHead: undefined, invalidUtf8: false, last: false };
+  const line: TranscriptLine = { no: 0, buf: bytes, start: 0, end: 0, bytes: 0, overLong: false, skippedHead: undefined, invalidUtf8: false, last: false };
   for (let i = 0; i * LINE_INTS < lines.length; i += 1) {
     const at = i * LINE_INTS;
     const flags = lines[at + 3]!;

@@ -5,8 +5,8 @@
 import { resolveTimestamp } from '../../../events.js';
 import { BranchIndex } from './branch.js';
 import { forEachTaskLine, pipeline } from './chunks.js';
-import type { FileLine } from './file-lines.js';
 import { decodeRecordHead, HEAD_INTS, readRecordHead, type RecordHead } from './record-head.js';
+import type { TranscriptLine } from './scan.js';
 import type { TranscriptFile } from './transcript-file.js';
 import type { UuidIdsOptions } from './uuid-ids.js';
 import type { HeadsResult, WorkerPool } from './worker-pool.js';
@@ -41,7 +41,7 @@ export async function firstPass(file: TranscriptFile, previews: boolean, pool?: 
     index.addHead(head, no, file.warn);
     if (first === undefined && typeof head.timestamp === 'string') first = validTimestamp(head.timestamp);
   };
-  const onParsed = (line: FileLine) => {
+  const onParsed = (line: TranscriptLine) => {
     const warnings = scan.warnings;
     const records = scan.records(line);
     if (records.length !== 1 || scan.warnings !== warnings) regular = false;
@@ -55,7 +55,7 @@ export async function firstPass(file: TranscriptFile, previews: boolean, pool?: 
       if (first === undefined && typeof record.timestamp === 'string') first = validTimestamp(record.timestamp);
     }
   };
-  const onLine = (line: FileLine) => {
+  const onLine = (line: TranscriptLine) => {
     lines = line.no;
     const head = previews || line.overLong || line.invalidUtf8
       ? undefined : readRecordHead(line.buf, line.start, line.end, first === undefined);
@@ -65,7 +65,7 @@ export async function firstPass(file: TranscriptFile, previews: boolean, pool?: 
   if (pool === undefined || previews) {
     while (file.readChunk(scan, onLine));
   } else {
-    const wanted = (line: FileLine) => {
+    const wanted = (line: TranscriptLine) => {
       if (line.skippedHead !== undefined) skippedHeads.set(line.no, line.skippedHead);
       return true;
     };

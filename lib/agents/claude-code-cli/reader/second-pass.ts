@@ -7,9 +7,8 @@ import type { GenericEvent } from '../../../events.js';
 import { ByteSink } from './byte-sink.js';
 import { eventSource, mapRecord, mapTaskRecords, pipeline } from './chunks.js';
 import { stringifySpliced, type JsonPieces } from '../../../json/spliced-json.js';
-import type { FileLine } from './file-lines.js';
 import type { TranscriptEventMapper } from './map-record.js';
-import type { TranscriptScan } from './scan.js';
+import type { TranscriptLine, TranscriptScan } from './scan.js';
 import type { TranscriptFile } from './transcript-file.js';
 import type { MapResult, WorkerPool } from './worker-pool.js';
 
@@ -70,7 +69,7 @@ function* mapHere<T>(file: TranscriptFile, scan: TranscriptScan, plan: SecondPas
   const map = (record: Record<string, unknown>, no: number) => {
     for (const event of mapRecord(mapper, record, (message) => file.warn(no, message))) batch.push(event);
   };
-  const onLine = (line: FileLine) => {
+  const onLine = (line: TranscriptLine) => {
     if (selected !== undefined) {
       if (selected[line.no] === 1) for (const record of scan.records(line)) map(record, line.no);
       return;
