@@ -3,59 +3,10 @@
 // per record (not the records), picks the leaf `claude --resume` would continue, and selects the records on
 // the branch ending there, through compaction boundaries (a boundary's logicalParentUuid).
 import type { NodeKind, RecordHead } from './record-head.js';
-import { GrowingArray, zeroed } from './growing-array.js';
-import { UuidIds, type UuidIdsOptions } from './uuid-ids.js';
+import {
+  Column, KINDS, LOGICAL_STRING, NONE, NOT_A_STRING, PARENT_STRING, RecordIds, SIDECHAIN, SparseColumn,
+} from './branch-columns.js';
 import { isObject, isToolResultsOnly } from './record-types.js';
-
-const KINDS: readonly NodeKind[] = ['user', 'assistant', 'tool-results', 'context', 'boundary'];
-const NONE = -1;
-/** A link that is not a string at all (null, missing): unlike NONE, a string naming no record here. */
-const NOT_A_STRING = -2;
-const SIDECHAIN = 1;
-const PARENT_STRING = 2;
-const LOGICAL_STRING = 4;
-
-/**
- * A growing column of integers, one slot per record id. A value is stored less `empty`, so a slot never
- * written holds zero and reads `empty`: the column is never filled, and pages past the last id are not touched.
- */
-class Column {
-  private data: Int32Array | Uint8Array;
-
-  /** @param small values fit a byte (less `empty`) */
-  constructor(private readonly empty: number, private readonly small = false) {
-    this.data = small ? new Uint8Array(1024) : new Int32Array(1024);
-  }
-
-  get(id: number): number {
-    return this.data[id]! + this.empty;
-  }
-
-  set(id: number, value: number): void {
-    this.data[id] = value - this.empty;
-  }
-
-  ensure(size: number): void {
-    if (size <= this.data.length) return;
-    let length = this.data.length;
-    while (length < size) length *= 2;
-    const grown = this.small ? zeroed(Uint8Array, length) : zeroed(Int32Array, length);
-    grown.set(this.data);
-    this.data = grown;
-  }
-}
-
-/** A column whose slots are nearly all `empty` (logical parents: compaction boundaries only), kept in a Map. */
-class SparseColumn {
-  private readonly values = new Map<number, number>();
-  constructor(private readonly empty: number) {}
-  get(id: number): number {
-    return this.values.get(id) ?? this.empty;
-  }
-  set(id: number, value: number): void {
-    this.values.set(id, value);
-  }
-}
 
 /** One branch of the conversation, named by its last user or assistant record. */
 export interface BranchInfo {
@@ -129,14 +80,11 @@ function isTurn(kind: NodeKind): boolean {
 
 /**
  * The branch structure of one transcript, fed record by record in file order (the first pass). Records are
- * kept as integer ids in typed columns (parent, logical parent, kind, line, flags) and their uuids
- * through uuid-ids.ts (in memory a 4-byte fingerprint and a table slot; the 16 bytes themselves in a file, past
- * the newest 65,536): a few tens of bytes of memory per record, flat past that window (figures:
- * docs/performance.md).
+ * kept as integer ids in typed columns (parent, logical parent, kind, line, flags), their uuids in a Map.
  */
 export class BranchIndex {
   /** uuid <-> id; ids are also given to uuids only named as a parent (not present until their record comes). */
-  private readonly ids: UuidIds;
+  private readonly ids = new RecordIds();
   private readonly parent = new Column(NONE);
   private readonly logical = new SparseColumn(NONE);
   /** Kind index into KINDS, or NONE while the record itself has not been seen. */
@@ -150,8 +98,7 @@ export class BranchIndex {
    * ids of user/assistant records in file order, made only once ids stop being in file order (a uuid named as
    * a parent before its record comes gets its id then): until then the kind column says which ids are turns.
    */
-  private turns: GrowingArray<Int32Array> | undefined;
-  private turnCount = 0;
+  private turns: number[] | undefined;
   /** The last record's id (ids of the records are in file order while each is above the one before). */
   private lastId = NONE;
   private present = 0;
@@ -161,18 +108,11 @@ export class BranchIndex {
   private lastUuid: string | undefined;
   private warnedDuplicate = false;
 
-  constructor(private readonly options: { previews?: boolean; uuids?: UuidIdsOptions } = {}) {
-    this.ids = new UuidIds(options.uuids);
-  }
+  constructor(private readonly options: { previews?: boolean } = {}) {}
 
   /** Records indexed. */
   get size(): number {
     return this.present;
-  }
-
-  /** Let go of what the index keeps outside memory (its uuid table's file): it answers no more questions. */
-  close(): void {
-    this.ids.close();
   }
 
   has(uuid: string): boolean {
@@ -232,11 +172,7 @@ export class BranchIndex {
       | (typeof head.logicalParentUuid === 'string' ? LOGICAL_STRING : 0));
     this.present += 1;
     this.lastUuid = uuid;
-    if (this.turns !== undefined && isTurn(kind)) {
-      this.turns.ensure(this.turnCount + 1);
-      this.turns.data[this.turnCount] = id;
-      this.turnCount += 1;
-    }
+    if (this.turns !== undefined && isTurn(kind)) this.turns.push(id);
     if (kind === 'boundary') this.boundaries += 1;
     return id;
   }
@@ -276,17 +212,12 @@ export class BranchIndex {
 
   /** The turns so far, in file order, which is id order until now: ids stop being in file order. */
   private listTurns(): void {
-    const sofar = this.allTurns();
-    const turns = new GrowingArray(Int32Array, 1024);
-    turns.ensure(sofar.length);
-    turns.data.set(sofar);
-    this.turns = turns;
-    this.turnCount = sofar.length;
+    this.turns = [...this.allTurns()];
   }
 
   /** ids of the user/assistant records in file order. */
   private allTurns(): Int32Array {
-    if (this.turns !== undefined) return this.turns.data.subarray(0, this.turnCount);
+    if (this.turns !== undefined) return Int32Array.from(this.turns);
     let count = 0;
     for (let id = 0; id < this.ids.size; id += 1) if (this.isPresent(id) && isTurn(this.kindOf(id))) count += 1;
     const all = new Int32Array(count);

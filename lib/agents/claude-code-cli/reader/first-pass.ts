@@ -8,7 +8,6 @@ import { forEachTaskLine, pipeline } from './chunks.js';
 import { decodeRecordHead, HEAD_INTS, readRecordHead, type RecordHead } from './record-head.js';
 import type { TranscriptLine } from './scan.js';
 import type { TranscriptFile } from './transcript-file.js';
-import type { UuidIdsOptions } from './uuid-ids.js';
 import type { HeadsResult, WorkerPool } from './worker-pool.js';
 
 /** What the first pass learnt. */
@@ -24,12 +23,9 @@ export interface FirstPass {
   lines: number;
 }
 
-/**
- * Index the file's records; `previews` keeps a preview of each (for the tree), which needs every record parsed.
- * `uuids` says where the index's uuid table keeps what does not stay in memory.
- */
-export async function firstPass(file: TranscriptFile, previews: boolean, pool?: WorkerPool, uuids: UuidIdsOptions = {}): Promise<FirstPass> {
-  const index = new BranchIndex({ previews, uuids });
+/** Index the file's records; `previews` keeps a preview of each (for the tree), which needs every record parsed. */
+export async function firstPass(file: TranscriptFile, previews: boolean, pool?: WorkerPool): Promise<FirstPass> {
+  const index = new BranchIndex({ previews });
   let first: string | undefined;
   let regular = true;
   let lines = 0;
