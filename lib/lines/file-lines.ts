@@ -35,27 +35,6 @@ export function lineText(line: FileLine): string {
 }
 
 /**
- * A big line buffer one pass is done with, for the next pass's long line: two passes over a file of huge
- * lines would otherwise hold a buffer each until a collection frees the first.
- */
-export class SpareBuffer {
-  private buf: Buffer | undefined;
-
-  /** The spare buffer, if it holds `min` bytes (it is no longer spare). */
-  take(min: number): Buffer | undefined {
-    const { buf } = this;
-    if (buf === undefined || buf.length < min) return undefined;
-    this.buf = undefined;
-    return buf;
-  }
-
-  /** A buffer nobody reads any more (the larger of it and the one kept). */
-  give(buf: Buffer): void {
-    if (this.buf === undefined || buf.length > this.buf.length) this.buf = buf;
-  }
-}
-
-/**
  * The lines of the first `limit` bytes of an open file, a chunk at a time: `readChunk` reads one chunk
  * and hands each line it completes to the callback; the file's last line (without a newline) comes with
  * the final chunk. A line longer than a chunk grows the buffer, up to `maxLineBytes`.
@@ -86,7 +65,7 @@ export class FileLines {
    */
   constructor(
     private readonly fd: number, private readonly limit: number, maxLineBytes: number,
-    private readonly chunkBytes = CHUNK_BYTES, private readonly spare?: SpareBuffer,
+    private readonly chunkBytes = CHUNK_BYTES,
     private readonly onSkippedBytes?: (buf: Buffer, start: number, end: number) => void,
   ) {
     this.buf = Buffer.allocUnsafeSlow(chunkBytes);
@@ -146,7 +125,6 @@ export class FileLines {
       // as it is to whoever kept it.
       const usual = Buffer.allocUnsafeSlow(small ? this.chunkBytes : this.buf.length);
       this.buf.copy(usual, 0, start, end);
-      if (!this.kept) this.spare?.give(this.buf);
       this.buf = usual;
       this.kept = false;
     } else if (this.have > 0 && start > 0) {
@@ -180,7 +158,7 @@ export class FileLines {
 
   /** A line that does not fit: a bigger buffer (the pending bytes are at its start). */
   private grow(): void {
-    const bigger = this.spare?.take(this.buf.length * 2) ?? Buffer.allocUnsafeSlow(this.buf.length * 2);
+    const bigger = Buffer.allocUnsafeSlow(this.buf.length * 2);
     this.buf.copy(bigger, 0, 0, this.have);
     this.buf = bigger;
   }

@@ -76,11 +76,6 @@ export async function firstPass(file: TranscriptFile, previews: boolean, pool?: 
           onLine(line);
         }
       });
-      // Decoded: the heads' buffer takes a later chunk's (a buffer per chunk, freed whenever the collector ran,
-      // held tens of megabytes at a time).
-      if (heads.length > 0) pool.giveBack('heads', heads.buffer as ArrayBuffer);
-      // The buffer a huge line was read into (kept for its chunk, not shared) serves the second pass's.
-      if (!(task.bytes.buffer instanceof SharedArrayBuffer)) file.spare.give(Buffer.from(task.bytes.buffer));
     }
   }
   return { index, bytes: scan.summary.bytes, first, regular, lines };

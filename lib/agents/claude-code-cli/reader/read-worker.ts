@@ -24,9 +24,7 @@ function scanHeads(task: ChunkTask): HeadsReply {
   const bytes = Buffer.from(task.bytes.buffer, task.bytes.byteOffset, task.bytes.byteLength);
   const { lines } = task;
   const count = lines.length / LINE_INTS;
-  // A new buffer has room for more lines than this chunk's: it is given back to take later chunks' heads.
-  const fits = task.spare !== undefined && task.spare.byteLength >= count * HEAD_INTS * 4;
-  const heads = new Int32Array(fits ? task.spare! : new ArrayBuffer(Math.ceil(count * 1.5) * HEAD_INTS * 4), 0, count * HEAD_INTS);
+  const heads = new Int32Array(count * HEAD_INTS);
   for (let i = 0; i < count; i += 1) {
     const at = i * HEAD_INTS;
     const flags = lines[i * LINE_INTS + 3]!;
@@ -45,7 +43,7 @@ function mapChunk(task: ChunkTask): MapReply {
     ...(resolveSpill !== undefined ? { resolveSpill } : {}),
     deferred: { anonymousPrefix: `${task.seq}:` },
   });
-  const sink = new ByteSink(Math.ceil(task.bytes.byteLength * 0.6), task.spare);
+  const sink = new ByteSink(Math.ceil(task.bytes.byteLength * 0.6));
   const holes: number[] = [];
   const ids: string[] = [];
   let fills = '';

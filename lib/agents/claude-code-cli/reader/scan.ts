@@ -3,7 +3,7 @@
 // runs a crash leaves behind are recovered; an over-long line is skipped; a truncated last line marks the
 // session partial. Every problem is reported through `warn` with its line number.
 import { closeSync, constants, fstatSync, openSync } from 'node:fs';
-import { FileLines, lineText, type FileLine, type SpareBuffer } from '../../../lines/file-lines.js';
+import { FileLines, lineText, type FileLine } from '../../../lines/file-lines.js';
 import type { RecordHead } from './record-head.js';
 import { SkippedHead } from './skipped-head.js';
 import { sameFile } from '../../../util/no-follow.js';
@@ -33,8 +33,6 @@ export interface ScanOptions {
   chunkBytes?: number;
   /** Read only the first `bytes` bytes (the second pass reads exactly what the first one saw). */
   bytes?: number;
-  /** Where a big line buffer is left for the next pass, and taken from (see SpareBuffer). */
-  spare?: SpareBuffer;
   /** The inode the file must be: it is then opened without following a link (a subagent's, found by lstat). */
   identity?: { dev: number; ino: number };
   warn: (line: number | undefined, message: string) => void;
@@ -205,7 +203,7 @@ export class TranscriptScan {
     // The second pass reads exactly the bytes the first one saw, even when the file was appended to since.
     const limit = options.bytes ?? Number.MAX_SAFE_INTEGER;
     const onSkippedBytes = (buf: Buffer, start: number, end: number) => (this.head ??= new SkippedHead()).feed(buf, start, end);
-    this.lines = new FileLines(fd, Math.max(0, limit), this.max, options.chunkBytes, options.spare, onSkippedBytes);
+    this.lines = new FileLines(fd, Math.max(0, limit), this.max, options.chunkBytes, onSkippedBytes);
   }
 
   /** Open `path` (a regular file only, never blocking on a FIFO or device) for one pass. */

@@ -119,10 +119,7 @@ function settle(file: TranscriptFile, result: MapResult, mapper: TranscriptEvent
   }
   mapper.adopt(result.carry);
   const reply = Buffer.from(result.bytes.buffer, result.bytes.byteOffset, result.bytes.byteLength);
-  const filled = fillHoles(reply, result.holes, given);
-  // Copied out with its holes filled: the reply's buffer can take the next reply.
-  if (filled !== reply) workers.pool.giveBack('map', result.bytes.buffer as ArrayBuffer);
-  return filled;
+  return fillHoles(reply, result.holes, given);
 }
 
 /** `source` with `given[i]` written at byte offset `holes[i]` (the source itself when nothing is given). */

@@ -2,7 +2,7 @@
 // spans the passes is here (the warnings, given once each, and which record types were reported).
 import { cannotBeRead } from '../../../util/fs-errors.js';
 import { ReaderError, type ReaderWarning } from '../../../session/types.js';
-import { CHUNK_BYTES, SpareBuffer } from '../../../lines/file-lines.js';
+import { CHUNK_BYTES } from '../../../lines/file-lines.js';
 import { classifyRecordType } from './record-types.js';
 import { TranscriptScan, type ScanSummary, type TranscriptLine } from './scan.js';
 import { AssistantLines, scanUsageRecord } from './usage-scan.js';
@@ -26,8 +26,6 @@ export class TranscriptFile {
   readonly warnings: ReaderWarning[] = [];
   /** The file ends in a cut-off record: the session was being written, or the write was interrupted. */
   partial = false;
-  /** A big line buffer one pass left for the next (see SpareBuffer). */
-  readonly spare = new SpareBuffer();
   private readonly reported = new Set<string>();
   private readonly unknownTypes = new Set<string>();
 
@@ -57,7 +55,6 @@ export class TranscriptFile {
     try {
       return TranscriptScan.open(this.path, {
         warn: this.warn,
-        spare: this.spare,
         ...(this.options.maxRecordBytes !== undefined ? { maxRecordBytes: this.options.maxRecordBytes } : {}),
         ...(this.options.chunkBytes !== undefined ? { chunkBytes: this.options.chunkBytes } : {}),
         ...(bytes !== undefined ? { bytes } : {}),
