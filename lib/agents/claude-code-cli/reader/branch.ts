@@ -2,11 +2,10 @@
 // (parentUuid), so edits and re-runs leave several children under one parent. The index keeps a few fields
 // per record (not the records), picks the leaf `claude --resume` would continue, and selects the records on
 // the branch ending there, through compaction boundaries (a boundary's logicalParentUuid).
-import type { NodeKind, RecordHead } from './record-head.js';
+import type { NodeKind } from './record-head.js';
 import {
-  Column, KINDS, LOGICAL_STRING, NONE, NOT_A_STRING, PARENT_STRING, RecordIds, SIDECHAIN, SparseColumn,
-} from './branch-columns.js';
-import { isObject, isToolResultsOnly } from './record-types.js';
+  isTurn, LOGICAL_STRING, nodeKind, NONE, NOT_A_STRING, PARENT_STRING, RecordGraph, type Warn,
+} from './branch-graph.js';
 
 /** One branch of the conversation, named by its last user or assistant record. */
 export interface BranchInfo {
@@ -45,200 +44,11 @@ export interface BranchSelection {
   includesId(id: number, parentId: number, kind: NodeKind): boolean;
 }
 
-type Warn = (line: number | undefined, message: string) => void;
-
-const PREVIEW_CHARS = 100;
-
-function preview(record: Record<string, unknown>): string | undefined {
-  const message = record.message;
-  if (!isObject(message)) return undefined;
-  const content = message.content;
-  let text: string | undefined;
-  if (typeof content === 'string') text = content;
-  else if (Array.isArray(content)) {
-    text = content.filter((b) => isObject(b) && b.type === 'text' && typeof b.text === 'string').map((b) => (b as { text: string }).text).join(' ');
-  }
-  if (text === undefined) return undefined;
-  const flat = text.replace(/\s+/g, ' ').trim();
-  if (flat === '') return undefined;
-  return flat.length > PREVIEW_CHARS ? `${flat.slice(0, PREVIEW_CHARS)}...` : flat;
-}
-
-/** The kind of a uuid-bearing record. */
-export function nodeKind(record: Record<string, unknown>): NodeKind {
-  switch (record.type) {
-    case 'user': return isToolResultsOnly(record) ? 'tool-results' : 'user';
-    case 'assistant': return 'assistant';
-    case 'system': return record.subtype === 'compact_boundary' ? 'boundary' : 'context';
-    default: return 'context';
-  }
-}
-
-function isTurn(kind: NodeKind): boolean {
-  return kind === 'user' || kind === 'assistant' || kind === 'tool-results';
-}
-
 /**
- * The branch structure of one transcript, fed record by record in file order (the first pass). Records are
- * kept as integer ids in typed columns (parent, logical parent, kind, line, flags), their uuids in a Map.
+ * The branch structure of one transcript, fed record by record in file order (the first pass: see
+ * RecordGraph), and what is asked of it: the leaf `claude --resume` continues, a branch's records, the tree.
  */
-export class BranchIndex {
-  /** uuid <-> id; ids are also given to uuids only named as a parent (not present until their record comes). */
-  private readonly ids = new RecordIds();
-  private readonly parent = new Column(NONE);
-  private readonly logical = new SparseColumn(NONE);
-  /** Kind index into KINDS, or NONE while the record itself has not been seen. */
-  private readonly kind = new Column(NONE, true);
-  private readonly line = new Column(0);
-  /** Bits: SIDECHAIN, and whether parentUuid / logicalParentUuid were strings (an empty one has no id). */
-  private readonly flags = new Column(0, true);
-  /** Timestamps and prompt previews, kept only when a tree is asked for. */
-  private readonly extras = new Map<number, { timestamp?: string; preview?: string }>();
-  /**
-   * ids of user/assistant records in file order, made only once ids stop being in file order (a uuid named as
-   * a parent before its record comes gets its id then): until then the kind column says which ids are turns.
-   */
-  private turns: number[] | undefined;
-  /** The last record's id (ids of the records are in file order while each is above the one before). */
-  private lastId = NONE;
-  private present = 0;
-  private lastPromptLeaf: { uuid: string; line: number } | undefined;
-  private boundaries = 0;
-  /** The last uuid-bearing record: the leaf of a transcript without turns (only notifications, say). */
-  private lastUuid: string | undefined;
-  private warnedDuplicate = false;
-
-  constructor(private readonly options: { previews?: boolean } = {}) {}
-
-  /** Records indexed. */
-  get size(): number {
-    return this.present;
-  }
-
-  has(uuid: string): boolean {
-    return this.find(uuid) !== undefined;
-  }
-
-  /** The line of the (first) record with this uuid. */
-  lineOf(uuid: string): number | undefined {
-    const id = this.find(uuid);
-    return id === undefined ? undefined : this.line.get(id);
-  }
-
-  /** Feed one record in file order (records without a uuid only matter when they are `last-prompt`). */
-  add(record: Record<string, unknown>, line: number, warn: Warn): void {
-    const head: RecordHead = {
-      type: record.type, uuid: record.uuid, parentUuid: record.parentUuid, logicalParentUuid: record.logicalParentUuid,
-      isSidechain: record.isSidechain, leafUuid: record.leafUuid, timestamp: record.timestamp, kind: nodeKind(record),
-    };
-    const id = this.addHead(head, line, warn);
-    if (id === undefined || !this.options.previews) return;
-    const extra: { timestamp?: string; preview?: string } = {};
-    if (typeof record.timestamp === 'string') extra.timestamp = record.timestamp;
-    if (head.kind === 'user') {
-      const text = preview(record);
-      if (text !== undefined) extra.preview = text;
-    }
-    this.extras.set(id, extra);
-  }
-
-  /**
-   * Feed one record's head in file order (what `add` reads of a record, read from its bytes by the first
-   * pass: see record-head.ts). The record's id, or undefined when it is not indexed. No previews are kept.
-   */
-  addHead(head: RecordHead, line: number, warn: Warn): number | undefined {
-    if (head.type === 'last-prompt') {
-      if (typeof head.leafUuid === 'string' && head.leafUuid !== '') this.lastPromptLeaf = { uuid: head.leafUuid, line };
-      return undefined;
-    }
-    const uuid = head.uuid;
-    if (typeof uuid !== 'string' || uuid === '') return undefined;
-    if (this.find(uuid) !== undefined) {
-      if (!this.warnedDuplicate) warn(line, `uuid ${uuid} was written before; the later record is ignored (reported once)`);
-      this.warnedDuplicate = true;
-      return undefined;
-    }
-    const id = this.idOf(uuid);
-    const kind = head.kind;
-    if (id < this.lastId && this.turns === undefined) this.listTurns();
-    this.lastId = id;
-    this.kind.set(id, KINDS.indexOf(kind));
-    this.line.set(id, line);
-    if (typeof head.parentUuid === 'string' && head.parentUuid !== '') this.parent.set(id, this.idOf(head.parentUuid));
-    if (typeof head.logicalParentUuid === 'string' && head.logicalParentUuid !== '') {
-      this.logical.set(id, this.idOf(head.logicalParentUuid));
-    }
-    this.flags.set(id, (head.isSidechain === true ? SIDECHAIN : 0) | (typeof head.parentUuid === 'string' ? PARENT_STRING : 0)
-      | (typeof head.logicalParentUuid === 'string' ? LOGICAL_STRING : 0));
-    this.present += 1;
-    this.lastUuid = uuid;
-    if (this.turns !== undefined && isTurn(kind)) this.turns.push(id);
-    if (kind === 'boundary') this.boundaries += 1;
-    return id;
-  }
-
-  /** The id of a uuid, allocated on first mention. */
-  private idOf(uuid: string): number {
-    let id = this.ids.get(uuid);
-    if (id === undefined) {
-      id = this.ids.add(uuid);
-      this.parent.ensure(id + 1);
-      this.kind.ensure(id + 1);
-      this.line.ensure(id + 1);
-      this.flags.ensure(id + 1);
-    }
-    return id;
-  }
-
-  /** The id of a record that is in the file, or undefined. */
-  private find(uuid: string): number | undefined {
-    const id = this.ids.get(uuid);
-    return id !== undefined && this.kind.get(id) !== NONE ? id : undefined;
-  }
-
-  private isPresent(id: number): boolean {
-    return this.kind.get(id) !== NONE;
-  }
-
-  private kindOf(id: number): NodeKind {
-    return KINDS[this.kind.get(id)]!;
-  }
-
-  /** The record before `id` on its branch: its parent, or across a compaction boundary its logical parent. */
-  private up(id: number): number {
-    const parent = this.parent.get(id);
-    return parent !== NONE ? parent : this.logical.get(id);
-  }
-
-  /** The turns so far, in file order, which is id order until now: ids stop being in file order. */
-  private listTurns(): void {
-    this.turns = [...this.allTurns()];
-  }
-
-  /** ids of the user/assistant records in file order. */
-  private allTurns(): Int32Array {
-    if (this.turns !== undefined) return Int32Array.from(this.turns);
-    let count = 0;
-    for (let id = 0; id < this.ids.size; id += 1) if (this.isPresent(id) && isTurn(this.kindOf(id))) count += 1;
-    const all = new Int32Array(count);
-    let at = 0;
-    for (let id = 0; id < this.ids.size; id += 1) if (this.isPresent(id) && isTurn(this.kindOf(id))) all[at++] = id;
-    return all;
-  }
-
-  /** Turn candidates for a leaf: the main chain's; a subagent file (all sidechain) uses its own. */
-  private candidates(): Int32Array {
-    const all = this.allTurns();
-    // Counted, then copied: TypedArray filter gathers into a JavaScript array first (tens of MB for a million).
-    let count = 0;
-    for (const id of all) if ((this.flags.get(id) & SIDECHAIN) === 0) count += 1;
-    if (count === 0 || count === all.length) return all;
-    const main = new Int32Array(count);
-    let at = 0;
-    for (const id of all) if ((this.flags.get(id) & SIDECHAIN) === 0) main[at++] = id;
-    return main;
-  }
-
+export class BranchIndex extends RecordGraph {
   /**
    * The leaf `claude --resume` continues (checked against the real CLI): the last user/assistant record in
    * file order, or, when a `last-prompt` record names a record in the file, the last one written at or below
@@ -267,40 +77,6 @@ export class BranchIndex {
       warn(checkpoint.line, `last-prompt names ${checkpoint.uuid}, which is not in the file; following the last record written`);
     }
     return candidates.length > 0 ? candidates[candidates.length - 1] : undefined;
-  }
-
-  /** Whether `id` is at or below the record `memo` was seeded with (memoised walk up). */
-  private descends(id: number, memo: Uint8Array): boolean {
-    const seen: number[] = [];
-    let current = id;
-    let answer = false;
-    while (current !== NONE) {
-      const known = memo[current]!;
-      if (known !== 0) {
-        answer = known === 1;
-        break;
-      }
-      if (seen.length > this.ids.size) break; // a cycle
-      seen.push(current);
-      current = this.isPresent(current) ? this.up(current) : NONE;
-    }
-    for (const s of seen) memo[s] = answer ? 1 : 2;
-    return answer;
-  }
-
-  /** Flags of the ids from `leaf` up to its root, through compaction boundaries. Reports a broken link once. */
-  private path(leaf: number, warn: Warn): Uint8Array {
-    const path = new Uint8Array(this.ids.size);
-    let current = leaf;
-    while (current !== NONE && path[current] === 0) {
-      if (!this.isPresent(current)) {
-        warn(undefined, `the branch refers to ${this.ids.name(current)}, which is not in the file; records before it are not on the branch`);
-        break;
-      }
-      path[current] = 1;
-      current = this.up(current);
-    }
-    return path;
   }
 
   /**
@@ -338,17 +114,6 @@ export class BranchIndex {
         return path[parentId] === 1 && answered[parentId] === 0;
       },
     };
-  }
-
-  /** The nearest user/assistant record above `id`. */
-  private turnAbove(id: number): number | undefined {
-    let current = this.up(id);
-    for (let steps = 0; current !== NONE && steps <= this.ids.size; steps += 1) {
-      if (!this.isPresent(current)) return undefined;
-      if (isTurn(this.kindOf(current))) return current;
-      current = this.up(current);
-    }
-    return undefined;
   }
 
   /** Every branch: one per leaf turn (a parallel call's result beside the branch's next record is no branch). */
