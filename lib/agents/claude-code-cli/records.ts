@@ -8,7 +8,7 @@ import type {
 import { callFor } from '../../events.js';
 import { newTaskId } from '../../monitor/task-id.js';
 import { endNotification, eventNotification, PRE, PRE_HUMAN_TURN, renderReminder, monitorOutcome } from '../../monitor/notification.js';
-import { RecentMap, RecentSet, RecentStrings } from '../../util/recent.js';
+import { RecentMap, RecentSet } from '../../util/recent.js';
 import { laterTime, NO_USAGE } from './response.js';
 import { sumUsage } from '../../usage.js';
 import { randomUuid } from '../../util/random-id.js';
@@ -74,7 +74,7 @@ export class ClaudeRecordMapper extends EventMapper<Mapped> {
   /** The timestamp of the response's last record: the next one is written later. */
   private responseTime: string | undefined;
   private lastModel: string | undefined;
-  private readonly toolIds: RecentStrings;
+  private readonly toolIds: RecentSet<string>;
   private readonly taskIds = new RecentMap<string, string>(MAX_TASKS);
   /** Task ids that have had at least one event: their end says "stream ended", not "without output". */
   private readonly tasksWithOutput = new RecentSet<string>(MAX_TASKS);
@@ -92,7 +92,7 @@ export class ClaudeRecordMapper extends EventMapper<Mapped> {
 
   constructor(private readonly options: MapperOptions) {
     super();
-    this.toolIds = new RecentStrings(MAX_TOOL_IDS);
+    this.toolIds = new RecentSet<string>(MAX_TOOL_IDS);
     this.newUuid = options.newUuid ?? randomUuid;
     this.common = {
       userType: 'external',

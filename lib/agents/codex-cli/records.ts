@@ -11,7 +11,7 @@ import { NotifyingMapper } from '../../monitor/notifying-mapper.js';
 import { writableCall } from '../../session/event-mapper.js';
 import { FidelityAccount } from '../../session/fidelity.js';
 import { isObject } from '../../util/is-object.js';
-import { RecentStrings } from '../../util/recent.js';
+import { RecentSet } from '../../util/recent.js';
 
 /** This writer's format name: the `native.format` of calls it writes as their agent recorded them. */
 export const FORMAT = 'codex-cli';
@@ -188,7 +188,7 @@ const ONCE_TEXT: Record<Once, string> = {
 export class CodexRecordMapper extends NotifyingMapper<Mapped> {
   private turn: Turn | undefined;
   private total = zeroUsage();
-  private readonly toolIds = new RecentStrings(MAX_IDS);
+  private readonly toolIds = new RecentSet<string>(MAX_IDS);
   private readonly said = new Set<Once>();
   private readonly newTurnId: () => string;
   /** The model the events last named (they name it on the first event of a response, if at all). */
