@@ -4,7 +4,8 @@
 // once, once-only warnings, the time a record without one inherits) is handed back to be settled in order.
 import { workerData } from 'node:worker_threads';
 import { ByteSink } from './byte-sink.js';
-import { deferredResponse, TranscriptEventMapper, USAGE_MEMBER } from './map-record.js';
+import { TranscriptEventMapper } from './map-record.js';
+import { deferredResponse, USAGE_MEMBER } from './responses.js';
 import { mapTaskRecords } from './chunks.js';
 import { HEAD_INTS, scanRecordHead } from './record-head.js';
 import {
