@@ -20,40 +20,12 @@ export const CLAUDE_CODE_VERSION = '2.1.328';
 /** A model Claude Code knows, used when neither the event nor the options name one. */
 export const DEFAULT_MODEL = 'claude-sonnet-4-5-20250929';
 
-type TurnClass = new (parentUuid: string | null, type: string, message: ClaudeRecord, uuid: string, timestamp: string) => object;
-
-/** The class of a mapper's turn records: their fields in `chain`'s order, the common ones last, `prototype` theirs. */
-function turnClass(prototype: object, common: ClaudeRecord): TurnClass {
-  // The fields every session has are stored directly (Object.assign per record costs more than the record);
-  // a session with more (a git branch, provenance) assigns them all again, in place, as before.
-  const { userType, entrypoint, cwd, sessionId, version } = common;
-  const more = Object.keys(common).join() === 'userType,entrypoint,cwd,sessionId,version' ? undefined : common;
-  function Turn(this: ClaudeRecord, parentUuid: string | null, type: string, message: ClaudeRecord, uuid: string, timestamp: string): void {
-    this.parentUuid = parentUuid;
-    this.isSidechain = false;
-    this.type = type;
-    this.message = message;
-    this.uuid = uuid;
-    this.timestamp = timestamp;
-    this.userType = userType;
-    this.entrypoint = entrypoint;
-    this.cwd = cwd;
-    this.sessionId = sessionId;
-    this.version = version;
-    if (more !== undefined) Object.assign(this, more);
-  }
-  Turn.prototype = prototype;
-  return Turn as unknown as TurnClass;
-}
-
-/** The prototype of a notification's queue operations, which marks them for serialisation by template. */
-const QUEUE_OPERATION = Object.create(Object.prototype, { queueOperation: { value: true, enumerable: false } }) as object;
-
 /** How many tool call ids are remembered for matching results (bounded so memory stays flat). */
 const MAX_TOOL_IDS = 100_000;
 /** How many monitor task ids are remembered (for ids per description, and which produced output). */
 const MAX_TASKS = 100_000;
 import { imageBlock, newMessageId, resultContent, textOf } from './content.js';
+import { QUEUE_OPERATION, turnClass, type TurnClass } from './record-shapes.js';
 import {
   onceOnly, SUBAGENT_WARNING, UNSIGNED_WARNING, type ClaudeRecord, type Mapped, type MapperOptions,
 } from './mapper-types.js';
