@@ -81,13 +81,6 @@ export type HeadsResult = HeadsReply & { task: ChunkTask };
 export type MapResult = MapReply & { task: ChunkTask };
 export type ChunkResult = HeadsResult | MapResult;
 
-/**
- * Semi-spaces of a worker, in MB: 1, where the process's other isolates have 4. A worker's young garbage is
- * one chunk's records at a time: a lower peak RSS for a long read at the same speed (figures:
- * docs/performance.md).
- */
-const WORKER_SEMI_SPACE_MB = 1;
-
 /** Old generation of a worker, in MB. */
 const WORKER_OLD_MB = 64;
 
@@ -108,7 +101,7 @@ export class WorkerPool {
     // Small heaps: a worker holds one chunk at a time (records over a megabyte stay on the main thread), and
     // two workers with the default heap sizes more than doubled the peak RSS of a read.
     this.pool = new ThreadPool(url, {
-      size, workerData: settings, oldMb: WORKER_OLD_MB, semiSpaceMb: WORKER_SEMI_SPACE_MB, onLoss: 'stop',
+      size, workerData: settings, oldMb: WORKER_OLD_MB, onLoss: 'stop',
       lost: (loss) => onFailure(loss.how === 'exit' ? `a worker thread exited (code ${loss.code})`
         : loss.how === 'error' ? `a worker thread failed: ${loss.error?.message}`
           : `a worker thread's reply could not be read: ${loss.error?.message}`),
