@@ -3,7 +3,7 @@
 // without knowing what came before them; what depends on earlier records (a response's model and usage
 // once, once-only warnings, the time a record without one inherits) is handed back to be settled in order.
 import { workerData } from 'node:worker_threads';
-import { ByteSink } from './byte-sink.js';
+import { ByteSink } from '../../../util/byte-sink.js';
 import { TranscriptEventMapper } from './map-record.js';
 import { deferredResponse, USAGE_MEMBER } from './responses.js';
 import { mapTaskRecords } from './chunks.js';

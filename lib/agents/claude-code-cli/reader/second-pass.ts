@@ -4,7 +4,7 @@
 // are mapped on them (read-worker.ts) and settled here in file order: the holes filled with the model and usage
 // their response has not given yet, the once-only warnings given, the mapper's state carried on.
 import type { GenericEvent } from '../../../events.js';
-import { ByteSink } from './byte-sink.js';
+import { ByteSink } from '../../../util/byte-sink.js';
 import { eventSource, mapRecord, mapTaskRecords, pipeline } from './chunks.js';
 import { stringifySpliced, type JsonPieces } from '../../../json/spliced-json.js';
 import type { TranscriptEventMapper } from './map-record.js';
