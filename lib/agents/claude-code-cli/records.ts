@@ -6,9 +6,9 @@ import type {
   ToolCallEvent, ToolResultEvent, Usage, UserEvent,
 } from '../../events.js';
 import { callFor } from '../../events.js';
-import { newTaskId } from '../../monitor/task-id.js';
-import { endNotification, eventNotification, PRE, PRE_HUMAN_TURN, renderReminder, monitorOutcome } from '../../monitor/notification.js';
-import { RecentMap, RecentSet } from '../../util/recent.js';
+import { MonitorTasks } from '../../monitor/monitor-tasks.js';
+import { PRE, PRE_HUMAN_TURN, renderReminder } from '../../monitor/notification.js';
+import { RecentSet } from '../../util/recent.js';
 import { laterTime, NO_USAGE } from './response.js';
 import { sumUsage } from '../../usage.js';
 import { randomUuid } from '../../util/random-id.js';
@@ -22,8 +22,6 @@ export const DEFAULT_MODEL = 'claude-sonnet-4-5-20250929';
 
 /** How many tool call ids are remembered for matching results (bounded so memory stays flat). */
 const MAX_TOOL_IDS = 100_000;
-/** How many monitor task ids are remembered (for ids per description, and which produced output). */
-const MAX_TASKS = 100_000;
 import { imageBlock, newMessageId, resultContent, textOf } from './content.js';
 import { QUEUE_OPERATION, turnClass, type TurnClass } from './record-shapes.js';
 import {
@@ -47,9 +45,8 @@ export class ClaudeRecordMapper extends EventMapper<Mapped> {
   private responseTime: string | undefined;
   private lastModel: string | undefined;
   private readonly toolIds: RecentSet<string>;
-  private readonly taskIds = new RecentMap<string, string>(MAX_TASKS);
-  /** Task ids that have had at least one event: their end says "stream ended", not "without output". */
-  private readonly tasksWithOutput = new RecentSet<string>(MAX_TASKS);
+  /** Monitor task ids, and which had output (lib/monitor/monitor-tasks.ts). */
+  private readonly tasks = new MonitorTasks();
   private warnedUnsigned = false;
   private readonly newUuid: () => string;
   private readonly common: ClaudeRecord;
@@ -323,16 +320,6 @@ export class ClaudeRecordMapper extends EventMapper<Mapped> {
     };
   }
 
-  private taskId(description: string, given: string | undefined): string {
-    if (given !== undefined) return given;
-    let id = this.taskIds.get(description);
-    if (id === undefined) {
-      id = newTaskId();
-      this.taskIds.set(description, id);
-    }
-    return id;
-  }
-
   /**
    * The monitor triple Claude Code writes: queue enqueue, queued_command attachment (chain), queue remove. Field order is the
    * one Claude Code writes; the queue operations carry no uuid and leave the chain where it was.
@@ -374,20 +361,10 @@ export class ClaudeRecordMapper extends EventMapper<Mapped> {
   }
 
   protected monitorEvent(event: MonitorEvent): Mapped {
-    const description = event.description ?? 'monitor';
-    const taskId = this.taskId(description, event.task_id);
-    if (!this.tasksWithOutput.has(taskId)) {
-      this.tasksWithOutput.add(taskId);
-    }
-    const xml = eventNotification(taskId, description, event.event, event.note);
-    return { records: this.notification(xml, event.timestamp), warnings: [] };
+    return { records: this.notification(this.tasks.eventText(event), event.timestamp), warnings: [] };
   }
 
   protected monitorEnd(event: MonitorEndEvent): Mapped {
-    const description = event.description ?? 'monitor';
-    const taskId = this.taskId(description, event.task_id);
-    const outcome = monitorOutcome(event, this.tasksWithOutput.has(taskId));
-    const xml = endNotification(taskId, description, outcome);
-    return { records: this.notification(xml, event.timestamp), warnings: [] };
+    return { records: this.notification(this.tasks.endText(event), event.timestamp), warnings: [] };
   }
 }
