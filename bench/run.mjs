@@ -1016,9 +1016,11 @@ function measuredParts(report) {
   ]);
   parts.tree = '';
   parts.tree_title = '';
+  parts.tree_recipe = '';
   if (report.tree) {
     const t = report.tree;
-    parts.tree_title = `${fmt(t.files)} transcripts, ${fmt(t.bytes / 1e6, 1)} MB, ${fmt(t.events)} records, made by \`${t.recipe}\``;
+    parts.tree_title = `${fmt(t.files)} transcripts, ${fmt(t.bytes / 1e6, 1)} MB, ${fmt(t.events)} records`;
+    parts.tree_recipe = t.recipe;
     const tree = ['| tool | records/s | MB/s | wall s | CPU s | peak RSS MiB | totals (in, out, cache create, cache read) |',
       '|---|---:|---:|---:|---:|---:|---|'];
     for (const row of report.rows.filter((r) => r.corpus === 'tree')) {
