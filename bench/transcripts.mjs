@@ -4,7 +4,7 @@
 // repeating its message.id, requestId and usage (the last block's output count the largest, as a streamed
 // response reports it), one user record per tool result (with toolUseResult beside it), and the odd state
 // record. Message ids are unique across the tree. Cached: a tree with the same options is reused.
-// `node bench/transcripts.mjs --out DIR [--files N] [--mb M] [--seed S]`.
+// `node bench/transcripts.mjs --out DIR [--files N] [--mb M] [--min-mb m] [--huge-result-mb H] [--seed S]`.
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync, openSync, writeSync, closeSync, renameSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -42,7 +42,7 @@ const uuid = (random) => `${hex(random, 8)}-${hex(random, 4)}-4${hex(random, 3)}
 /**
  * The lines of one transcript of about `bytes` bytes (with newlines), in order. `fileNo` makes its ids unique.
  */
-export function* transcriptLines({ bytes, seed, fileNo, sessionId, cwd }) {
+export function* transcriptLines({ bytes, seed, fileNo, sessionId, cwd, hugeResultBytes = 0 }) {
   const random = createRandom(seed * 7919 + fileNo);
   const pool = reservoir(random, 1 << 20);
   const text = (chars) => {
@@ -58,7 +58,14 @@ export function* transcriptLines({ bytes, seed, fileNo, sessionId, cwd }) {
     return out;
   };
   const shortChars = () => (random.chance(0.85) ? random.int(20, 300) : random.int(300, 2000));
+  // One tool result of `hugeResultBytes` (the realistic corpus's 30 MB one), about halfway through the file.
+  let huge = hugeResultBytes;
   const resultChars = () => {
+    if (huge > 0 && written > bytes / 2) {
+      const chars = huge;
+      huge = 0;
+      return chars;
+    }
     const r = random.next();
     if (r < 0.0004) return random.int(1_000_000, 2_000_000);
     if (r < 0.03) return random.int(8_000, 60_000);
@@ -134,9 +141,9 @@ export function* transcriptLines({ bytes, seed, fileNo, sessionId, cwd }) {
  * Write the tree under `dir` unless the same one is there (per `<dir>.json`). Returns its manifest:
  * `{root, files: [paths], bytes, lines}` (the root is what CLAUDE_CONFIG_DIR points at).
  */
-export function generateTree(dir, { files, mb, seed = 1 }) {
+export function generateTree(dir, { files, mb, seed = 1, minMb, hugeResultMb = 0 }) {
   dir = resolve(dir);
-  const key = JSON.stringify({ version: TREE_VERSION, files, mb, seed });
+  const key = JSON.stringify({ version: TREE_VERSION, files, mb, seed, minMb, ...(hugeResultMb ? { hugeResultMb } : {}) });
   const manifestPath = `${dir}.json`;
   // The manifest names the files relative to the tree: a tree can be moved.
   const absolute = (manifest) => ({ ...manifest, root: dir, files: manifest.files.map((f) => join(dir, f)) });
@@ -149,13 +156,16 @@ export function generateTree(dir, { files, mb, seed = 1 }) {
     }
   }
   rmSync(dir, { recursive: true, force: true });
-  const bytes = Math.round(mb * 1e6);
+  // With minMb, each file's size is drawn between minMb and mb on a log scale leaning to the small end (u^1.8:
+  // 1,000 files of 0.05-20 MB come to about 2 GB, the realistic corpus of issue 35).
+  const sizeOf = (random) => Math.round(1e6 * (minMb === undefined ? mb : minMb * (mb / minMb) ** (random.next() ** 1.8)));
   const out = { key, files: [], bytes: 0, lines: 0 };
   for (let fileNo = 0; fileNo < files; fileNo += 1) {
     const random = createRandom(seed * 104_729 + fileNo);
     const project = join(dir, 'projects', `-bench-project-${fileNo % 4}`);
     mkdirSync(project, { recursive: true });
     const sessionId = uuid(random);
+    const bytes = sizeOf(random);
     const path = join(project, `${sessionId}.jsonl`);
     const partial = `${path}.partial`;
     const fd = openSync(partial, 'w', 0o600);
@@ -169,7 +179,9 @@ export function generateTree(dir, { files, mb, seed = 1 }) {
       chars = 0;
     };
     try {
-      for (const line of transcriptLines({ bytes, seed, fileNo, sessionId, cwd: `/bench/project-${fileNo % 4}` })) {
+      for (const line of transcriptLines({
+        bytes, seed, fileNo, sessionId, cwd: `/bench/project-${fileNo % 4}`, hugeResultBytes: Math.round(hugeResultMb * 1e6),
+      })) {
         batch.push(line, '\n');
         chars += line.length + 1;
         out.lines += 1;
@@ -190,13 +202,16 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { values } = parseArgs({
     options: {
       out: { type: 'string' }, files: { type: 'string', default: '20' }, mb: { type: 'string', default: '100' },
-      seed: { type: 'string', default: '1' },
+      seed: { type: 'string', default: '1' }, 'min-mb': { type: 'string' }, 'huge-result-mb': { type: 'string', default: '0' },
     },
   });
   if (!values.out) {
-    process.stderr.write('usage: node bench/transcripts.mjs --out DIR [--files N] [--mb M] [--seed S]\n');
+    process.stderr.write('usage: node bench/transcripts.mjs --out DIR [--files N] [--mb M] [--min-mb m] [--huge-result-mb H] [--seed S]\n');
     process.exit(2);
   }
-  const manifest = generateTree(values.out, { files: Number(values.files), mb: Number(values.mb), seed: Number(values.seed) });
+  const manifest = generateTree(values.out, {
+    files: Number(values.files), mb: Number(values.mb), seed: Number(values.seed),
+    ...(values['min-mb'] !== undefined ? { minMb: Number(values['min-mb']) } : {}), hugeResultMb: Number(values['huge-result-mb']),
+  });
   process.stdout.write(`${JSON.stringify({ root: manifest.root, files: manifest.files.length, bytes: manifest.bytes, lines: manifest.lines })}\n`);
 }

@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --max-semi-space-size=4 --heap-growing-percent=50 --expose-gc --no-concurrent-recompilation
+#!/usr/bin/env -S node --max-semi-space-size=4 --heap-growing-percent=50 --expose-gc
 // The command line: argv -> options -> a library call -> exit code. Nothing else lives here.
 // Exit codes: 0 success, 1 failure at run time, 2 usage error, 130/143/129 after SIGINT/SIGTERM/SIGHUP.
 // The plain filter's flags are parsed without yargs (filter-argv.ts); every other command line goes to the
@@ -6,11 +6,8 @@
 // The shebang (and that of bin/launch.mjs, the installed command) gives V8 a young generation of 4 MB
 // semi-spaces (default 16): what one read of stdin makes dies young, and the larger default only holds memory
 // (peak RSS, with no gain in speed: docs/performance.md). `--expose-gc` lets `read` run a full collection between a
-// transcript's two passes (see commands/read.ts). `--no-concurrent-recompilation` compiles optimised code on
-// the thread that runs it: on V8's helper threads each compile's memory is freed into that thread's own
-// malloc arena, which glibc keeps, for a few stalls of up to tens of ms while the hot functions are first
-// optimised. setGcFlags keeps Node 24's young generation to those semi-spaces while a full collection marks
-// (lib/util/worker-heap.ts).
+// transcript's two passes (see commands/read.ts). setGcFlags keeps Node 24's young generation to those
+// semi-spaces while a full collection marks (lib/util/worker-heap.ts).
 import type { ArgumentsCamelCase } from 'yargs';
 import { filterCommand } from './commands/filter.js';
 import { filterArgv, recordFlags, typedFlags } from './filter-argv.js';

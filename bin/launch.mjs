@@ -1,10 +1,9 @@
-#!/usr/bin/env -S node --max-semi-space-size=4 --heap-growing-percent=50 --expose-gc --no-concurrent-recompilation
+#!/usr/bin/env -S node --max-semi-space-size=4 --heap-growing-percent=50 --expose-gc
 // The installed `asyncai-log` command: runs the built CLI (dist/bin/asyncai-log.js, from bin/asyncai-log.ts).
 // `npm install -g .` links a fresh clone as it is and runs none of its scripts (npm 11 warns about any
 // install script of a linked package), so a checkout that was never built is built here on its first run,
 // once (scripts/build.mjs). A packed or published package always ships dist/.
-// The node flags: V8 young-generation semi-spaces of 4 MB (default 16), `gc` for `read`, and optimised code
-// compiled on the thread that runs it (less memory held by malloc); see bin/asyncai-log.ts.
+// The node flags: V8 young-generation semi-spaces of 4 MB (default 16) and `gc` for `read`; see bin/asyncai-log.ts.
 import { existsSync, linkSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 

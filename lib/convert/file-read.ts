@@ -6,7 +6,7 @@ import { open } from 'node:fs/promises';
 
 /**
  * Bytes per read. What one read makes dies young: 64 KiB keeps it inside the young generation the launcher
- * sets (1 MiB reads were 30-50% slower there, and held more memory).
+ * sets (1 MiB reads were slower there, and held more memory: docs/performance.md).
  */
 const CHUNK_BYTES = 64 * 1024;
 /**

@@ -1,7 +1,8 @@
 // Batch conversion, as the library and the bin use it: `runConvert` (run.ts: list the input files, decide from
 // the manifest which are new or changed, convert those inline or in worker threads, record each finished
 // source in this run's manifest file, report one NDJSON line per input), `watchConvert` (watch.ts) and their parts.
-export { outcomeLine, runConvert } from './run.js';
+export { runConvert } from './run.js';
+export { outcomeLine } from './output.js';
 export type { ConvertIO, ConvertOptions, ConvertSummary } from './run.js';
 export { discoverSources, isSubagentSidecar, LOG_EXTENSIONS } from './discover.js';
 export type { Discovered, Source } from './discover.js';

@@ -6,18 +6,13 @@ import { randomBytes } from 'node:crypto';
 import { bytesOf, isLazyLine, isOverLong, type Line } from '../lines/lines.js';
 import { invalidJsonMessage, overLongMessage } from '../lines/line-messages.js';
 import { isObject } from '../util/is-object.js';
+import { BACKSLASH, JsonScanner, MAX_SCAN_DEPTH, QUOTE } from './json-scanner.js';
 
 /** Strings shorter than this (in UTF-16 units) are serialised as usual: splicing them would not pay. */
 export const MIN_SPLICE_CHARS = 2048;
 
-/** Containers nested deeper than this are skipped by the scan (their strings are serialised as usual). */
-const MAX_DEPTH = 64;
-
-/** A container nested deeper than this is serialised, not spliced (see `Scanner.splicesAsIs`). */
+/** A container nested deeper than this is serialised, not spliced (see `JsonScanner.splicesAsIs`). */
 const SPLICE_MAX_DEPTH = 256;
-
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
 
 /** One input line's bytes and the value parsed from them. */
 export class JsonSource {
@@ -195,7 +190,7 @@ export function parseBytes(bytes: Buffer): { value: unknown; source: JsonSource 
  * undefined when there is none or the line does not look like JSON.
  */
 function longValueStrings(buf: Buffer): [number, number][] | undefined {
-  const scanner = new Scanner(buf);
+  const scanner = new JsonScanner(buf);
   const spans: [number, number][] = [];
   // Walk the structure without recursion (a line may nest deeply): keys are strings followed by a colon.
   let pos = scanner.ws(0);
@@ -275,103 +270,13 @@ function substitute(skeleton: unknown, strings: string[]): unknown {
   return skeleton;
 }
 
-/** Boundaries in JSON bytes (from a parsed line, or checked by JSON.parse afterwards). */
-class Scanner {
-  constructor(private readonly buf: Buffer) {}
-
-  ws(pos: number): number {
-    const buf = this.buf;
-    let c = buf[pos];
-    while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = buf[++pos];
-    return pos;
-  }
-
-  /** The index of the quote that closes the string opening at `pos` (-1 when there is none). */
-  stringEnd(pos: number): number {
-    const buf = this.buf;
-    let q = buf.indexOf(QUOTE, pos + 1);
-    while (q !== -1) {
-      let b = q - 1;
-      while (buf[b] === BACKSLASH) b -= 1;
-      // An even run of backslashes escapes itself, not the quote.
-      if ((q - 1 - b) % 2 === 0) return q;
-      q = buf.indexOf(QUOTE, q + 1);
-    }
-    return -1;
-  }
-
-  /**
-   * The container between `start` and `end` reads back as the value JSON.stringify writes for what JSON.parse
-   * made of it, and JSON.stringify could write that: no number overflows to Infinity (written null) or is -0
-   * (written 0), and it nests no deeper than SPLICE_MAX_DEPTH (deeper, JSON.stringify may run out of stack, and
-   * the record is rejected as before). Numbers with an exponent, a minus before a zero, or over 300 characters
-   * are taken to be such numbers (a superset).
-   */
-  splicesAsIs(start: number, end: number): boolean {
-    const buf = this.buf;
-    let depth = 0;
-    for (let pos = start; pos < end;) {
-      const c = buf[pos]!;
-      if (c === QUOTE) {
-        pos = this.stringEnd(pos) + 1;
-      } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
-        if (c === 0x2d && buf[pos + 1] === 0x30) return false;
-        const from = pos;
-        for (let d = buf[pos]!; d === 0x2d || d === 0x2b || d === 0x2e || (d >= 0x30 && d <= 0x39) || d === 0x65 || d === 0x45; d = buf[++pos]!) {
-          if (d === 0x65 || d === 0x45) return false;
-        }
-        if (pos - from > 300) return false;
-      } else {
-        if (c === 0x7b || c === 0x5b) {
-          depth += 1;
-          if (depth > SPLICE_MAX_DEPTH) return false;
-        } else if (c === 0x7d || c === 0x5d) {
-          depth -= 1;
-        }
-        pos += 1;
-      }
-    }
-    return true;
-  }
-
-  /** The end of the number, true, false or null starting at `pos`. */
-  scalarEnd(pos: number): number {
-    const buf = this.buf;
-    while (pos < buf.length) {
-      const d = buf[pos];
-      if (d === 0x2c || d === 0x7d || d === 0x5d || d === 0x20 || d === 0x0a || d === 0x0d || d === 0x09) break;
-      pos += 1;
-    }
-    return pos;
-  }
-
-  /** Skip a container without looking inside (too deep to scan by recursion). */
-  skipContainer(pos: number): number {
-    const buf = this.buf;
-    let depth = 0;
-    for (;;) {
-      const c = buf[pos];
-      if (c === QUOTE) {
-        pos = this.stringEnd(pos) + 1;
-        continue;
-      }
-      if (c === 0x7b || c === 0x5b) depth += 1;
-      else if (c === 0x7d || c === 0x5d) {
-        depth -= 1;
-        if (depth === 0) return pos + 1;
-      }
-      pos += 1;
-    }
-  }
-}
-
 /**
  * The raw text of the value of member `key` of the object `buf` holds (valid JSON: it was parsed); undefined
  * when `buf` is not an object, holds `key` twice or not at all, has a key with an escape, or the value is a
  * container whose raw text is not to be spliced (see `splicesAsIs`).
  */
 function memberRaw(buf: Buffer, key: string): Buffer | undefined {
-  const scanner = new Scanner(buf);
+  const scanner = new JsonScanner(buf);
   let pos = scanner.ws(0);
   if (buf[pos] !== 0x7b) return undefined;
   pos = scanner.ws(pos + 1);
@@ -392,7 +297,7 @@ function memberRaw(buf: Buffer, key: string): Buffer | undefined {
       end = scanner.stringEnd(start) + 1;
     } else if (c === 0x7b || c === 0x5b) {
       end = scanner.skipContainer(start);
-      if (same && !scanner.splicesAsIs(start, end)) return undefined;
+      if (same && !scanner.splicesAsIs(start, end, SPLICE_MAX_DEPTH)) return undefined;
     } else {
       end = scanner.scalarEnd(start);
     }
@@ -414,7 +319,7 @@ function memberRaw(buf: Buffer, key: string): Buffer | undefined {
  */
 function longStrings(buf: Buffer, value: unknown, skipPiecewise: boolean): Map<string, Buffer> {
   const found = new Map<string, Buffer>();
-  const scanner = new Scanner(buf);
+  const scanner = new JsonScanner(buf);
   const ws = (pos: number): number => scanner.ws(pos);
   const stringEnd = (pos: number): number => scanner.stringEnd(pos);
   const skipContainer = (pos: number): number => scanner.skipContainer(pos);
@@ -440,7 +345,7 @@ function longStrings(buf: Buffer, value: unknown, skipPiecewise: boolean): Map<s
       return end + 1;
     }
     if (c === 0x7b || c === 0x5b) {
-      if (depth >= MAX_DEPTH) return skipContainer(pos);
+      if (depth >= MAX_SCAN_DEPTH) return skipContainer(pos);
       const object = c === 0x7b;
       pos = ws(pos + 1);
       if (buf[pos] === (object ? 0x7d : 0x5d)) return pos + 1;

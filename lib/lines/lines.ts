@@ -98,6 +98,63 @@ const GROW_FROM_BYTES = 1024 * 1024;
 /** Default limit on one line: 64 MiB (Claude Code itself loads 30 MB tool results; see record-limit.ts). */
 export const DEFAULT_MAX_LINE_BYTES = MAX_LINE_BYTES;
 
+/** What LineRules.cut made of a line. */
+export const LINE = 0;
+export const BLANK = 1;
+export const OVER_LONG = 2;
+
+/**
+ * The rules every splitter applies to each line, written once (the stream's LineSplitter below and the
+ * reader's FileLines, lib/lines/file-lines.ts): a BOM dropped from the input's first line, CR before LF
+ * dropped, a line over the limit reported without its bytes, a blank line dropped, invalid UTF-8 flagged.
+ * The line numbers are counted here too. Which buffer a line lies in is each splitter's own business.
+ */
+export class LineRules {
+  /** The last line's number (1-based). */
+  no = 0;
+  /** The last line cut is `buf[start, end)` without BOM and line end. */
+  start = 0;
+  end = 0;
+  /** The last line cut (a LINE) is valid UTF-8. */
+  valid = true;
+  /** Still at the start of the input, where a BOM is dropped. */
+  private first = true;
+
+  constructor(readonly max: number) {}
+
+  /** Whether a line of `bytes` bytes (held so far) is over the limit: its bytes are then dropped as they come. */
+  over(bytes: number): boolean {
+    return bytes > this.max;
+  }
+
+  /** The next line ended, its bytes gone (over the limit before it ended): its number. */
+  dropped(): number {
+    return (this.no += 1);
+  }
+
+  /**
+   * The next line is `buf[start, end)` (without its LF; `knownValid` when those bytes are known to be UTF-8):
+   * LINE, BLANK (dropped) or OVER_LONG (only its length counts); `start`, `end`, `valid` and `no` tell the rest.
+   */
+  cut(buf: Buffer, start: number, end: number, knownValid: boolean): number {
+    this.no += 1;
+    if (this.first) {
+      this.first = false;
+      if (end - start >= 3 && buf[start] === 0xef && buf[start + 1] === 0xbb && buf[start + 2] === 0xbf) start += 3;
+    }
+    if (end > start && buf[end - 1] === 13) end -= 1;
+    this.start = start;
+    this.end = end;
+    if (end - start > this.max) return OVER_LONG;
+    if (end === start) return BLANK;
+    // A line that starts with a visible ASCII character is not blank: the trim is skipped (the common case).
+    const head = buf[start]!;
+    if (!(head > 0x20 && head < 0x7f) && utf8Slice.call(buf, start, end).trim() === '') return BLANK;
+    this.valid = knownValid || isUtf8(buf.subarray(start, end));
+    return LINE;
+  }
+}
+
 export interface LineSplitterOptions {
   maxLineBytes?: number;
 }
@@ -113,13 +170,10 @@ export class LineSplitter {
   /** A long pending line is copied into one buffer that grows, instead of chunks joined at the end. */
   private grown: Buffer | undefined;
   private overLong = false;
-  private lineNo = 0;
-  /** Still at the start of the input, where a BOM is dropped. */
-  private first = true;
-  private readonly max: number;
+  private readonly rules: LineRules;
 
   constructor(options: LineSplitterOptions = {}) {
-    this.max = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+    this.rules = new LineRules(options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES);
   }
 
   /** Bytes of a line not yet ended are held (the next chunk continues it). */
@@ -139,7 +193,6 @@ export class LineSplitter {
     const chunkValid = isUtf8(chunk);
     let start = 0;
     while (nl !== -1) {
-      this.lineNo += 1;
       if (this.pending.length === 0 && !this.grown && !this.overLong) {
         this.emit(lines, chunk, start, nl, chunkValid);
       } else {
@@ -158,7 +211,6 @@ export class LineSplitter {
   /** The last line when the input did not end with a newline. */
   end(): Line[] {
     if (this.pending.length === 0 && !this.grown && !this.overLong) return [];
-    this.lineNo += 1;
     const lines: Line[] = [];
     const joined = this.take();
     if (joined) this.emit(lines, joined, 0, joined.length, isUtf8(joined));
@@ -169,7 +221,7 @@ export class LineSplitter {
   private append(chunk: Buffer, start: number, end: number): void {
     this.pendingBytes += end - start;
     if (this.overLong) return;
-    if (this.pendingBytes > this.max) {
+    if (this.rules.over(this.pendingBytes)) {
       // Drop what we hold and only count from here on: memory stays bounded by the limit.
       this.overLong = true;
       this.pending = [];
@@ -215,7 +267,7 @@ export class LineSplitter {
   }
 
   private emitOverLong(lines: Line[]): void {
-    lines.push({ no: this.lineNo, text: undefined, bytes: this.pendingBytes });
+    lines.push({ no: this.rules.dropped(), text: undefined, bytes: this.pendingBytes });
     this.pending = [];
     this.grown = undefined;
     this.pendingBytes = 0;
@@ -223,29 +275,22 @@ export class LineSplitter {
   }
 
   private emit(lines: Line[], buf: Buffer, start: number, end: number, knownValid: boolean): void {
-    if (this.first) {
-      this.first = false;
-      if (end - start >= 3 && buf[start] === 0xef && buf[start + 1] === 0xbb && buf[start + 2] === 0xbf) start += 3;
+    const rules = this.rules;
+    const cut = rules.cut(buf, start, end, knownValid);
+    if (cut === BLANK) return;
+    ({ start, end } = rules);
+    if (cut === OVER_LONG) {
+      lines.push({ no: rules.no, text: undefined, bytes: end - start });
+      return;
     }
-    if (end > start && buf[end - 1] === 13) end -= 1;
     const bytes = end - start;
-    if (bytes > this.max) {
-      lines.push({ no: this.lineNo, text: undefined, bytes });
-      return;
-    }
-    if (bytes === 0) return;
-    // A line that starts with a visible ASCII character is not blank: skip the trim (it is the common case).
     const head = buf[start]!;
-    const visible = head > 0x20 && head < 0x7f;
-    const valid = knownValid || isUtf8(buf.subarray(start, end));
-    if (visible && valid && bytes >= LAZY_TEXT_BYTES) {
-      lines.push(new SplitLine(this.lineNo, undefined, bytes, buf, start));
+    if (rules.valid && head > 0x20 && head < 0x7f && bytes >= LAZY_TEXT_BYTES) {
+      lines.push(new SplitLine(rules.no, undefined, bytes, buf, start));
       return;
     }
-    const text = utf8Slice.call(buf, start, end);
-    if (!visible && text.trim() === '') return;
-    const line = new SplitLine(this.lineNo, text, bytes, buf, start);
-    if (!valid) line.invalidUtf8 = true;
+    const line = new SplitLine(rules.no, utf8Slice.call(buf, start, end), bytes, buf, start);
+    if (!rules.valid) line.invalidUtf8 = true;
     lines.push(line);
   }
 }

@@ -3,7 +3,7 @@
 // notes, by its own reply. A worker lost fails the tasks it held: it is replaced, or every worker is stopped
 // and the caller does the rest itself. The worker side is serveTasks.
 import { parentPort, Worker, type TransferListItem } from 'node:worker_threads';
-import { startWithSemiSpace, WORKER_YOUNG_MB } from './worker-heap.js';
+import { WORKER_YOUNG_MB } from './worker-heap.js';
 
 /** How a worker was lost: an error it threw (at start, or out of memory), its exit, or a reply that could not be read. */
 export class WorkerLost {
@@ -15,8 +15,6 @@ export interface ThreadPoolOptions {
   workerData?: unknown;
   /** Old generation of a worker, in MB; unset: V8's. */
   oldMb?: number;
-  /** Semi-spaces of the workers, in MB, where they differ from the process's (startWithSemiSpace); unset: as the command's. */
-  semiSpaceMb?: number;
   /** Tasks a worker holds at a time; more wait here for the first to come free. Default: no limit. */
   perWorker?: number;
   /**
@@ -86,18 +84,16 @@ export class ThreadPool<T, R, N = never> {
 
   private start(): void {
     this.started = true;
-    const { size, semiSpaceMb } = this.options;
-    const all = () => Array.from({ length: size }, () => this.spawn());
-    for (const worker of semiSpaceMb !== undefined ? startWithSemiSpace(semiSpaceMb, all) : all()) this.watch(worker);
+    for (let i = 0; i < this.options.size; i += 1) this.watch(this.spawn());
   }
 
   private spawn(): Worker {
-    const { workerData, oldMb, semiSpaceMb } = this.options;
+    const { workerData, oldMb } = this.options;
     const worker = new Worker(this.url, {
       workerData,
       // The young generation is two semi-spaces (lib/util/worker-heap.ts).
       resourceLimits: {
-        maxYoungGenerationSizeMb: semiSpaceMb !== undefined ? 2 * semiSpaceMb : WORKER_YOUNG_MB,
+        maxYoungGenerationSizeMb: WORKER_YOUNG_MB,
         ...(oldMb !== undefined ? { maxOldGenerationSizeMb: oldMb } : {}),
       },
     });
@@ -126,8 +122,7 @@ export class ThreadPool<T, R, N = never> {
       held.done(message.reply);
       this.dispatch();
     });
-    // The listeners stay after a loss or close: a later error or exit of the worker is one already answered
-    // for, and the exit also sets V8's flag back for a worker stopped before it came online (startWithSemiSpace).
+    // The listeners stay after a loss or close: a later error or exit of the worker is one already answered for.
     worker.on('error', (error) => this.lose(slot, new WorkerLost('error', error)));
     worker.on('exit', (code) => this.lose(slot, new WorkerLost('exit', undefined, code)));
     // A reply that cannot be read would leave its task waiting for ever.

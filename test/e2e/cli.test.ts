@@ -272,10 +272,10 @@ test('the package bin runs the built filter', async () => {
 });
 
 describe('the installed command', () => {
-  // Its node flags, from its shebang: 4 MB semi-spaces, an old generation grown by half, `gc` for read, and
-  // optimised code compiled on the thread that runs it (bin/asyncai-log.ts says why). Seen from inside the
-  // process the command starts, through a module NODE_OPTIONS imports first.
-  const FLAGS = ['--max-semi-space-size=4', '--heap-growing-percent=50', '--expose-gc', '--no-concurrent-recompilation'];
+  // Its node flags, from its shebang: 4 MB semi-spaces, an old generation grown by half, and `gc` for read
+  // (bin/asyncai-log.ts says why). Seen from inside the process the command starts, through a module
+  // NODE_OPTIONS imports first.
+  const FLAGS = ['--max-semi-space-size=4', '--heap-growing-percent=50', '--expose-gc'];
   const PROBE = '--import=data:text/javascript,process.stderr.write(JSON.stringify(process.execArgv)+String.fromCharCode(10))';
 
   test('runs node with its V8 flags; the built bin names the same ones (the benchmark runs it with them)', async () => {

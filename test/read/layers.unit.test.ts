@@ -21,7 +21,7 @@ const LAYERS: [number, string, RegExp][] = [
   [4, 'agents registry', /^lib\/agents\/[^/]+\.ts$/],
   [3, 'agent folders', /^lib\/agents\/[^/]+\//],
   [2, 'session, input, monitor, gemini-content, anthropic-content', /^lib\/(session|input|monitor|gemini-content|anthropic-content)\//],
-  [1, 'json, lines, events, usage, util', /^lib\/((json|lines|util)\/|events\.ts$|usage\.ts$)/],
+  [1, 'json, lines, events, usage, util', /^lib\/((json|lines|util|events)\/|events\.ts$|usage\.ts$)/],
 ];
 
 /** What the bin may import from lib/: the public API and each command's entry module. */

@@ -6,9 +6,9 @@ import type {
   ToolCallEvent, ToolResultEvent, Usage, UserEvent,
 } from '../../events.js';
 import { callFor } from '../../events.js';
-import { newTaskId } from '../../monitor/task-id.js';
-import { endNotification, eventNotification, PRE, PRE_HUMAN_TURN, renderReminder, monitorOutcome } from '../../monitor/notification.js';
-import { RecentMap, RecentSet, RecentStrings } from '../../util/recent.js';
+import { MonitorTasks } from '../../monitor/monitor-tasks.js';
+import { PRE, PRE_HUMAN_TURN, renderReminder } from '../../monitor/notification.js';
+import { RecentSet } from '../../util/recent.js';
 import { laterTime, NO_USAGE } from './response.js';
 import { sumUsage } from '../../usage.js';
 import { randomUuid } from '../../util/random-id.js';
@@ -20,40 +20,10 @@ export const CLAUDE_CODE_VERSION = '2.1.328';
 /** A model Claude Code knows, used when neither the event nor the options name one. */
 export const DEFAULT_MODEL = 'claude-sonnet-4-5-20250929';
 
-type TurnClass = new (parentUuid: string | null, type: string, message: ClaudeRecord, uuid: string, timestamp: string) => object;
-
-/** The class of a mapper's turn records: their fields in `chain`'s order, the common ones last, `prototype` theirs. */
-function turnClass(prototype: object, common: ClaudeRecord): TurnClass {
-  // The fields every session has are stored directly (Object.assign per record costs more than the record);
-  // a session with more (a git branch, provenance) assigns them all again, in place, as before.
-  const { userType, entrypoint, cwd, sessionId, version } = common;
-  const more = Object.keys(common).join() === 'userType,entrypoint,cwd,sessionId,version' ? undefined : common;
-  function Turn(this: ClaudeRecord, parentUuid: string | null, type: string, message: ClaudeRecord, uuid: string, timestamp: string): void {
-    this.parentUuid = parentUuid;
-    this.isSidechain = false;
-    this.type = type;
-    this.message = message;
-    this.uuid = uuid;
-    this.timestamp = timestamp;
-    this.userType = userType;
-    this.entrypoint = entrypoint;
-    this.cwd = cwd;
-    this.sessionId = sessionId;
-    this.version = version;
-    if (more !== undefined) Object.assign(this, more);
-  }
-  Turn.prototype = prototype;
-  return Turn as unknown as TurnClass;
-}
-
-/** The prototype of a notification's queue operations, which marks them for serialisation by template. */
-const QUEUE_OPERATION = Object.create(Object.prototype, { queueOperation: { value: true, enumerable: false } }) as object;
-
 /** How many tool call ids are remembered for matching results (bounded so memory stays flat). */
 const MAX_TOOL_IDS = 100_000;
-/** How many monitor task ids are remembered (for ids per description, and which produced output). */
-const MAX_TASKS = 100_000;
 import { imageBlock, newMessageId, resultContent, textOf } from './content.js';
+import { QUEUE_OPERATION, turnClass, type TurnClass } from './record-shapes.js';
 import {
   onceOnly, SUBAGENT_WARNING, UNSIGNED_WARNING, type ClaudeRecord, type Mapped, type MapperOptions,
 } from './mapper-types.js';
@@ -74,10 +44,9 @@ export class ClaudeRecordMapper extends EventMapper<Mapped> {
   /** The timestamp of the response's last record: the next one is written later. */
   private responseTime: string | undefined;
   private lastModel: string | undefined;
-  private readonly toolIds: RecentStrings;
-  private readonly taskIds = new RecentMap<string, string>(MAX_TASKS);
-  /** Task ids that have had at least one event: their end says "stream ended", not "without output". */
-  private readonly tasksWithOutput = new RecentSet<string>(MAX_TASKS);
+  private readonly toolIds: RecentSet<string>;
+  /** Monitor task ids, and which had output (lib/monitor/monitor-tasks.ts). */
+  private readonly tasks = new MonitorTasks();
   private warnedUnsigned = false;
   private readonly newUuid: () => string;
   private readonly common: ClaudeRecord;
@@ -92,7 +61,7 @@ export class ClaudeRecordMapper extends EventMapper<Mapped> {
 
   constructor(private readonly options: MapperOptions) {
     super();
-    this.toolIds = new RecentStrings(MAX_TOOL_IDS);
+    this.toolIds = new RecentSet<string>(MAX_TOOL_IDS);
     this.newUuid = options.newUuid ?? randomUuid;
     this.common = {
       userType: 'external',
@@ -351,16 +320,6 @@ export class ClaudeRecordMapper extends EventMapper<Mapped> {
     };
   }
 
-  private taskId(description: string, given: string | undefined): string {
-    if (given !== undefined) return given;
-    let id = this.taskIds.get(description);
-    if (id === undefined) {
-      id = newTaskId();
-      this.taskIds.set(description, id);
-    }
-    return id;
-  }
-
   /**
    * The monitor triple Claude Code writes: queue enqueue, queued_command attachment (chain), queue remove. Field order is the
    * one Claude Code writes; the queue operations carry no uuid and leave the chain where it was.
@@ -402,20 +361,10 @@ export class ClaudeRecordMapper extends EventMapper<Mapped> {
   }
 
   protected monitorEvent(event: MonitorEvent): Mapped {
-    const description = event.description ?? 'monitor';
-    const taskId = this.taskId(description, event.task_id);
-    if (!this.tasksWithOutput.has(taskId)) {
-      this.tasksWithOutput.add(taskId);
-    }
-    const xml = eventNotification(taskId, description, event.event, event.note);
-    return { records: this.notification(xml, event.timestamp), warnings: [] };
+    return { records: this.notification(this.tasks.eventText(event), event.timestamp), warnings: [] };
   }
 
   protected monitorEnd(event: MonitorEndEvent): Mapped {
-    const description = event.description ?? 'monitor';
-    const taskId = this.taskId(description, event.task_id);
-    const outcome = monitorOutcome(event, this.tasksWithOutput.has(taskId));
-    const xml = endNotification(taskId, description, outcome);
-    return { records: this.notification(xml, event.timestamp), warnings: [] };
+    return { records: this.notification(this.tasks.endText(event), event.timestamp), warnings: [] };
   }
 }

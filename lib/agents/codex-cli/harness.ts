@@ -7,7 +7,8 @@ import { AppendFile, type ForeignBytes } from '../../session/append-file.js';
 import { createSessionFile, jsonLine, JsonlHarness } from '../../session/jsonl-harness.js';
 import { findInOwnTail } from '../../session/reopened.js';
 import type { HarnessFactory, HarnessOptions } from '../../session/types.js';
-import { FORMAT, CodexRecordMapper, lastTotalIn } from './records.js';
+import { FORMAT, CodexRecordMapper } from './records.js';
+import { lastTotalIn } from './token-usage.js';
 import { rolloutDirParts, rolloutFileName, sessionStart } from './rollout-path.js';
 
 export { FORMAT };

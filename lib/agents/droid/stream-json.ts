@@ -6,7 +6,7 @@ import type { GenericEvent } from '../../events.js';
 import { resolveTimestamp } from '../../events.js';
 import { InputError, type InputAdapter, type InputFormat, type SessionFacts } from '../../input/types.js';
 import { isObject } from '../../util/is-object.js';
-import { RecentStrings } from '../../util/recent.js';
+import { RecentSet } from '../../util/recent.js';
 
 export const INPUT_FORMAT = 'droid-stream-json';
 
@@ -40,7 +40,7 @@ class DroidStreamJsonAdapter implements InputAdapter {
   private cwd: string | undefined;
   private model: string | undefined;
   /** Reasoning ids already given (droid repeats the line). */
-  private readonly reasoned = new RecentStrings(10_000);
+  private readonly reasoned = new RecentSet<string>(10_000);
 
   map(value: unknown, now: string): GenericEvent[] {
     if (!isObject(value) || typeof value.type !== 'string' || !LINE_TYPES.has(value.type)) throw new InputError('not a droid exec stream-json line');

@@ -10,7 +10,7 @@ import type {
 import { NotifyingMapper } from '../../monitor/notifying-mapper.js';
 import { writableCall } from '../../session/event-mapper.js';
 import { FidelityAccount } from '../../session/fidelity.js';
-import { RecentMap, RecentStrings } from '../../util/recent.js';
+import { RecentMap, RecentSet } from '../../util/recent.js';
 import { contentImages as imagesOf, contentText as textOf, functionResponsePart, inlineDataPart as inlineData, type Part } from '../../gemini-content/parts.js';
 import { toGeminiTokens, type GeminiTokens } from '../../gemini-content/tokens.js';
 
@@ -100,7 +100,7 @@ export class GeminiRecordMapper extends NotifyingMapper<string[]> {
   /** Tool call id -> the message holding it, until its result (which rewrites that message) comes. */
   private readonly calls = new RecentMap<string, ChatMessage>(MAX_IDS);
   /** Our model messages the CLI copied the responses of (see `shadow`). */
-  private readonly shadowed = new RecentStrings(MAX_IDS);
+  private readonly shadowed = new RecentSet<string>(MAX_IDS);
   private readonly said = new Set<Once>();
   private summarised = false;
   private readonly newId: () => string;

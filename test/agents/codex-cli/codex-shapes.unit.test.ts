@@ -3,7 +3,7 @@
 // appended its own turn; regenerate with test/agents/codex-cli/capture-fixture.mjs) and a rollout of Codex's own.
 import { describe, expect, test } from 'vitest';
 import { join } from 'node:path';
-import { lastTotalIn } from '../../../lib/agents/codex-cli/records.js';
+import { lastTotalIn } from '../../../lib/agents/codex-cli/token-usage.js';
 import { FIXTURES } from '../../support/run.js';
 import { rolloutLines } from './support.js';
 import { readFileSync } from 'node:fs';

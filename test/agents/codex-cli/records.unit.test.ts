@@ -5,9 +5,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { normalizeEvent, type GenericEvent } from '../../../lib/events.js';
 import { PRE } from '../../../lib/monitor/notification.js';
-import {
-  CodexRecordMapper, lastTotalIn, toCodexUsage, type RolloutLine,
-} from '../../../lib/agents/codex-cli/records.js';
+import { CodexRecordMapper, type RolloutLine } from '../../../lib/agents/codex-cli/records.js';
+import { lastTotalIn, toCodexUsage } from '../../../lib/agents/codex-cli/token-usage.js';
 import { rolloutDirParts, rolloutFileName, sessionStart } from '../../../lib/agents/codex-cli/rollout-path.js';
 import { EventRejected } from '../../../lib/session/types.js';
 import { FIXTURES } from '../../support/run.js';

@@ -3,10 +3,10 @@
 // taken back in file order; and the lines and records of a chunk read back out of it (on a worker, or here
 // when this thread maps a chunk itself).
 import type { GenericEvent } from '../../../events.js';
-import { CHUNK_BYTES, lineText, type FileLine } from './file-lines.js';
+import { lineText } from '../../../lines/file-lines.js';
 import type { TranscriptEventMapper } from './map-record.js';
 import type { TranscriptFile } from './transcript-file.js';
-import { parseHugeRecord, recordSource, type TranscriptScan } from './scan.js';
+import { parseHugeRecord, recordSource, type TranscriptLine, type TranscriptScan } from './scan.js';
 import type { JsonSource } from '../../../json/raw-json.js';
 import {
   LINE_INTS, LINE_INVALID_UTF8, LINE_LAST, LINE_OVER_LONG, type ChunkResult, type ChunkTask, type WorkerPool,
@@ -20,12 +20,12 @@ export const WORKER_MAX_LINE_BYTES = 1024 * 1024;
  * file order (one chunk per worker in flight and one more, so memory stays flat whatever the consumer does).
  */
 export async function* pipeline(
-  file: TranscriptFile, scan: TranscriptScan, pool: WorkerPool, kind: 'heads' | 'map', wanted: (line: FileLine) => boolean,
+  file: TranscriptFile, scan: TranscriptScan, pool: WorkerPool, kind: 'heads' | 'map', wanted: (line: TranscriptLine) => boolean,
 ): AsyncGenerator<ChunkResult> {
   const chunk = new ChunkBuilder();
   const inFlight: Promise<ChunkResult>[] = [];
   let task: { bytes: Uint8Array; lines: Int32Array } | undefined;
-  const onLine = (line: FileLine) => {
+  const onLine = (line: TranscriptLine) => {
     if (wanted(line)) chunk.add(line);
   };
   let local = false;
@@ -53,9 +53,6 @@ export async function* pipeline(
     while (inFlight.length > (more ? pool.size + 1 : 0)) {
       const result = await inFlight.shift()!;
       yield result;
-      // Settled: its bytes hold the next chunk (not a fresh megabyte each time, left for the collector). Not
-      // once a worker failed: a worker being stopped may still be reading the chunk it held.
-      if (!pool.broken) chunk.recycle(result.task);
     }
   }
 }
@@ -69,16 +66,12 @@ class ChunkBuilder {
   longest = 0;
   /** Bytes of the lines added since the last take. */
   bytes = 0;
-  /** Buffers of settled chunks, for the next ones. */
-  private free: SharedArrayBuffer[] = [];
-  /** Line tables of settled chunks, for the next ones. */
-  private freeTables: SharedArrayBuffer[] = [];
   private lines: number[] = [];
   private source: Buffer | undefined;
   private from = 0;
   private to = 0;
 
-  add(line: FileLine): void {
+  add(line: TranscriptLine): void {
     const flags = (line.overLong ? LINE_OVER_LONG : 0) | (line.invalidUtf8 ? LINE_INVALID_UTF8 : 0) | (line.last ? LINE_LAST : 0);
     if (line.overLong) {
       this.lines.push(line.no, -1, line.bytes, flags);
@@ -101,19 +94,15 @@ class ChunkBuilder {
   take(share: boolean): { bytes: Uint8Array; lines: Int32Array } | undefined {
     if (this.lines.length === 0) return undefined;
     const size = this.to - this.from;
-    const reused = share ? this.free.pop() : undefined;
     let bytes: Uint8Array;
     if (!share) {
       bytes = this.source !== undefined ? this.source.subarray(this.from, this.to) : new Uint8Array(0);
-    } else if (reused !== undefined && reused.byteLength >= size) {
-      bytes = new Uint8Array(reused, 0, size);
     } else {
-      if (reused !== undefined) this.free.push(reused);
-      bytes = new Uint8Array(new SharedArrayBuffer(Math.max(size, CHUNK_BYTES)), 0, size);
+      bytes = new Uint8Array(new SharedArrayBuffer(size));
+      if (this.source !== undefined) bytes.set(this.source.subarray(this.from, this.to));
     }
-    if (share && this.source !== undefined) bytes.set(this.source.subarray(this.from, this.to));
     const table = this.lines;
-    const lines = share ? this.sharedTable(table.length) : new Int32Array(table.length);
+    const lines = share ? new Int32Array(new SharedArrayBuffer(table.length * 4)) : new Int32Array(table.length);
     for (let i = 0; i < table.length; i += LINE_INTS) {
       const overLong = table[i + 1]! < 0;
       lines[i] = table[i]!;
@@ -129,34 +118,16 @@ class ChunkBuilder {
     this.bytes = 0;
     return { bytes, lines };
   }
-
-  /**
-   * A line table in shared memory with room for `ints`. A table copied to the worker with each chunk was
-   * allocated twice per chunk, on both threads, and freed whenever the collectors ran.
-   */
-  private sharedTable(ints: number): Int32Array {
-    let buffer = this.freeTables.pop();
-    if (buffer === undefined || buffer.byteLength < ints * 4) buffer = new SharedArrayBuffer(Math.ceil(ints * 1.5) * 4);
-    return new Int32Array(buffer, 0, ints);
-  }
-
-  /** Take back the buffers of a chunk that is done with. */
-  recycle(task: ChunkTask): void {
-    const { buffer } = task.bytes;
-    if (buffer instanceof SharedArrayBuffer && buffer.byteLength >= CHUNK_BYTES && this.free.length < 8) this.free.push(buffer);
-    const table = task.lines.buffer;
-    if (table instanceof SharedArrayBuffer && this.freeTables.length < 8) this.freeTables.push(table);
-  }
 }
 
 const EMPTY = Buffer.alloc(0);
 
 /** The lines of a task, as the scan made them (one object, reused). */
-export function forEachTaskLine(task: ChunkTask, onLine: (line: FileLine, index: number) => void): void {
+export function forEachTaskLine(task: ChunkTask, onLine: (line: TranscriptLine, index: number) => void): void {
   const bytes = Buffer.from(task.bytes.buffer, task.bytes.byteOffset, task.bytes.byteLength);
   const { lines } = task;
   // An over-long line's skipped head does not travel with the chunk (see firstPass).
-  const line: FileLine = { no: 0, buf: bytes, start: 0, end: 0, bytes: 0, overLong: false, skippedHead: undefined, invalidUtf8: false, last: false };
+  const line: TranscriptLine = { no: 0, buf: bytes, start: 0, end: 0, bytes: 0, overLong: false, skippedHead: undefined, invalidUtf8: false, last: false };
   for (let i = 0; i * LINE_INTS < lines.length; i += 1) {
     const at = i * LINE_INTS;
     const flags = lines[at + 3]!;

@@ -5,10 +5,9 @@
 import { resolveTimestamp } from '../../../events.js';
 import { BranchIndex } from './branch.js';
 import { forEachTaskLine, pipeline } from './chunks.js';
-import type { FileLine } from './file-lines.js';
 import { decodeRecordHead, HEAD_INTS, readRecordHead, type RecordHead } from './record-head.js';
+import type { TranscriptLine } from './scan.js';
 import type { TranscriptFile } from './transcript-file.js';
-import type { UuidIdsOptions } from './uuid-ids.js';
 import type { HeadsResult, WorkerPool } from './worker-pool.js';
 
 /** What the first pass learnt. */
@@ -24,12 +23,9 @@ export interface FirstPass {
   lines: number;
 }
 
-/**
- * Index the file's records; `previews` keeps a preview of each (for the tree), which needs every record parsed.
- * `uuids` says where the index's uuid table keeps what does not stay in memory.
- */
-export async function firstPass(file: TranscriptFile, previews: boolean, pool?: WorkerPool, uuids: UuidIdsOptions = {}): Promise<FirstPass> {
-  const index = new BranchIndex({ previews, uuids });
+/** Index the file's records; `previews` keeps a preview of each (for the tree), which needs every record parsed. */
+export async function firstPass(file: TranscriptFile, previews: boolean, pool?: WorkerPool): Promise<FirstPass> {
+  const index = new BranchIndex({ previews });
   let first: string | undefined;
   let regular = true;
   let lines = 0;
@@ -41,7 +37,7 @@ export async function firstPass(file: TranscriptFile, previews: boolean, pool?: 
     index.addHead(head, no, file.warn);
     if (first === undefined && typeof head.timestamp === 'string') first = validTimestamp(head.timestamp);
   };
-  const onParsed = (line: FileLine) => {
+  const onParsed = (line: TranscriptLine) => {
     const warnings = scan.warnings;
     const records = scan.records(line);
     if (records.length !== 1 || scan.warnings !== warnings) regular = false;
@@ -55,7 +51,7 @@ export async function firstPass(file: TranscriptFile, previews: boolean, pool?: 
       if (first === undefined && typeof record.timestamp === 'string') first = validTimestamp(record.timestamp);
     }
   };
-  const onLine = (line: FileLine) => {
+  const onLine = (line: TranscriptLine) => {
     lines = line.no;
     const head = previews || line.overLong || line.invalidUtf8
       ? undefined : readRecordHead(line.buf, line.start, line.end, first === undefined);
@@ -65,7 +61,7 @@ export async function firstPass(file: TranscriptFile, previews: boolean, pool?: 
   if (pool === undefined || previews) {
     while (file.readChunk(scan, onLine));
   } else {
-    const wanted = (line: FileLine) => {
+    const wanted = (line: TranscriptLine) => {
       if (line.skippedHead !== undefined) skippedHeads.set(line.no, line.skippedHead);
       return true;
     };
@@ -80,11 +76,6 @@ export async function firstPass(file: TranscriptFile, previews: boolean, pool?: 
           onLine(line);
         }
       });
-      // Decoded: the heads' buffer takes a later chunk's (a buffer per chunk, freed whenever the collector ran,
-      // held tens of megabytes at a time).
-      if (heads.length > 0) pool.giveBack('heads', heads.buffer as ArrayBuffer);
-      // The buffer a huge line was read into (kept for its chunk, not shared) serves the second pass's.
-      if (!(task.bytes.buffer instanceof SharedArrayBuffer)) file.spare.give(Buffer.from(task.bytes.buffer));
     }
   }
   return { index, bytes: scan.summary.bytes, first, regular, lines };

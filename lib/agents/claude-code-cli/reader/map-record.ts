@@ -1,13 +1,12 @@
 // Maps one Claude Code record to generic events: the inverse of the harness's records.ts. Pure apart from
 // an injected spill resolver; state is what spans records: which responses already gave their model and
-// usage, a compaction boundary waiting for its summary, and which warnings were already given.
+// usage (responses.ts), a compaction boundary waiting for its summary, and which warnings were already given.
 import {
   resolveTimestamp, type CompactionEvent, type ContentPart, type ContextEvent, type GenericEvent, type ImageInput,
   type ToolResultEvent, type Usage,
 } from '../../../events.js';
-import { RecentMap, RecentSet } from '../../../util/recent.js';
-import { usageGrowth } from '../../../usage.js';
-import { isObject, isPlaceholderUsage, SYNTHETIC_MODEL } from './record-types.js';
+import { ResponseLedger } from './responses.js';
+import { attachmentText, imageOf, isObject, SYNTHETIC_MODEL, textBlocks } from './record-types.js';
 import { SPILL, SPILL_PHRASE, type SpillRead } from './spill.js';
 import type { JsonSource } from '../../../json/raw-json.js';
 import { parseMonitorNotification } from '../../../monitor/task-notification.js';
@@ -32,51 +31,16 @@ export interface TranscriptEventMapperOptions {
 /** Reports a problem with the record being mapped; `onceKey` is set when the warning is given once per key. */
 type Warn = (message: string, onceKey?: string) => void;
 
-/** What an event would carry of its response, decided later (deferred mapping). */
-export interface DeferredResponse {
-  id: string;
-  /** The response's model, if the event could carry it. */
-  model?: string;
-  /** Whether the event could carry the response's usage. */
-  usage?: Record<string, unknown>;
-}
-
 /** The state that spans records, handed from one stretch of the branch to the next. */
 export interface MapperCarry {
   lastTimestamp?: string;
   boundary?: PendingBoundary;
 }
 
-const deferredResponses = new WeakMap<GenericEvent, DeferredResponse>();
-
-/** The response decision a deferred mapper left on `event`, if any. */
-export function deferredResponse(event: GenericEvent): DeferredResponse | undefined {
-  return deferredResponses.get(event);
-}
-
-/** How the worker writes a usage member into an event (see read-worker.ts). */
-export const USAGE_MEMBER = ',"usage":';
-
-/** How many response ids are remembered for "model and usage once per response" (bounded memory). */
-const MAX_RESPONSE_IDS = 10_000;
-
 interface PendingBoundary {
   timestamp: string;
   trigger?: string;
   preTokens?: number;
-}
-
-function textBlocks(content: unknown): string | undefined {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return undefined;
-  const texts = content.filter((b) => isObject(b) && b.type === 'text' && typeof b.text === 'string').map((b) => (b as { text: string }).text);
-  return texts.length > 0 ? texts.join('\n') : undefined;
-}
-
-function imageOf(block: Record<string, unknown>): ImageInput | undefined {
-  const source = isObject(block.source) ? block.source : block;
-  if (typeof source.media_type !== 'string' || source.media_type === '' || typeof source.data !== 'string') return undefined;
-  return { media_type: source.media_type, data: source.data };
 }
 
 /**
@@ -85,10 +49,8 @@ function imageOf(block: Record<string, unknown>): ImageInput | undefined {
  */
 export class TranscriptEventMapper {
   private lastTimestamp: string | undefined;
-  // Bounded, first-in first-out: Set eviction by values().next() is not O(1) in V8 (see RecentSet).
-  private readonly modelGiven = new RecentSet<string>(MAX_RESPONSE_IDS);
-  /** Per response, the largest usage a record of it carried so far (what its events were given in all). */
-  private readonly usageSeen = new RecentMap<string, Usage>(MAX_RESPONSE_IDS);
+  /** Which responses already gave their model, and how much of their usage. */
+  private readonly responses = new ResponseLedger();
   private boundary: PendingBoundary | undefined;
   private readonly warned = new Set<string>();
   private anonymous = 0;
@@ -167,35 +129,9 @@ export class TranscriptEventMapper {
     return this.boundary !== undefined;
   }
 
-  /**
-   * Decide, in branch order, whether an event a deferred mapper made carries its response's model (true or
-   * false: once per response, see withResponse) and which usage: `usageFill` is the `,"usage":{...}` member the
-   * worker wrote for the record's usage (empty when the event can carry none); the answer is the member to
-   * write, empty for none. The same rule as for events mapped here.
-   */
+  /** In branch order, what an event a deferred mapper made carries of its response (see ResponseLedger.resolve). */
   resolveResponse(id: string, hasModel: boolean, usageFill: string): { model: boolean; usage: string } {
-    let model = false;
-    if (hasModel && !this.modelGiven.has(id)) {
-      this.modelGiven.add(id);
-      model = true;
-    }
-    if (usageFill === '') return { model, usage: '' };
-    const usage = JSON.parse(usageFill.slice(USAGE_MEMBER.length)) as Usage;
-    const given = this.usageToGive(id, usage);
-    return { model, usage: given === undefined ? '' : given === usage ? usageFill : USAGE_MEMBER + JSON.stringify(given) };
-  }
-
-  /**
-   * The usage an event of response `id` carries for its record's `usage`: all of it at the response's first
-   * record with usage, then only what grew since (Claude Code repeats one usage on every record: nothing more;
-   * this project's writer sums what each event reported: exactly that event's share), so the usage of a
-   * response's events adds up to its largest record's, and a round trip through the writer keeps every record.
-   */
-  private usageToGive(id: string, usage: Usage): Usage | undefined {
-    const seen = this.usageSeen.get(id);
-    const given = seen === undefined ? usage : usageGrowth(seen, usage);
-    if (given !== undefined) this.usageSeen.set(id, usage);
-    return given;
+    return this.responses.resolve(id, hasModel, usageFill);
   }
 
   /** A once-only warning a deferred mapper handed over, given here unless it was given before. */
@@ -424,33 +360,9 @@ export class TranscriptEventMapper {
     }
   }
 
-  /**
-   * Put a response's model on its first event (a thinking block's signature is bound to its model) and its
-   * usage on its first assistant or tool_call event: once per response, so a round trip does not double it.
-   */
+  /** `event` with its response's model and usage as the ledger gives them (see ResponseLedger.attach). */
   private withResponse<E extends GenericEvent & { model?: string; usage?: Usage }>(event: E, id: string, model: string | undefined, usage: unknown): E {
-    const ordered = { ...event } as E & { model?: string; usage?: Usage };
-    const { timestamp } = ordered;
-    delete (ordered as { timestamp?: string }).timestamp;
-    if (this.options.deferred) {
-      // Left to resolveResponse: the event is written with its model and usage spliced in before `timestamp`.
-      const response: DeferredResponse = { id };
-      if (model !== undefined) response.model = model;
-      if (event.type !== 'thinking' && isObject(usage) && !isPlaceholderUsage(usage)) response.usage = usage;
-      ordered.timestamp = timestamp;
-      if (response.model !== undefined || response.usage !== undefined) deferredResponses.set(ordered, response);
-      return ordered;
-    }
-    if (model !== undefined && !this.modelGiven.has(id)) {
-      this.modelGiven.add(id);
-      ordered.model = model;
-    }
-    if (event.type !== 'thinking' && isObject(usage) && !isPlaceholderUsage(usage)) {
-      const given = this.usageToGive(id, usage as Usage);
-      if (given !== undefined) ordered.usage = given;
-    }
-    ordered.timestamp = timestamp;
-    return ordered;
+    return this.responses.attach(event, id, model, usage, this.options.deferred !== undefined);
   }
 
   /** A record whose attachment is a queued Monitor notification, or other context. */
@@ -466,17 +378,4 @@ export class TranscriptEventMapper {
     this.context(out, 'attachment', timestamp, typeof attachment.type === 'string' ? attachment.type : undefined,
       text !== undefined ? this.unspill(text, warn) : undefined);
   }
-}
-
-/** What the model saw of an attachment: its rendered form when Claude Code kept it, else its main text field. */
-function attachmentText(record: Record<string, unknown>, attachment: Record<string, unknown>): string | undefined {
-  if (Array.isArray(record.rendered)) {
-    const parts = record.rendered.filter((r) => isObject(r) && typeof r.content === 'string').map((r) => (r as { content: string }).content);
-    if (parts.length > 0) return parts.join('\n');
-  }
-  for (const key of ['content', 'prompt', 'text', 'stdout']) {
-    const value = attachment[key];
-    if (typeof value === 'string' && value !== '') return value;
-  }
-  return undefined;
 }

@@ -3,8 +3,9 @@
 // without knowing what came before them; what depends on earlier records (a response's model and usage
 // once, once-only warnings, the time a record without one inherits) is handed back to be settled in order.
 import { workerData } from 'node:worker_threads';
-import { ByteSink } from './byte-sink.js';
-import { deferredResponse, TranscriptEventMapper, USAGE_MEMBER } from './map-record.js';
+import { ByteSink } from '../../../util/byte-sink.js';
+import { TranscriptEventMapper } from './map-record.js';
+import { deferredResponse, USAGE_MEMBER } from './responses.js';
 import { mapTaskRecords } from './chunks.js';
 import { HEAD_INTS, scanRecordHead } from './record-head.js';
 import {
@@ -24,9 +25,7 @@ function scanHeads(task: ChunkTask): HeadsReply {
   const bytes = Buffer.from(task.bytes.buffer, task.bytes.byteOffset, task.bytes.byteLength);
   const { lines } = task;
   const count = lines.length / LINE_INTS;
-  // A new buffer has room for more lines than this chunk's: it is given back to take later chunks' heads.
-  const fits = task.spare !== undefined && task.spare.byteLength >= count * HEAD_INTS * 4;
-  const heads = new Int32Array(fits ? task.spare! : new ArrayBuffer(Math.ceil(count * 1.5) * HEAD_INTS * 4), 0, count * HEAD_INTS);
+  const heads = new Int32Array(count * HEAD_INTS);
   for (let i = 0; i < count; i += 1) {
     const at = i * HEAD_INTS;
     const flags = lines[i * LINE_INTS + 3]!;
@@ -45,7 +44,7 @@ function mapChunk(task: ChunkTask): MapReply {
     ...(resolveSpill !== undefined ? { resolveSpill } : {}),
     deferred: { anonymousPrefix: `${task.seq}:` },
   });
-  const sink = new ByteSink(Math.ceil(task.bytes.byteLength * 0.6), task.spare);
+  const sink = new ByteSink(Math.ceil(task.bytes.byteLength * 0.6));
   const holes: number[] = [];
   const ids: string[] = [];
   let fills = '';

@@ -17,7 +17,6 @@ import { eventText, secondPass, type EventOutput, type SecondPassPlan } from './
 import { readSidecar, spillResolver } from './spill.js';
 import { TranscriptFile } from './transcript-file.js';
 import { UsageCounter, type UsageTotals } from './usage.js';
-import type { UuidIdsOptions } from './uuid-ids.js';
 import { WorkerPool } from './worker-pool.js';
 
 export { ReaderError, type ReaderWarning };
@@ -46,12 +45,6 @@ export interface ReaderOptions {
   chunkBytes?: number;
   /** The name warnings and errors give the transcript (default: its path; `stdin` for a copy of stdin). */
   name?: string;
-  /**
-   * Where the branch index keeps the uuids of records it does not hold in memory (all but the newest 65,536:
-   * 16 bytes each, in a file nobody else can open, gone when the read is; default: the system's temporary
-   * directory). Where no file can be made there, they stay in memory.
-   */
-  tmpdir?: string;
   /**
    * Called between the two passes, once the first pass's index is let go. The command passes V8's full
    * collection (node's `--expose-gc`): the index's memory is then given back before the second pass takes
@@ -183,35 +176,24 @@ export class ClaudeTranscriptReader implements AsyncIterable<GenericEvent>, Tran
    * starts), otherwise by record (the branch filter keeps the index).
    */
   private async plan(pool: WorkerPool | undefined): Promise<{ header: ContextEvent | undefined; plan?: SecondPassPlan }> {
-    const pass = await firstPass(this.file, false, pool, this.uuidOptions());
+    const pass = await firstPass(this.file, false, pool);
     const { index, first } = pass;
-    // The index is let go here (its spill file closed) unless the second pass's branch filter keeps it.
-    let kept = false;
-    try {
-      const branch = this.options.branch;
-      if (branch !== undefined && !index.has(branch)) throw new ReaderError(`${this.file.name}: no record with uuid ${JSON.stringify(branch)} (--branch)`);
-      const selection = index.select(branch, this.file.warn);
-      const header = this.subagent ? this.header(first) : undefined;
-      if (selection.leaf === undefined) return { header };
-      const spillDir = this.spillDir();
-      const mapper = new TranscriptEventMapper({
-        ...(this.options.includeEvents ? { includeEvents: true } : {}),
-        ...(this.subagent ? { agentId: this.subagent.agentId } : {}),
-        ...(spillDir !== undefined ? { resolveSpill: spillResolver(spillDir) } : {}),
-        ...(first !== undefined ? { now: first } : {}),
-      });
-      if (!pass.regular) {
-        kept = true;
-        return { header, plan: { mapper, bytes: pass.bytes, onBranch: branchFilter(index, selection) } };
-      }
-      return { header, plan: { mapper, bytes: pass.bytes, selected: index.selectedLines(selection, pass.lines) } };
-    } finally {
-      if (!kept) index.close();
+    const branch = this.options.branch;
+    if (branch !== undefined && !index.has(branch)) throw new ReaderError(`${this.file.name}: no record with uuid ${JSON.stringify(branch)} (--branch)`);
+    const selection = index.select(branch, this.file.warn);
+    const header = this.subagent ? this.header(first) : undefined;
+    if (selection.leaf === undefined) return { header };
+    const spillDir = this.spillDir();
+    const mapper = new TranscriptEventMapper({
+      ...(this.options.includeEvents ? { includeEvents: true } : {}),
+      ...(this.subagent ? { agentId: this.subagent.agentId } : {}),
+      ...(spillDir !== undefined ? { resolveSpill: spillResolver(spillDir) } : {}),
+      ...(first !== undefined ? { now: first } : {}),
+    });
+    if (!pass.regular) {
+      return { header, plan: { mapper, bytes: pass.bytes, onBranch: branchFilter(index, selection) } };
     }
-  }
-
-  private uuidOptions(): UuidIdsOptions {
-    return this.options.tmpdir !== undefined ? { tmpdir: this.options.tmpdir } : {};
+    return { header, plan: { mapper, bytes: pass.bytes, selected: index.selectedLines(selection, pass.lines) } };
   }
 
   /** Worker threads for `ndjson()`, when it is asked for, the file is big enough and the worker module is there. */
@@ -261,12 +243,8 @@ export class ClaudeTranscriptReader implements AsyncIterable<GenericEvent>, Tran
 
   /** The branch structure: one entry per branch, the resumed one marked. */
   async tree(): Promise<TranscriptTree> {
-    const { index } = await firstPass(this.file, true, undefined, this.uuidOptions());
-    try {
-      return index.tree(this.file.warn);
-    } finally {
-      index.close();
-    }
+    const { index } = await firstPass(this.file, true);
+    return index.tree(this.file.warn);
   }
 
   /**

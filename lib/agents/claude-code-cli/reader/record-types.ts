@@ -2,6 +2,7 @@
 // The lists come from 142 real transcripts and the records Claude Code 2.1.328 writes
 // (reference: claude-code-transcript.md). New types keep appearing; a reader warns once per unknown type.
 
+import type { ImageInput } from '../../../events.js';
 import { isObject } from '../../../util/is-object.js';
 export { isObject } from '../../../util/is-object.js';
 
@@ -43,4 +44,32 @@ export function isToolResultsOnly(record: Record<string, unknown>): boolean {
   const message = record.message;
   if (!isObject(message) || !Array.isArray(message.content) || message.content.length === 0) return false;
   return message.content.every((block) => isObject(block) && block.type === 'tool_result');
+}
+
+/** The text blocks of a message's content joined (a string content as it is). */
+export function textBlocks(content: unknown): string | undefined {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return undefined;
+  const texts = content.filter((b) => isObject(b) && b.type === 'text' && typeof b.text === 'string').map((b) => (b as { text: string }).text);
+  return texts.length > 0 ? texts.join('\n') : undefined;
+}
+
+/** An image block's data, when it has any. */
+export function imageOf(block: Record<string, unknown>): ImageInput | undefined {
+  const source = isObject(block.source) ? block.source : block;
+  if (typeof source.media_type !== 'string' || source.media_type === '' || typeof source.data !== 'string') return undefined;
+  return { media_type: source.media_type, data: source.data };
+}
+
+/** What the model saw of an attachment: its rendered form when Claude Code kept it, else its main text field. */
+export function attachmentText(record: Record<string, unknown>, attachment: Record<string, unknown>): string | undefined {
+  if (Array.isArray(record.rendered)) {
+    const parts = record.rendered.filter((r) => isObject(r) && typeof r.content === 'string').map((r) => (r as { content: string }).content);
+    if (parts.length > 0) return parts.join('\n');
+  }
+  for (const key of ['content', 'prompt', 'text', 'stdout']) {
+    const value = attachment[key];
+    if (typeof value === 'string' && value !== '') return value;
+  }
+  return undefined;
 }

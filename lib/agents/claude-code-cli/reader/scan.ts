@@ -3,7 +3,9 @@
 // runs a crash leaves behind are recovered; an over-long line is skipped; a truncated last line marks the
 // session partial. Every problem is reported through `warn` with its line number.
 import { closeSync, constants, fstatSync, openSync } from 'node:fs';
-import { FileLines, lineText, type FileLine, type SpareBuffer } from './file-lines.js';
+import { FileLines, lineText, type FileLine } from '../../../lines/file-lines.js';
+import type { RecordHead } from './record-head.js';
+import { SkippedHead } from './skipped-head.js';
 import { sameFile } from '../../../util/no-follow.js';
 import { MAX_RECORD_BYTES } from '../../../util/record-limit.js';
 import { isObject } from './record-types.js';
@@ -12,6 +14,12 @@ import { parseBytes, type JsonSource } from '../../../json/raw-json.js';
 
 /** Longest record accepted (Claude Code itself loads 30 MB tool results). */
 export const DEFAULT_MAX_RECORD_BYTES = MAX_RECORD_BYTES;
+
+/** A transcript's line as a pass meets it (valid only during the callback that gets it). */
+export interface TranscriptLine extends FileLine {
+  /** An over-long line's top-level uuid, parentUuid, type... read as its bytes went by (see skipped-head.ts). */
+  skippedHead: RecordHead | undefined;
+}
 
 /** One record and the 1-based line it came from. */
 export interface ScannedRecord {
@@ -25,8 +33,6 @@ export interface ScanOptions {
   chunkBytes?: number;
   /** Read only the first `bytes` bytes (the second pass reads exactly what the first one saw). */
   bytes?: number;
-  /** Where a big line buffer is left for the next pass, and taken from (see SpareBuffer). */
-  spare?: SpareBuffer;
   /** The inode the file must be: it is then opened without following a link (a subagent's, found by lstat). */
   identity?: { dev: number; ino: number };
   warn: (line: number | undefined, message: string) => void;
@@ -189,12 +195,15 @@ export class TranscriptScan {
   /** Diagnostics given so far (lines over the limit, damaged or not an object, invalid UTF-8). */
   warnings = 0;
   private closed = false;
+  /** The head of the over-long line being skipped. */
+  private head: SkippedHead | undefined;
 
   private constructor(private readonly fd: number, private readonly options: ScanOptions) {
     this.max = options.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES;
     // The second pass reads exactly the bytes the first one saw, even when the file was appended to since.
     const limit = options.bytes ?? Number.MAX_SAFE_INTEGER;
-    this.lines = new FileLines(fd, Math.max(0, limit), this.max, options.chunkBytes, options.spare);
+    const onSkippedBytes = (buf: Buffer, start: number, end: number) => (this.head ??= new SkippedHead()).feed(buf, start, end);
+    this.lines = new FileLines(fd, Math.max(0, limit), this.max, options.chunkBytes, onSkippedBytes);
   }
 
   /** Open `path` (a regular file only, never blocking on a FIFO or device) for one pass. */
@@ -213,10 +222,16 @@ export class TranscriptScan {
   }
 
   /** Read one chunk, handing over each line it completes (see FileLines). False when the file is done (and closed). */
-  readChunk(onLine: (line: FileLine) => void, onChunkEnd?: () => void): boolean {
+  readChunk(onLine: (line: TranscriptLine) => void, onChunkEnd?: () => void): boolean {
     let more: boolean;
+    const onFileLine = (line: FileLine) => {
+      const transcriptLine = line as TranscriptLine;
+      transcriptLine.skippedHead = line.overLong ? this.head?.head() : undefined;
+      if (line.overLong) this.head = undefined;
+      onLine(transcriptLine);
+    };
     try {
-      more = this.lines.readChunk(onLine, onChunkEnd);
+      more = this.lines.readChunk(onFileLine, onChunkEnd);
     } finally {
       this.summary.bytes = this.lines.bytesRead;
     }

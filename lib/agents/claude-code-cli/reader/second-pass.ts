@@ -4,12 +4,11 @@
 // are mapped on them (read-worker.ts) and settled here in file order: the holes filled with the model and usage
 // their response has not given yet, the once-only warnings given, the mapper's state carried on.
 import type { GenericEvent } from '../../../events.js';
-import { ByteSink } from './byte-sink.js';
+import { ByteSink } from '../../../util/byte-sink.js';
 import { eventSource, mapRecord, mapTaskRecords, pipeline } from './chunks.js';
 import { stringifySpliced, type JsonPieces } from '../../../json/spliced-json.js';
-import type { FileLine } from './file-lines.js';
 import type { TranscriptEventMapper } from './map-record.js';
-import type { TranscriptScan } from './scan.js';
+import type { TranscriptLine, TranscriptScan } from './scan.js';
 import type { TranscriptFile } from './transcript-file.js';
 import type { MapResult, WorkerPool } from './worker-pool.js';
 
@@ -70,7 +69,7 @@ function* mapHere<T>(file: TranscriptFile, scan: TranscriptScan, plan: SecondPas
   const map = (record: Record<string, unknown>, no: number) => {
     for (const event of mapRecord(mapper, record, (message) => file.warn(no, message))) batch.push(event);
   };
-  const onLine = (line: FileLine) => {
+  const onLine = (line: TranscriptLine) => {
     if (selected !== undefined) {
       if (selected[line.no] === 1) for (const record of scan.records(line)) map(record, line.no);
       return;
@@ -120,10 +119,7 @@ function settle(file: TranscriptFile, result: MapResult, mapper: TranscriptEvent
   }
   mapper.adopt(result.carry);
   const reply = Buffer.from(result.bytes.buffer, result.bytes.byteOffset, result.bytes.byteLength);
-  const filled = fillHoles(reply, result.holes, given);
-  // Copied out with its holes filled: the reply's buffer can take the next reply.
-  if (filled !== reply) workers.pool.giveBack('map', result.bytes.buffer as ArrayBuffer);
-  return filled;
+  return fillHoles(reply, result.holes, given);
 }
 
 /** `source` with `given[i]` written at byte offset `holes[i]` (the source itself when nothing is given). */

@@ -2,7 +2,7 @@
 // as they stream past and are dropped: the branch index keeps the skipped record's place, so the records
 // before and after it stay one chain. Unlike record-head.ts (a whole line in a buffer) it is fed a chunk at a
 // time and holds only the short values it keeps.
-import { nodeKind } from './branch.js';
+import { nodeKind } from './branch-graph.js';
 import type { RecordHead } from './record-head.js';
 
 /** The fields kept, all short: longer values (or keys) are not these fields and are not held. */

@@ -2,9 +2,9 @@
 // spans the passes is here (the warnings, given once each, and which record types were reported).
 import { cannotBeRead } from '../../../util/fs-errors.js';
 import { ReaderError, type ReaderWarning } from '../../../session/types.js';
-import { CHUNK_BYTES, SpareBuffer, type FileLine } from './file-lines.js';
+import { CHUNK_BYTES } from '../../../lines/file-lines.js';
 import { classifyRecordType } from './record-types.js';
-import { TranscriptScan, type ScanSummary } from './scan.js';
+import { TranscriptScan, type ScanSummary, type TranscriptLine } from './scan.js';
 import { AssistantLines, scanUsageRecord } from './usage-scan.js';
 
 /** How a transcript file is read, and who hears of its problems. */
@@ -26,8 +26,6 @@ export class TranscriptFile {
   readonly warnings: ReaderWarning[] = [];
   /** The file ends in a cut-off record: the session was being written, or the write was interrupted. */
   partial = false;
-  /** A big line buffer one pass left for the next (see SpareBuffer). */
-  readonly spare = new SpareBuffer();
   private readonly reported = new Set<string>();
   private readonly unknownTypes = new Set<string>();
 
@@ -57,7 +55,6 @@ export class TranscriptFile {
     try {
       return TranscriptScan.open(this.path, {
         warn: this.warn,
-        spare: this.spare,
         ...(this.options.maxRecordBytes !== undefined ? { maxRecordBytes: this.options.maxRecordBytes } : {}),
         ...(this.options.chunkBytes !== undefined ? { chunkBytes: this.options.chunkBytes } : {}),
         ...(bytes !== undefined ? { bytes } : {}),
@@ -69,7 +66,7 @@ export class TranscriptFile {
   }
 
   /** One chunk of a pass (see TranscriptScan.readChunk); a read error becomes a ReaderError. */
-  readChunk(scan: TranscriptScan, onLine: (line: FileLine) => void, onChunkEnd?: () => void): boolean {
+  readChunk(scan: TranscriptScan, onLine: (line: TranscriptLine) => void, onChunkEnd?: () => void): boolean {
     let more: boolean;
     try {
       more = scan.readChunk(onLine, onChunkEnd);
@@ -106,7 +103,7 @@ export class TranscriptFile {
   forEachAssistantRecord(onRecord: (record: Record<string, unknown>, line: number) => void): void {
     const scan = this.open();
     const assistant = new AssistantLines();
-    const onLine = (line: FileLine) => {
+    const onLine = (line: TranscriptLine) => {
       if (!line.overLong && !line.invalidUtf8) {
         if (!assistant.mayHold(line.buf, line.start, line.end)) return;
         const light = scanUsageRecord(line.buf, line.start, line.end);

@@ -1,9 +1,9 @@
 // What `read --usage` needs of a record, read from the line's bytes instead of JSON.parse of the whole record:
 // its type, and for an assistant record its requestId and message.id, message.model and message.usage. The
-// line is validated as JSON.parse would validate it (record-head.ts's walk) and the few values are taken where
+// line is validated as JSON.parse would validate it (lib/json/json-scanner.ts) and the few values are taken where
 // they lie; only the usage object is parsed. A line the walk is not sure of (an escaped key, deep nesting,
 // invalid JSON) is left to the caller to parse, so what is counted is what parsing every record would count.
-import { valueAt, Walk, type InnerFields } from './record-head.js';
+import { JsonScanner, valueAt, type InnerFields } from '../../../json/json-scanner.js';
 
 /** A record reduced to what UsageCounter reads; values are as `JSON.parse(line)` would give them. */
 export interface UsageRecord {
@@ -31,7 +31,7 @@ const INNER: InnerFields = { field: MESSAGE, fields: MESSAGE_FIELDS, spans: mess
  * one JSON object or the walk is not certain of it: then the caller parses the line (and reports what is wrong).
  */
 export function scanUsageRecord(buf: Buffer, start: number, end: number): UsageRecord | undefined {
-  const walk = new Walk(buf, end, TOP_FIELDS);
+  const walk = new JsonScanner(buf, end, TOP_FIELDS);
   const open = walk.ws(start);
   if (buf[open] !== 0x7b) return undefined;
   top.fill(-1);

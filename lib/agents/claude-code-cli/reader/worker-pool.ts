@@ -33,15 +33,13 @@ export interface ChunkTask {
   seq: number;
   bytes: Uint8Array;
   lines: Int32Array;
-  /** A reply buffer of this kind the main thread is done with, handed over (transferred) for this task's reply. */
-  spare?: ArrayBuffer;
 }
 
 /** A worker's first-pass reply: HEAD_INTS per line (record-head.ts), the first of them -1 for a line to parse. */
 export interface HeadsReply {
   kind: 'heads';
   seq: number;
-  /** In the task's spare buffer if it was big enough, else in one allocated for it; transferred. */
+  /** Transferred. */
   heads: Int32Array;
 }
 
@@ -83,13 +81,6 @@ export type HeadsResult = HeadsReply & { task: ChunkTask };
 export type MapResult = MapReply & { task: ChunkTask };
 export type ChunkResult = HeadsResult | MapResult;
 
-/**
- * Semi-spaces of a worker, in MB: 1, where the process's other isolates have 4. A worker's young garbage is
- * one chunk's records at a time: a lower peak RSS for a long read at the same speed (figures:
- * docs/performance.md).
- */
-const WORKER_SEMI_SPACE_MB = 1;
-
 /** Old generation of a worker, in MB. */
 const WORKER_OLD_MB = 64;
 
@@ -101,8 +92,6 @@ const WORKER_OLD_MB = 64;
 export class WorkerPool {
   private readonly pool: ThreadPool<ChunkTask, ChunkReply>;
   private seq = 0;
-  /** Reply buffers given back, by kind, handed to the next tasks of that kind to be filled again. */
-  private readonly spares = { heads: [] as ArrayBuffer[], map: [] as ArrayBuffer[] };
 
   /**
    * The workers start with the first task (a transcript of a few huge records never needs them).
@@ -112,7 +101,7 @@ export class WorkerPool {
     // Small heaps: a worker holds one chunk at a time (records over a megabyte stay on the main thread), and
     // two workers with the default heap sizes more than doubled the peak RSS of a read.
     this.pool = new ThreadPool(url, {
-      size, workerData: settings, oldMb: WORKER_OLD_MB, semiSpaceMb: WORKER_SEMI_SPACE_MB, onLoss: 'stop',
+      size, workerData: settings, oldMb: WORKER_OLD_MB, onLoss: 'stop',
       lost: (loss) => onFailure(loss.how === 'exit' ? `a worker thread exited (code ${loss.code})`
         : loss.how === 'error' ? `a worker thread failed: ${loss.error?.message}`
           : `a worker thread's reply could not be read: ${loss.error?.message}`),
@@ -139,24 +128,12 @@ export class WorkerPool {
   run(kind: 'map', bytes: Uint8Array, lines: Int32Array): Promise<MapResult>;
   async run(kind: 'heads' | 'map', bytes: Uint8Array, lines: Int32Array): Promise<ChunkResult> {
     const task: ChunkTask = { kind, seq: this.seq, bytes, lines };
-    const spare = this.spares[kind].pop();
-    if (spare !== undefined) task.spare = spare;
     this.seq += 1;
     if (this.broken) return unhandled(task);
-    // The bytes and the line table are shared; only a spare reply buffer moves.
-    const reply = await this.pool.run(task, task.spare !== undefined ? [task.spare] : []);
+    // The bytes and the line table are shared: nothing moves.
+    const reply = await this.pool.run(task, []);
     // Every task given out is still this thread's (the bytes were shared, not handed over): it handles them.
     return reply instanceof WorkerLost ? unhandled(task) : { ...reply, task } as ChunkResult;
-  }
-
-  /**
-   * A reply's buffer the main thread is done with (nothing refers to it any more): the next reply of its kind
-   * is written into it. A buffer allocated per reply on a worker and freed here, on another thread, left the
-   * allocator's per-thread arenas fragmented, and RSS grew over a long read.
-   */
-  giveBack(kind: ChunkTask['kind'], buffer: ArrayBuffer): void {
-    const spares = this.spares[kind];
-    if (spares.length < this.size + 1) spares.push(buffer);
   }
 
   /** Stop the workers (what they still hold is dropped). */

@@ -1,27 +1,18 @@
 // The branch index (lib/agents/claude-code-cli/reader/branch.ts) over canonical uuids, as Claude Code writes
-// them: the same answers whether its uuid table keeps every uuid in memory or sends the older ones to a file,
-// and in file order when a record's parent is written after it.
+// them: forks and duplicates far back in a long transcript, and file order when a record's parent is written
+// after it.
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { BranchIndex } from '../../../../lib/agents/claude-code-cli/reader/branch.js';
 import { readClaudeTranscript } from '../../../../lib/agents/claude-code-cli/reader/index.js';
 import { assistant, lastPrompt, text, user, writeTranscript } from './support.js';
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
 
 type Rec = Record<string, unknown>;
 
 /** Index `records` (line n+1 each); what it says of them: warnings, the resumed branch's lines, the tree. */
-function indexed(records: Rec[], keepBlocks?: number) {
-  const dir = mkdtempSync(join(tmpdir(), 'branch-index-test-'));
-  dirs.push(dir);
-  const index = new BranchIndex({ uuids: { tmpdir: dir, ...(keepBlocks !== undefined ? { keepBlocks } : {}) } });
+function indexed(records: Rec[]) {
+  const index = new BranchIndex();
   const warnings: string[] = [];
   const warn = (line: number | undefined, message: string) => warnings.push(`${line ?? '-'}: ${message}`);
   records.forEach((record, i) => index.add(record, i + 1, warn));
@@ -29,12 +20,11 @@ function indexed(records: Rec[], keepBlocks?: number) {
   const selected = index.selectedLines(selection, records.length);
   const lines = [...selected.keys()].filter((line) => selected[line] === 1);
   const tree = index.tree(warn);
-  index.close();
   return { warnings, leaf: selection.leaf, lines, tree };
 }
 
 describe('BranchIndex over canonical uuids', () => {
-  test('a fork from a record long out of memory, and a duplicate of one: the same answers as all in memory', () => {
+  test('a fork from a record 10,000 records back, and a duplicate of one', () => {
     const uuids = Array.from({ length: 10_000 }, () => randomUUID());
     const records: Rec[] = uuids.map((uuid, i) => (i % 2 === 0
       ? user(uuid, i === 0 ? null : uuids[i - 1]!, `prompt ${i}`)
@@ -46,9 +36,7 @@ describe('BranchIndex over canonical uuids', () => {
       user(fork, uuids[100]!, 'rewound to reply 100'),
       assistant(forkReply, fork, [text('the rewound reply')]),
     );
-    // 10,003 records: the uuid table of 4,096 ids in memory keeps the fork's parent in its file.
-    const spilled = indexed(records, 1);
-    expect(spilled).toEqual(indexed(records));
+    const spilled = indexed(records);
     expect(spilled.warnings).toEqual([`10001: uuid ${uuids[5]} was written before; the later record is ignored (reported once)`]);
     expect(spilled.leaf).toBe(forkReply);
     expect(spilled.lines).toEqual([...Array.from({ length: 101 }, (_, i) => i + 1), 10_002, 10_003]);
@@ -62,18 +50,16 @@ describe('BranchIndex over canonical uuids', () => {
     const [a, b, c, x] = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
     // x is named (as b's parent) before its record comes, so it is given its id before c.
     const records = [user(a, null, 'first'), assistant(b, x, [text('early reply')]), user(c, b, 'after it'), user(x, a, 'written last')];
-    for (const keepBlocks of [undefined, 1]) {
-      const { leaf, lines, tree } = indexed(records, keepBlocks);
-      expect(leaf).toBe(x);
-      expect(lines).toEqual([1, 4]);
-      expect(tree.branches.map((branch) => [branch.leaf, branch.resumed])).toEqual([[c, false], [x, true]]);
-    }
+    const { leaf, lines, tree } = indexed(records);
+    expect(leaf).toBe(x);
+    expect(lines).toEqual([1, 4]);
+    expect(tree.branches.map((branch) => [branch.leaf, branch.resumed])).toEqual([[c, false], [x, true]]);
   });
 
-  test('a last-prompt naming a record out of memory picks its branch', () => {
+  test('a last-prompt naming a record thousands of records back picks its branch', () => {
     const uuids = Array.from({ length: 6_000 }, () => randomUUID());
     const records: Rec[] = uuids.map((uuid, i) => (i < 3 ? user(uuid, i === 0 ? null : uuids[i - 1]!, `p${i}`) : user(uuid, uuids[1]!, `p${i}`)));
-    const { leaf, lines } = indexed([...records, lastPrompt(uuids[2]!)], 1);
+    const { leaf, lines } = indexed([...records, lastPrompt(uuids[2]!)]);
     expect(leaf).toBe(uuids[2]);
     expect(lines).toEqual([1, 2, 3]);
   });

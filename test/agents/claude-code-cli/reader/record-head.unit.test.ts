@@ -4,7 +4,7 @@
 // damaged bytes) and the edge cases one by one.
 import { describe, expect, test } from 'vitest';
 import { Rng } from '../../../reliability/support.js';
-import { nodeKind } from '../../../../lib/agents/claude-code-cli/reader/branch.js';
+import { nodeKind } from '../../../../lib/agents/claude-code-cli/reader/branch-graph.js';
 import { readRecordHead } from '../../../../lib/agents/claude-code-cli/reader/record-head.js';
 
 /** A seeded generator (mulberry32): the same lines on every run. */

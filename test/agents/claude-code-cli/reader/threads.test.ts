@@ -5,7 +5,7 @@ import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, test } from 'vitest';
-import { ByteSink } from '../../../../lib/agents/claude-code-cli/reader/byte-sink.js';
+import { ByteSink } from '../../../../lib/util/byte-sink.js';
 import { readClaudeTranscript, type ReaderOptions } from '../../../../lib/agents/claude-code-cli/reader/index.js';
 import {
   assistant, attachment, lastPrompt, system, text, toolResult, toolUse, ts, user, writeTranscript,

@@ -1,13 +1,13 @@
-// The reader's synchronous line reader (lib/agents/claude-code-cli/reader/file-lines.ts) splits a file as the
+// The reader's synchronous line reader (lib/lines/file-lines.ts) splits a file as the
 // filter's LineSplitter splits a stream, whatever the chunk size: seeded random files with BOMs, CRLF,
 // blank lines, invalid UTF-8, lines longer than a chunk and over the limit, with and without a final newline.
 import { closeSync, openSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { Rng } from '../../../reliability/support.js';
-import { LineSplitter } from '../../../../lib/lines/lines.js';
-import { FileLines, lineText } from '../../../../lib/agents/claude-code-cli/reader/file-lines.js';
-import { tempDir } from '../../../support/run.js';
+import { Rng } from '../reliability/support.js';
+import { LineSplitter } from '../../lib/lines/lines.js';
+import { FileLines, lineText } from '../../lib/lines/file-lines.js';
+import { tempDir } from '../support/run.js';
 
 const MAX = 200;
 

@@ -13,11 +13,9 @@ export class ByteSink {
 
   /**
    * @param size bytes to start with (it grows as needed)
-   * @param spare a buffer of its own to write into first, if it holds `size` bytes
    */
-  constructor(size = 64 * 1024, spare?: ArrayBuffer) {
-    const bytes = Math.max(size, 4096);
-    this.buf = spare !== undefined && spare.byteLength >= bytes ? Buffer.from(spare) : Buffer.allocUnsafeSlow(bytes);
+  constructor(size = 64 * 1024) {
+    this.buf = Buffer.allocUnsafeSlow(Math.max(size, 4096));
   }
 
   put(text: string): void {
