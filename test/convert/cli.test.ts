@@ -212,7 +212,7 @@ describe('convert: usage errors', () => {
     [['--jobs', '0', 'x.jsonl'], '--jobs wants a whole number from 1 to 256, got "0"'],
     [['--session-format', 'nope', 'x.jsonl'], 'unknown session format'],
     [['--session-dir', 'oops', 'x.jsonl'], '--session-dir wants'],
-    [[], 'missing argument: convert wants a file or directory'],
+    [[], 'missing argument: convert wants a file, directory or session id to convert'],
   ])('%j exits 2, says why and writes nothing', async (args, message) => {
     const tree = makeTree();
     const r = await convert(tree, args);
