@@ -6,9 +6,10 @@ import { gemini } from './gemini-cli/index.js';
 import { opencodeAgent } from './opencode/index.js';
 import { qwenAgent } from './qwen-code/index.js';
 import { piAgent } from './pi/index.js';
+import { kiloAgent } from './kilo/index.js';
 import type { Agent, HarnessFactory, SessionStore, TranscriptReader } from '../session/types.js';
 
-export const AGENTS: readonly Agent[] = [claudeCode, codex, gemini, opencodeAgent, qwenAgent, piAgent];
+export const AGENTS: readonly Agent[] = [claudeCode, codex, gemini, opencodeAgent, qwenAgent, piAgent, kiloAgent];
 
 /** The writers, in registry order (the first is the default `--session-format`). */
 export const HARNESSES: readonly HarnessFactory[] = AGENTS.map((agent) => agent.harness);
