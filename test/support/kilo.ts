@@ -8,8 +8,6 @@ import { run, tempDir, type RunResult } from './run.js';
 
 /** The model every run names: `<provider>/<model>` of the mock provider. */
 export const KILO_MODEL = 'mock/mock-model';
-/** A model of the same mock that takes no images (Kilo sends an image to it as a note that it cannot read it). */
-export const KILO_TEXT_MODEL = 'mock/mock-text';
 
 /** The real Kilo binary from the pinned test clients (`@kilocode/cli`, its native `cli-linux-x64` package). */
 export function kiloBinary(): string {
@@ -41,7 +39,6 @@ export function kiloHome(baseUrl: string): KiloHome {
       models: {
         // Images reach the model only when it declares them (`attachment`, `modalities.input`).
         'mock-model': { name: 'Mock', tool_call: true, attachment: true, modalities: { input: ['text', 'image'], output: ['text'] }, limit },
-        'mock-text': { name: 'Mock text', tool_call: true, limit },
       } } },
   }));
   const env: Record<string, string> = {

@@ -3,9 +3,9 @@
 // name), the writer (`--session-format kilo`, loaded through `kilo import`), the `kilo-export` input format (`kilo
 // export` documents and the writer's journals) and its database (`kilo.db`) as input. Its `kilo run --format
 // json` output is the same as OpenCode's, read by `opencode-run-json`.
-import type { Agent, SessionHarness } from '../../session/types.js';
+import type { Agent } from '../../session/types.js';
 import { exportFormat, majorVersion } from '../../opencode-store/export-reader.js';
-import { createLayoutHarness, layoutHarness, type OpencodeHarnessOptions } from '../../opencode-store/harness.js';
+import { layoutHarness } from '../../opencode-store/harness.js';
 import { layoutStore } from '../../opencode-store/store.js';
 import { KILO } from './flavour.js';
 
@@ -13,11 +13,6 @@ export { KILO } from './flavour.js';
 
 /** `--session-format kilo`. */
 export const kilo = layoutHarness(KILO);
-
-/** Open a Kilo session (tests). */
-export function createKiloHarness(options: OpencodeHarnessOptions): SessionHarness {
-  return createLayoutHarness(KILO, options);
-}
 
 /** `kilo export` documents and the writer's journals: Kilo's versions start at 7 (the OpenCode it forked was 1.x). */
 export const kiloExport = exportFormat(KILO.exportInput, KILO.name, (info) => (majorVersion(info) ?? 0) >= 7);
