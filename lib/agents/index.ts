@@ -8,9 +8,10 @@ import { qwenAgent } from './qwen-code/index.js';
 import { piAgent } from './pi/index.js';
 import { droidAgent } from './droid/index.js';
 import { copilotAgent } from './copilot-cli/index.js';
+import { kiloAgent } from './kilo/index.js';
 import type { Agent, HarnessFactory, SessionStore, TranscriptReader } from '../session/types.js';
 
-export const AGENTS: readonly Agent[] = [claudeCode, codex, gemini, opencodeAgent, qwenAgent, piAgent, droidAgent, copilotAgent];
+export const AGENTS: readonly Agent[] = [claudeCode, codex, gemini, opencodeAgent, qwenAgent, piAgent, droidAgent, copilotAgent, kiloAgent];
 
 /** The writers, in registry order (the first is the default `--session-format`). */
 export const HARNESSES: readonly HarnessFactory[] = AGENTS.map((agent) => agent.harness);

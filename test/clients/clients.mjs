@@ -1,4 +1,4 @@
-// The real agent CLIs the end-to-end tests run (claude, codex, gemini, opencode, qwen, pi, droid, copilot, ccusage), pinned in this folder's package.json
+// The real agent CLIs the end-to-end tests run (claude, codex, gemini, opencode, qwen, pi, droid, copilot, kilo, ccusage), pinned in this folder's package.json
 // and package-lock.json and installed on demand into the git-ignored .cache/test-clients/ by the test global
 // setup: a plain `npm install` of the project never downloads them. ASYNCAI_LOG_TEST_CLIENTS_SPEC (a folder
 // holding another package.json and package-lock.json) and ASYNCAI_LOG_TEST_CLIENTS_DIR (another cache) let a
@@ -17,7 +17,7 @@ export function installTestClients() {
   return ensurePinnedInstall({
     specDir: SPEC_DIR,
     cacheDir: CLIENTS_DIR,
-    onInstall: (dir) => process.stderr.write(`asyncai-log tests: installing the pinned agent CLIs (claude, codex, gemini, opencode, qwen, pi, droid, copilot, ccusage) into ${dir} (once)\n`),
+    onInstall: (dir) => process.stderr.write(`asyncai-log tests: installing the pinned agent CLIs (claude, codex, gemini, opencode, qwen, pi, droid, copilot, kilo, ccusage) into ${dir} (once)\n`),
   });
 }
 

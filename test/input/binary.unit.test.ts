@@ -5,9 +5,9 @@ import { binaryKind } from '../../lib/input/binary.js';
 import { unsupportedInput } from '../../lib/agents/input-formats.js';
 
 describe('binary input', () => {
-  test('a SQLite database is named, with how to read OpenCode\'s store', () => {
+  test('a SQLite database is named, with how to read OpenCode\'s and Kilo\'s stores', () => {
     const head = Buffer.concat([Buffer.from('SQLite format 3\0', 'latin1'), Buffer.alloc(84)]);
-    expect(unsupportedInput(head)).toBe("not a supported input: it looks like a SQLite database (OpenCode's store: asyncai-log convert <its directory>)");
+    expect(unsupportedInput(head)).toBe("not a supported input: it looks like a SQLite database (OpenCode's store: asyncai-log convert <its directory>; Kilo's store: asyncai-log convert <its directory>)");
   });
 
   test('images and archives are named by their signatures', () => {

@@ -66,7 +66,7 @@ describe('the real CLIs the tests run', () => {
   test('are pinned to exact versions in test/clients/, not in the project\'s dependencies', () => {
     const clients = JSON.parse(readFileSync(join(ROOT, 'test', 'clients', 'package.json'), 'utf8'));
     expect(clients.dependencies).toEqual({
-      '@anthropic-ai/claude-code': '2.1.328', '@factory/cli': '0.225.1', '@factory/cli-linux-x64': '0.225.2', '@github/copilot': '1.0.102', '@google/gemini-cli': '0.61.0', '@mariozechner/pi-coding-agent': '0.73.1', '@openai/codex': '0.171.0',
+      '@anthropic-ai/claude-code': '2.1.328', '@factory/cli': '0.225.1', '@factory/cli-linux-x64': '0.225.2', '@github/copilot': '1.0.102', '@google/gemini-cli': '0.61.0', '@kilocode/cli': '7.7.7', '@mariozechner/pi-coding-agent': '0.73.1', '@openai/codex': '0.171.0',
       '@qwen-code/qwen-code': '0.24.4', ccusage: '20.0.24', 'opencode-ai': '1.18.33',
     });
     const project = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
@@ -93,6 +93,7 @@ describe('the real CLIs the tests run', () => {
     expect(JSON.parse(readFileSync(join(CLIENTS_DIR, 'node_modules', '@factory', 'cli', 'package.json'), 'utf8')).version).toBe('0.225.1');
     expect(JSON.parse(readFileSync(join(CLIENTS_DIR, 'node_modules', '@factory', 'cli-linux-x64', 'package.json'), 'utf8')).version).toBe('0.225.2');
     expect(copilotBinary().startsWith(CLIENTS_DIR)).toBe(true);
+    expect(JSON.parse(readFileSync(join(CLIENTS_DIR, 'node_modules', '@kilocode', 'cli', 'package.json'), 'utf8')).version).toBe('7.7.7');
     expect(JSON.parse(readFileSync(join(CLIENTS_DIR, 'node_modules', '@github', 'copilot-linux-x64', 'package.json'), 'utf8')).version).toBe('1.0.102');
   });
 });

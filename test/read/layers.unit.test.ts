@@ -20,7 +20,7 @@ const LAYERS: [number, string, RegExp][] = [
   [5, 'commands', /^lib\/(filter|convert|read)\//],
   [4, 'agents registry', /^lib\/agents\/[^/]+\.ts$/],
   [3, 'agent folders', /^lib\/agents\/[^/]+\//],
-  [2, 'session, input, monitor, gemini-content, anthropic-content', /^lib\/(session|input|monitor|gemini-content|anthropic-content)\//],
+  [2, 'session, input, monitor, gemini-content, anthropic-content, opencode-store', /^lib\/(session|input|monitor|gemini-content|anthropic-content|opencode-store)\//],
   [1, 'json, lines, events, usage, util', /^lib\/((json|lines|util|events)\/|events\.ts$|usage\.ts$)/],
 ];
 

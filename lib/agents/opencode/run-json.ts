@@ -5,7 +5,7 @@ import type { GenericEvent } from '../../events.js';
 import { WarnOnce, isObject, text } from '../../input/adapter-kit.js';
 import { InputError, type InputAdapter, type InputFormat } from '../../input/types.js';
 import { previewValue } from '../../lines/line-messages.js';
-import { fromOpencodeTokens, iso, toolResult } from './reader.js';
+import { fromOpencodeTokens, iso, toolResult } from '../../opencode-store/export-reader.js';
 
 export const RUN_FORMAT = 'opencode-run-json';
 

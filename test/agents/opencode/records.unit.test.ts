@@ -2,15 +2,16 @@
 // (`native` naming `opencode`) is written as OpenCode recorded it (issue 36).
 import { describe, expect, test } from 'vitest';
 import type { GenericEvent } from '../../../lib/events.js';
-import { IdMinter } from '../../../lib/agents/opencode/ids.js';
-import { OpencodeMapper } from '../../../lib/agents/opencode/records.js';
+import { OPENCODE } from '../../../lib/agents/opencode/index.js';
+import { IdMinter } from '../../../lib/opencode-store/ids.js';
+import { OpencodeMapper } from '../../../lib/opencode-store/records.js';
 
 const T = '2026-11-29T10:00:00.000Z';
 
 /** The tool parts `events` map to, through one fresh mapper. */
 function toolParts(events: GenericEvent[]): any[] {
   const mapper = new OpencodeMapper({
-    sessionId: 'ses_1', directory: '/p', worktree: '/p', userModel: { providerID: 'opencode', modelID: 'm' }, ids: new IdMinter(() => 1796118000000),
+    flavour: OPENCODE, sessionId: 'ses_1', directory: '/p', worktree: '/p', userModel: { providerID: 'opencode', modelID: 'm' }, ids: new IdMinter(() => 1796118000000),
   });
   for (const event of events) mapper.map(event);
   return JSON.parse(JSON.stringify(mapper.drain())).flatMap((m: any) => m.parts).filter((p: any) => p.type === 'tool');

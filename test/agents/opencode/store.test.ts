@@ -136,7 +136,7 @@ describe("OpenCode's store as input", () => {
   test('the filter given the database says what it is in one line, exit 1', async () => {
     const piped = await runBin([], { input: readFileSync(db), env: binEnv(home) });
     expect(piped.code).toBe(1);
-    expect(piped.stderr).toBe("asyncai-log: stdin: not a supported input: it looks like a SQLite database (OpenCode's store: asyncai-log convert <its directory>)\n");
+    expect(piped.stderr).toBe("asyncai-log: stdin: not a supported input: it looks like a SQLite database (OpenCode's store: asyncai-log convert <its directory>; Kilo's store: asyncai-log convert <its directory>)\n");
   });
 
   // Last: it adds to the store.

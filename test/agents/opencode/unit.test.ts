@@ -2,8 +2,10 @@
 // and as events (a later copy of a message gives only what is new), and the run without the opencode program.
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { IdMinter, journalDocument, remoteKey } from '../../../lib/agents/opencode/index.js';
-import { createOpencodeHarness, opencodeEnv } from '../../../lib/agents/opencode/harness.js';
+import { createOpencodeHarness, opencodeEnv } from '../../../lib/agents/opencode/index.js';
+import { journalDocument } from '../../../lib/opencode-store/harness.js';
+import { IdMinter } from '../../../lib/opencode-store/ids.js';
+import { remoteKey } from '../../../lib/opencode-store/project.js';
 import { mapValues } from '../../input/support.js';
 import { runBin, tempDir } from '../../support/run.js';
 

@@ -1,8 +1,8 @@
 // The rows of an OpenCode session updated in place when a reopened session changes what an earlier run imported:
 // only changed rows, JSON in quoted SQL literals, ids checked, rows too long for one argument left out.
 import { describe, expect, test } from 'vitest';
-import { MAX_STATEMENT_BYTES, rowUpdates } from '../../../lib/agents/opencode/update.js';
-import type { MessageEntry } from '../../../lib/agents/opencode/records.js';
+import { MAX_STATEMENT_BYTES, rowUpdates } from '../../../lib/opencode-store/update.js';
+import type { MessageEntry } from '../../../lib/opencode-store/records.js';
 
 const SES = 'ses_dce19c9fcffeJsdlNRwzjJ8G3A';
 const message = (output?: string): MessageEntry => ({

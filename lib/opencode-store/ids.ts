@@ -1,4 +1,4 @@
-// OpenCode's ids (1.18.33): `<prefix>_<12 hex><14 base62>`. The 12 hex are the low 48 bits of
+// The ids of OpenCode's layout (OpenCode 1.18.33, Kilo 7.7.7 the same): `<prefix>_<12 hex><14 base62>`. The 12 hex are the low 48 bits of
 // `ms * 4096 + counter`, big-endian; session ids invert them (newest sorts first), message and part ids do not,
 // so their lexical order is their creation order. Ids are global primary keys: each one here is fresh, except
 // those a reopened session's earlier run minted, handed out again in their order.

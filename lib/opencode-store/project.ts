@@ -1,5 +1,6 @@
-// OpenCode's project of a directory (1.18.33): a git repository's id is the SHA-1 of its normalised `origin`
-// remote, else the id cached in `<git common dir>/opencode`, else its root commit; outside git it is `global`.
+// The project OpenCode (1.18.33) and Kilo (7.7.7) give a directory: a git repository's id is the SHA-1 of its
+// normalised `origin` remote, else the id cached in `<git common dir>/<the CLI's file>` (`opencode`, `kilo`), else
+// its root commit; outside git it is `global`.
 // git runs with a fixed argv in the directory, never through a shell.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -43,8 +44,8 @@ export function remoteKey(url: string): string | undefined {
   return `${host.toLowerCase()}/${path}`;
 }
 
-/** The project OpenCode gives directory `dir` (absolute, existing). */
-export function resolveProject(dir: string): OpencodeProject {
+/** The project directory `dir` (absolute, existing) has, its id cached in `<git common dir>/<cacheFile>` when no remote names it. */
+export function resolveProject(dir: string, cacheFile: string): OpencodeProject {
   const top = git(dir, ['rev-parse', '--show-toplevel']);
   if (top === undefined || top === '') return { id: 'global', worktree: '/' };
   const remote = git(dir, ['config', '--get', 'remote.origin.url']);
@@ -53,7 +54,7 @@ export function resolveProject(dir: string): OpencodeProject {
   const common = git(dir, ['rev-parse', '--git-common-dir']);
   if (common) {
     try {
-      const cached = readFileSync(join(resolve(dir, common), 'opencode'), 'utf8').trim();
+      const cached = readFileSync(join(resolve(dir, common), cacheFile), 'utf8').trim();
       if (cached !== '') return { id: cached, worktree: top, vcs: 'git' };
     } catch {
       // No cached id: the root commit names it.

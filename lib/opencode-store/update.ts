@@ -1,6 +1,6 @@
-// Rows of a session OpenCode already holds, changed in place: `opencode import` skips every id it has, so a
+// Rows of a session the CLI already holds, changed in place: `<program> import` skips every id it has, so a
 // message or part an earlier run imported and this run changed (a tool call whose result came later) is written
-// with `opencode db "UPDATE ..."`, one statement per row (the only form that needs no sqlite3 program). The
+// with `<program> db "UPDATE ..."`, one statement per row (the only form that needs no sqlite3 program). The
 // values are JSON in SQL string literals (quotes doubled); ids must look like OpenCode's.
 import type { MessageEntry, Part } from './records.js';
 

@@ -1,21 +1,20 @@
-// Pure mapping from generic events to OpenCode 1.18.33 messages as its export document holds them: a user
+// Pure mapping from generic events to the messages of OpenCode's layout (OpenCode 1.18.33, Kilo 7.7.7) as its
+// export document holds them: a user
 // message per turn, an assistant message per model step (`parentID` the user message it answers) with its
 // reasoning, text and tool parts. A tool part is `running` until its result comes (OpenCode sends that as an
 // interrupted call), then `completed` or `error`: the message is queued again, whole, with the new state.
 import type {
   AssistantEvent, CompactionEvent, ContentPart, GenericEvent, ImageInput, ThinkingEvent,
   ToolCallEvent, ToolResultEvent, Usage, UserEvent,
-} from '../../events.js';
+} from '../events.js';
 // The notification text every agent shares lives with Claude Code's records (agent-neutral in substance).
-import { NotifyingMapper } from '../../monitor/notifying-mapper.js';
-import { writableCall } from '../../session/event-mapper.js';
-import { FidelityAccount } from '../../session/fidelity.js';
-import { isObject } from '../../util/is-object.js';
-import { RecentMap } from '../../util/recent.js';
+import { NotifyingMapper } from '../monitor/notifying-mapper.js';
+import { writableCall } from '../session/event-mapper.js';
+import { FidelityAccount } from '../session/fidelity.js';
+import { isObject } from '../util/is-object.js';
+import { RecentMap } from '../util/recent.js';
+import type { Flavour } from './flavour.js';
 import type { IdMinter } from './ids.js';
-
-/** This writer's format name: the `native.format` of calls it writes as their agent recorded them. */
-export const FORMAT = 'opencode';
 
 /** How many tool calls are remembered: memory stays flat however long the stream. */
 const MAX_CALLS = 100_000;
@@ -38,11 +37,13 @@ export interface ModelRef {
 }
 
 export interface OpencodeMapperOptions {
+  /** The CLI written for: its format (the `native.format` of calls written as their agent recorded them), name and agent. */
+  flavour: Pick<Flavour, 'format' | 'name' | 'agent'>;
   sessionId: string;
   /** The session's directory, and its project's worktree (an assistant message's `path`). */
   directory: string;
   worktree: string;
-  /** The model user messages name: what `opencode run` uses without `-m`. */
+  /** The model user messages name: what `<program> run` uses without `-m`. */
   userModel: ModelRef;
   /** Model for assistant messages whose event names none. */
   model?: string;
@@ -93,7 +94,7 @@ function imagesOf(content: string | ContentPart[]): ImageInput[] {
   return typeof content === 'string' ? [] : content.filter((p): p is { type: 'image' } & ImageInput => p.type === 'image');
 }
 
-/** The session title OpenCode would show: the first line of the first user text, cut to 100 code points. */
+/** The session title the CLI would show: the first line of the first user text, cut to 100 code points. */
 export function titleOf(text: string): string {
   const line = text.trim().split('\n')[0]!.replace(/\s+/g, ' ');
   const chars = [...line];
@@ -102,12 +103,15 @@ export function titleOf(text: string): string {
 
 type Once = 'subagent' | 'compaction' | 'result_images' | 'reasoning';
 
-const ONCE_TEXT: Record<Once, string> = {
-  subagent: 'events with "agent_id" belong to a subagent session and are not written to this session; further ones are dropped silently',
-  compaction: 'a compaction is written as a user message holding its summary; OpenCode still sends the history before it (further ones silently)',
-  result_images: 'images in tool results are not kept by OpenCode sessions written here; the text is (further ones silently)',
-  reasoning: 'reasoning of a model other than the one the session resumes with is left out: OpenCode would send it as text the assistant said (further ones silently)',
-};
+/** The one-time warnings, naming the CLI. */
+function onceText(what: Once, name: string): string {
+  switch (what) {
+    case 'subagent': return 'events with "agent_id" belong to a subagent session and are not written to this session; further ones are dropped silently';
+    case 'compaction': return `a compaction is written as a user message holding its summary; ${name} still sends the history before it (further ones silently)`;
+    case 'result_images': return `images in tool results are not kept by ${name} sessions written here; the text is (further ones silently)`;
+    case 'reasoning': return `reasoning of a model other than the one the session resumes with is left out: ${name} would send it as text the assistant said (further ones silently)`;
+  }
+}
 
 export class OpencodeMapper extends NotifyingMapper<string[]> {
   private queue: MessageEntry[] = [];
@@ -119,15 +123,18 @@ export class OpencodeMapper extends NotifyingMapper<string[]> {
   /** Tool call id -> its part and the message holding it. */
   private readonly calls = new RecentMap<string, { message: MessageEntry; part: Part }>(MAX_CALLS);
   private readonly said = new Set<Once>();
-  /** Messages' `time.created` strictly increases: OpenCode sends history in that order. */
+  /** Messages' `time.created` strictly increases: the CLI sends history in that order. */
   private lastCreated = 0;
   title: string | undefined;
 
   /** What this session kept of the events it was given (lib/session/fidelity.ts). */
-  readonly fidelity = new FidelityAccount(FORMAT);
+  readonly fidelity: FidelityAccount;
+  private readonly name: string;
 
   constructor(private readonly options: OpencodeMapperOptions) {
     super();
+    this.fidelity = new FidelityAccount(options.flavour.format);
+    this.name = options.flavour.name;
   }
 
   protected subagent(): string[] {
@@ -153,7 +160,7 @@ export class OpencodeMapper extends NotifyingMapper<string[]> {
   private once(what: Once): string[] {
     if (this.said.has(what)) return [];
     this.said.add(what);
-    return [ONCE_TEXT[what]];
+    return [onceText(what, this.name)];
   }
 
   private touch(entry: MessageEntry): void {
@@ -178,7 +185,7 @@ export class OpencodeMapper extends NotifyingMapper<string[]> {
     this.open = undefined;
     const entry: MessageEntry = {
       info: { id: this.options.ids.next('msg'), sessionID: this.options.sessionId, role: 'user',
-        time: { created: this.created(timestamp) }, agent: 'build', model: { ...this.options.userModel } },
+        time: { created: this.created(timestamp) }, agent: this.options.flavour.agent, model: { ...this.options.userModel } },
       parts: [],
     };
     this.parent = entry;
@@ -195,7 +202,7 @@ export class OpencodeMapper extends NotifyingMapper<string[]> {
     const created = this.created(timestamp);
     const entry: MessageEntry = {
       info: { id: this.options.ids.next('msg'), sessionID: this.options.sessionId, role: 'assistant', parentID: parent.info.id,
-        modelID: ref.modelID, providerID: ref.providerID, mode: 'build', agent: 'build',
+        modelID: ref.modelID, providerID: ref.providerID, mode: this.options.flavour.agent, agent: this.options.flavour.agent,
         path: { cwd: this.options.directory, root: this.options.worktree }, cost: 0, tokens: toOpencodeTokens(undefined),
         time: { created, completed: created }, finish: 'stop' },
       parts: [],
@@ -212,7 +219,7 @@ export class OpencodeMapper extends NotifyingMapper<string[]> {
 
   protected user(event: UserEvent): string[] {
     const images = event.images ?? [];
-    if (event.text.trim() === '' && images.length === 0) return ['user event with empty text not written (OpenCode does not resume empty turns)'];
+    if (event.text.trim() === '' && images.length === 0) return [`user event with empty text not written (${this.name} does not resume empty turns)`];
     const entry = this.userMessage(event.timestamp);
     if (event.text !== '') this.part(entry, { type: 'text', text: event.text });
     images.forEach((image, i) => {
@@ -223,11 +230,11 @@ export class OpencodeMapper extends NotifyingMapper<string[]> {
   }
 
   protected thinking(event: ThinkingEvent): string[] {
-    // OpenCode sends a message's reasoning as reasoning only to the model that wrote it (by provider and
+    // The CLI sends a message's reasoning as reasoning only to the model that wrote it (by provider and
     // model id); to any other it becomes a text part, glued to the reply: private reasoning shown as said.
     const ref = modelRef(event.model ?? this.options.model ?? this.options.userModel.modelID, this.options.userModel.providerID);
     if (ref.providerID !== this.options.userModel.providerID || ref.modelID !== this.options.userModel.modelID) {
-      this.fidelity.drop('reasoning', 'another model\'s: OpenCode would send it as text the assistant said');
+      this.fidelity.drop('reasoning', `another model's: ${this.name} would send it as text the assistant said`);
       return this.once('reasoning');
     }
     const entry = this.step(event.timestamp, event.model);
@@ -247,8 +254,8 @@ export class OpencodeMapper extends NotifyingMapper<string[]> {
   }
 
   protected toolCall(event: ToolCallEvent): string[] {
-    // A call that came from an OpenCode session is written as OpenCode recorded it.
-    const call = writableCall(event, FORMAT);
+    // A call that came from a session of this CLI is written as it recorded it.
+    const call = writableCall(event, this.options.flavour.format);
     const entry = this.step(event.timestamp, event.model);
     const at = ms(event.timestamp);
     const part = this.part(entry, { type: 'tool', tool: call.name, callID: event.id,
@@ -265,7 +272,7 @@ export class OpencodeMapper extends NotifyingMapper<string[]> {
     this.open = undefined;
     const text = textOf(event.content);
     const images = imagesOf(event.content).length;
-    this.fidelity.drop('image', 'OpenCode results written here keep only text', images);
+    this.fidelity.drop('image', `${this.name} results written here keep only text`, images);
     const warnings = images > 0 ? this.once('result_images') : [];
     const call = this.calls.get(event.id);
     if (!call) {
@@ -276,8 +283,8 @@ export class OpencodeMapper extends NotifyingMapper<string[]> {
       return [...warnings, `tool_result ${JSON.stringify(event.id)} matches no earlier tool_call; kept as user text`];
     }
     this.calls.delete(event.id);
-    // Kept as the part's error status, but the request OpenCode sends marks no result as failed.
-    if (event.is_error) this.fidelity.drop('error_flag', 'OpenCode sends results without an error flag');
+    // Kept as the part's error status, but the request the CLI sends marks no result as failed.
+    if (event.is_error) this.fidelity.drop('error_flag', `${this.name} sends results without an error flag`);
     const before = call.part.state as { input: unknown; time: { start: number } };
     const time = { start: before.time.start, end: Math.max(before.time.start, ms(event.timestamp)) };
     call.part.state = event.is_error

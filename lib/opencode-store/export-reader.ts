@@ -1,13 +1,12 @@
-// OpenCode sessions as generic events: input format `opencode-export`, the document `opencode export <id>`
-// prints (`{info, messages}`, on one line or pretty-printed), and this writer's journal (that document's
-// header, then one message per line, a later copy of a message replacing the earlier: only what is new in a
-// copy comes out, so a tool part seen running and later completed gives its call, then its result).
-import type { ContentPart, GenericEvent, ImageInput, ToolResultEvent, Usage } from '../../events.js';
-import { InputError, type InputAdapter, type InputFormat, type SessionFacts } from '../../input/types.js';
-import { isObject } from '../../util/is-object.js';
-import { RecentMap } from '../../util/recent.js';
-
-export const INPUT_FORMAT = 'opencode-export';
+// Sessions of OpenCode's layout as generic events: the document `<program> export <id>` prints (`{info,
+// messages}`, on one line or pretty-printed), and the writer's journal (that document's header, then one message
+// per line, a later copy of a message replacing the earlier: only what is new in a copy comes out, so a tool part
+// seen running and later completed gives its call, then its result). Each flavour names its own input format
+// (`opencode-export`, `kilo-export`) and which documents are its.
+import type { ContentPart, GenericEvent, ImageInput, ToolResultEvent, Usage } from '../events.js';
+import { InputError, type InputAdapter, type InputFormat, type SessionFacts } from '../input/types.js';
+import { isObject } from '../util/is-object.js';
+import { RecentMap } from '../util/recent.js';
 
 type Json = Record<string, unknown>;
 type Warn = (message: string) => void;
@@ -19,7 +18,8 @@ function isSessionInfo(value: unknown): value is Json {
   return isObject(value) && typeof value.id === 'string' && value.id.startsWith('ses_');
 }
 
-function isDocument(value: unknown): value is { info: Json; messages: unknown[] } {
+/** Whether `value` is an export document (or a journal's first line): `{info: {id: "ses_..."}, messages: [...]}`. */
+export function isExportDocument(value: unknown): value is { info: Json; messages: unknown[] } {
   return isObject(value) && isSessionInfo(value.info) && Array.isArray(value.messages);
 }
 
@@ -27,7 +27,7 @@ function isMessage(value: unknown): value is { info: Json; parts: unknown[] } {
   return isObject(value) && isObject(value.info) && typeof value.info.id === 'string' && Array.isArray(value.parts);
 }
 
-/** A time in milliseconds since the epoch (as OpenCode keeps times) as RFC 3339, else `fallback`. */
+/** A time in milliseconds since the epoch (as OpenCode's layout keeps times) as RFC 3339, else `fallback`. */
 export function iso(ms: unknown, fallback: string): string {
   return typeof ms === 'number' && Number.isFinite(ms) ? new Date(ms).toISOString() : fallback;
 }
@@ -71,17 +71,18 @@ interface Seen {
 }
 
 class OpencodeExportAdapter implements InputAdapter {
-  readonly format = INPUT_FORMAT;
   private cwd: string | undefined;
   private readonly seen = new RecentMap<string, Seen>(MAX_MESSAGES);
 
+  constructor(readonly format: string, private readonly name: string) {}
+
   map(value: unknown, now: string, warn: Warn): GenericEvent[] {
-    if (isDocument(value)) {
+    if (isExportDocument(value)) {
       if (typeof value.info.directory === 'string') this.cwd ??= value.info.directory;
       return (value.messages as unknown[]).flatMap((message) => (isMessage(message) ? this.message(message, now, warn) : []));
     }
     if (isMessage(value)) return this.message(value, now, warn);
-    throw new InputError('not an OpenCode export document or message');
+    throw new InputError(`not an export document or message of ${this.name}`);
   }
 
   end(): GenericEvent[] {
@@ -165,8 +166,20 @@ class OpencodeExportAdapter implements InputAdapter {
   }
 }
 
-export const opencodeExport: InputFormat = {
-  name: INPUT_FORMAT,
-  detect: (value) => isDocument(value),
-  create: () => new OpencodeExportAdapter(),
-};
+/**
+ * The export input format `name` of the CLI called `cliName`: documents (and journal lines) `owns` says are its
+ * (a document's first line decides; later lines are messages).
+ */
+export function exportFormat(name: string, cliName: string, owns: (info: Record<string, unknown>) => boolean): InputFormat {
+  return {
+    name,
+    detect: (value) => isExportDocument(value) && owns(value.info),
+    create: () => new OpencodeExportAdapter(name, cliName),
+  };
+}
+
+/** The major version a document's `info.version` names (`"7.7.7"` -> 7), or undefined. */
+export function majorVersion(info: Record<string, unknown>): number | undefined {
+  const match = typeof info.version === 'string' ? /^(\d+)\./.exec(info.version) : null;
+  return match ? Number(match[1]) : undefined;
+}

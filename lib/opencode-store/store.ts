@@ -1,26 +1,24 @@
-// OpenCode's own store as input: its SQLite database (`opencode.db`), read through the `opencode` program
-// (`opencode db --format ...`; Node 20 has no SQLite of its own). The database is first copied into a private
-// temporary directory, so OpenCode (which checkpoints its WAL and may migrate an older schema when it starts)
-// only ever opens the copy. Each session comes out as the `opencode-export` lines the writer's journal holds:
-// a header `{"info": {id, directory}, "messages": []}`, then one message `{info, parts}` per line, in the
-// order OpenCode sends them to the model; the export reader (reader.ts) maps them.
+// The CLI's own store as input: its SQLite database (`opencode.db`, `kilo.db`), read through its own program
+// (`<program> db --format ...`; Node 20 has no SQLite of its own). The database is first copied into a private
+// temporary directory, so the CLI (which checkpoints its WAL and may migrate an older schema when it starts)
+// only ever opens the copy. Each session comes out as the export lines the writer's journal holds: a header
+// `{"info": {id, directory}, "messages": []}`, then one message `{info, parts}` per line, in the order the CLI
+// sends them to the model; the export reader (export-reader.ts) maps them.
 import { spawn } from 'node:child_process';
 import { closeSync, copyFileSync, openSync, readSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { makeTempDir, removeTempDir } from '../../util/temp-dirs.js';
-import { findOpencode } from './binary.js';
+import { makeTempDir, removeTempDir } from '../util/temp-dirs.js';
+import { StoreError, type OpenedStore, type SessionStore, type StoreSession } from '../session/types.js';
+import { findProgram } from './binary.js';
+import type { Flavour } from './flavour.js';
 import { defaultDataDir } from './harness.js';
-import { StoreError, type OpenedStore, type SessionStore, type StoreSession } from '../../session/types.js';
-import { INPUT_FORMAT } from './reader.js';
 
 type Env = Record<string, string | undefined>;
 
-/** The database's file name in OpenCode's data directory. */
-export const DATABASE_FILE = 'opencode.db';
 /** The first 16 bytes of every SQLite database file. */
 const SQLITE_HEADER = Buffer.from('SQLite format 3\0', 'latin1');
-/** The shape of an OpenCode session id: only such ids reach a query or an argv. */
+/** The shape of a session id of OpenCode's layout: only such ids reach a query or an argv. */
 export const SESSION_ID = /^ses_[0-9a-f]{12}[0-9A-Za-z]{14}$/;
 /** A session id, or a prefix of one of 8 characters or more (`read ses_dbd5`). */
 const SESSION_ID_PREFIX = /^ses_[0-9A-Za-z]{4,26}$/;
@@ -48,39 +46,52 @@ export function isSqliteFile(path: string): boolean {
   }
 }
 
+/** Every flavour a store was made for (layoutStore): which CLI a database file's name says it is. */
+const FLAVOURS: Flavour[] = [];
+
+/** Whether `name` is the file name of `flavour`'s database: `<name>.db`, or a release channel's `<name>-<channel>.db`. */
+function namedFor(flavour: Flavour, name: string): boolean {
+  const stem = flavour.databaseFile.replace(/\.db$/, '');
+  return name === flavour.databaseFile || (name.startsWith(`${stem}-`) && name.endsWith('.db'));
+}
+
 /**
- * The database of the store at `path`: the file itself when it is a SQLite database, or `opencode.db` in it when
- * `path` is a directory that holds one; else undefined.
+ * The database of `flavour`'s store at `path`: the file itself when it is a SQLite database named as that CLI's
+ * (or of any name no flavour's database has, for the flavour that claims other names), or its database file in
+ * it when `path` is a directory that holds one; else undefined.
  */
-export function locateStore(path: string): string | undefined {
+export function locateStore(flavour: Flavour, path: string): string | undefined {
   try {
     const st = statSync(path);
     if (st.isDirectory()) {
-      const db = join(path, DATABASE_FILE);
+      const db = join(path, flavour.databaseFile);
       return statSync(db).isFile() && isSqliteFile(db) ? db : undefined;
     }
-    return st.isFile() && isSqliteFile(path) ? path : undefined;
+    const name = basename(path);
+    const owner = FLAVOURS.find((f) => namedFor(f, name));
+    const ours = owner !== undefined ? owner.format === flavour.format : flavour.claimsOtherNames;
+    return ours && st.isFile() && isSqliteFile(path) ? path : undefined;
   } catch {
     return undefined;
   }
 }
 
 /**
- * The database `asyncai-log read <ses_id>` looks in: under `root` (`--session-dir opencode=<dir>`), its
- * `opencode.db`; with no root, where OpenCode looks: `OPENCODE_DB` (absolute, or relative to the data
- * directory), else `$XDG_DATA_HOME/opencode/opencode.db`.
+ * The database `asyncai-log read <ses_id>` looks in: under `root` (`--session-dir <format>=<dir>`), its
+ * database file; with no root, where the CLI looks: its database variable (`OPENCODE_DB`: absolute, or relative
+ * to the data directory), else `$XDG_DATA_HOME/<dirName>/<database file>`.
  */
-export function storeDatabase(root: string | undefined, env: Env, homedir: string): string {
-  if (root !== undefined) return join(root, DATABASE_FILE);
-  const data = defaultDataDir(env, homedir);
-  const named = env.OPENCODE_DB;
+export function storeDatabase(flavour: Flavour, root: string | undefined, env: Env, homedir: string): string {
+  if (root !== undefined) return join(root, flavour.databaseFile);
+  const data = defaultDataDir(flavour, env, homedir);
+  const named = env[flavour.databaseVariable];
   if (named !== undefined && named !== '') return named.startsWith('/') ? named : join(data, named);
-  return join(data, DATABASE_FILE);
+  return join(data, flavour.databaseFile);
 }
 
 /** `id` as an SQL string literal; only ids of the checked shape get here. */
 function literal(id: string): string {
-  if (!SESSION_ID.test(id)) throw new StoreError(`not an OpenCode session id: ${JSON.stringify(id)}`);
+  if (!SESSION_ID.test(id)) throw new StoreError(`not a session id of OpenCode's layout: ${JSON.stringify(id)}`);
   return `'${id}'`;
 }
 
@@ -91,7 +102,7 @@ const LIST_QUERY = 'SELECT s.id AS id, s.time_updated AS updated, s.parent_id IS
 
 /**
  * The lines of the sessions `ids`, by session, header first, then messages in `time_created` then id order
- * (the order OpenCode sends them), each message's parts in id order. Rows whose data is not JSON are left out.
+ * (the order the CLI sends them), each message's parts in id order. Rows whose data is not JSON are left out.
  * Printed as TSV of one column: each row is one line, as JSON puts no raw tab or newline in it.
  */
 function exportQuery(ids: readonly string[]): string {
@@ -110,9 +121,9 @@ FROM message m WHERE m.session_id IN (${list}) AND json_valid(m.data)
 }
 
 /** Copy `db` (and its WAL) into a new private directory, never opening the original for writing. */
-function copyDatabase(db: string, tmpdir: string): { dir: string; copy: string } {
-  const dir = makeTempDir(tmpdir, 'asyncai-log-opencode-');
-  const copy = join(dir, DATABASE_FILE);
+function copyDatabase(flavour: Flavour, db: string, tmpdir: string): { dir: string; copy: string } {
+  const dir = makeTempDir(tmpdir, `asyncai-log-${flavour.program}-`);
+  const copy = join(dir, flavour.databaseFile);
   const stamp = (path: string) => {
     try {
       const st = statSync(path);
@@ -121,7 +132,7 @@ function copyDatabase(db: string, tmpdir: string): { dir: string; copy: string }
       return '-';
     }
   };
-  // OpenCode may checkpoint while we copy: the WAL first, then the file, again until neither moved meanwhile.
+  // The CLI may checkpoint while we copy: the WAL first, then the file, again until neither moved meanwhile.
   for (let attempt = 0; ; attempt += 1) {
     const before = `${stamp(db)} ${stamp(`${db}-wal`)}`;
     try {
@@ -140,44 +151,55 @@ export interface StoreOptions {
   tmpdir: string;
 }
 
-/** Run `opencode <args>` on the copy `copy` from `cwd`, each stdout line to `onLine`; throws one line on failure. */
-function query(program: string, env: Env, copy: string, cwd: string, args: string[], onLine: (line: string) => void): Promise<void> {
+/** A program of a flavour, and the copy of the database it reads. */
+interface Reading {
+  flavour: Flavour;
+  program: string;
+  env: Env;
+  copy: string;
+  /** The copy's directory, the program's working directory. */
+  cwd: string;
+}
+
+/** Run `<program> <args>` on the copy, each stdout line to `onLine`; throws one line on failure. */
+function query({ flavour, program, env, copy, cwd }: Reading, args: string[], onLine: (line: string) => void): Promise<void> {
   const runEnv: Record<string, string> = {};
   for (const [key, value] of Object.entries(env)) if (value !== undefined) runEnv[key] = value;
-  runEnv.OPENCODE_DB = copy;
+  runEnv[flavour.databaseVariable] = copy;
   return new Promise((resolve, reject) => {
-    // From the copy's directory: OpenCode run in a git directory moves sessions between projects.
+    // From the copy's directory: the CLI run in a git directory moves sessions between projects.
     const child = spawn(program, args, { cwd, env: runEnv, stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
     child.stderr.setEncoding('utf8');
     child.stderr.on('data', (text: string) => { stderr = (stderr + text).slice(-4096); });
     const lines = createInterface({ input: child.stdout, crlfDelay: Infinity });
     lines.on('line', onLine);
-    child.on('error', (error) => reject(new StoreError(`opencode: ${error.message}`)));
+    child.on('error', (error) => reject(new StoreError(`${flavour.program}: ${error.message}`)));
     child.on('close', (code, signal) => {
       if (code === 0) resolve();
-      else reject(new StoreError(`opencode db exited with ${code ?? signal}: ${stderr.trim().split('\n').pop() ?? ''}`));
+      else reject(new StoreError(`${flavour.program} db exited with ${code ?? signal}: ${stderr.trim().split('\n').pop() ?? ''}`));
     });
   });
 }
 
-/** Open the store whose database is `db`: copied, listed. Throws StoreError (one line) when it cannot be. */
-export async function openStore(db: string, options: StoreOptions): Promise<OpenedStore> {
-  const program = findOpencode(options.env);
+/** Open `flavour`'s store whose database is `db`: copied, listed. Throws StoreError (one line) when it cannot be. */
+export async function openStore(flavour: Flavour, db: string, options: StoreOptions): Promise<OpenedStore> {
+  const program = findProgram(flavour, options.env);
   if (program === undefined) {
-    throw new StoreError('reading an OpenCode database needs the opencode program: install it (npm install -g opencode-ai) '
-      + 'or name it with ASYNCAI_LOG_OPENCODE=<path>');
+    throw new StoreError(`reading ${flavour.name}'s database needs the ${flavour.program} program: install it (${flavour.install}) `
+      + `or name it with ${flavour.programVariable}=<path>`);
   }
-  const { dir, copy } = copyDatabase(db, options.tmpdir);
+  const { dir, copy } = copyDatabase(flavour, db, options.tmpdir);
   const close = () => removeTempDir(dir);
+  const reading: Reading = { flavour, program, env: options.env, copy, cwd: dir };
   try {
     let text = '';
-    await query(program, options.env, copy, dir, ['db', '--format', 'json', LIST_QUERY], (line) => { text += `${line}\n`; });
+    await query(reading, ['db', '--format', 'json', LIST_QUERY], (line) => { text += `${line}\n`; });
     let rows: unknown;
     try {
       rows = JSON.parse(text.trim() === '' ? '[]' : text);
     } catch {
-      throw new StoreError(`opencode db printed no session list: ${text.slice(0, 200)}`);
+      throw new StoreError(`${flavour.program} db printed no session list: ${text.slice(0, 200)}`);
     }
     const sessions: StoreSession[] = [];
     let odd = 0;
@@ -188,17 +210,17 @@ export async function openStore(db: string, options: StoreOptions): Promise<Open
       }
       sessions.push({ id: row.id, updated: Number(row.updated) || 0, child: Boolean(row.child), bytes: Number(row.bytes) || 0 });
     }
-    return { sessions, odd, read: (wanted) => readSessions(program, options.env, copy, dir, wanted), close };
+    return { sessions, odd, read: (wanted) => readSessions(reading, wanted), close };
   } catch (error) {
     await close();
     if (error instanceof StoreError && /no such table/.test(error.message)) {
-      throw new StoreError(`${basename(db)} is a SQLite database, but not OpenCode's (it has no session table)`);
+      throw new StoreError(`${basename(db)} is a SQLite database, but not ${flavour.name}'s (it has no session table)`);
     }
     throw error;
   }
 }
 
-async function* readSessions(program: string, env: Env, copy: string, cwd: string, wanted: readonly StoreSession[]):
+async function* readSessions(reading: Reading, wanted: readonly StoreSession[]):
   AsyncGenerator<{ session: StoreSession; lines: string[] }> {
   for (let start = 0; start < wanted.length;) {
     // A batch: sessions up to BATCH_BYTES of data together (at least one).
@@ -212,7 +234,7 @@ async function* readSessions(program: string, env: Env, copy: string, cwd: strin
     const byId = new Map<string, string[]>(batch.map((s) => [s.id, []]));
     let current: string[] | undefined;
     let header = true;
-    await query(program, env, copy, cwd, ['db', exportQuery(batch.map((s) => s.id))], (line) => {
+    await query(reading, ['db', exportQuery(batch.map((s) => s.id))], (line) => {
       if (header) {
         header = false; // the TSV column name
         return;
@@ -226,12 +248,16 @@ async function* readSessions(program: string, env: Env, copy: string, cwd: strin
   }
 }
 
-export const opencodeStore: SessionStore = {
-  name: 'OpenCode',
-  input: INPUT_FORMAT,
-  locate: locateStore,
-  isSessionId: (value) => SESSION_ID_PREFIX.test(value),
-  database: storeDatabase,
-  open: openStore,
-  hint: "OpenCode's store: asyncai-log convert <its directory>",
-};
+/** The store of `flavour`: its database as input to `read` and `convert`. */
+export function layoutStore(flavour: Flavour): SessionStore {
+  FLAVOURS.push(flavour);
+  return {
+    name: flavour.name,
+    input: flavour.exportInput,
+    locate: (path) => locateStore(flavour, path),
+    isSessionId: (value) => SESSION_ID_PREFIX.test(value),
+    database: (root, env, homedir) => storeDatabase(flavour, root, env, homedir),
+    open: (db, options) => openStore(flavour, db, options),
+    hint: `${flavour.name}'s store: asyncai-log convert <its directory>`,
+  };
+}
