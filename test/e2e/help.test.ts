@@ -131,7 +131,7 @@ describe('completion', () => {
     expect(await complete(['asyncai-log', '--session-format', ''])).toEqual(knownFormats());
     expect(await complete(['asyncai-log', '--from', 'codex-'])).toEqual(inputFormatNames().filter((name) => name.startsWith('codex-')));
     expect(await complete(['asyncai-log', 'convert', '--dry'])).toEqual(['--dry-run']);
-    expect(await complete(['asyncai-log', 'convert', 'x', '--session-dir', 'co'])).toEqual(['codex-cli=']);
+    expect(await complete(['asyncai-log', 'convert', 'x', '--session-dir', 'co'])).toEqual(['codex-cli=', 'copilot-cli=']);
     expect(await complete(['asyncai-log', 'read', '--tr'])).toEqual(['--tree']);
   });
 });
