@@ -2,8 +2,9 @@
 // registered agent's root (`--session-dir <format>=<dir>`, else the agent's default, its environment variables
 // honoured) through each agent's `Agent.sessions`. A whole id that names a session is that one, whatever longer
 // ids it starts; otherwise the sessions whose id starts with it, from every agent, are the matches.
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { AGENTS } from './index.js';
+import { AGENTS, SESSION_STORES, type StoreAgent } from './index.js';
 import type { Agent } from '../session/types.js';
 
 /** One session an id names. */
@@ -28,6 +29,21 @@ export interface LookupContext {
 /** Whether some agent's sessions may have `value` as an id or id prefix (else it is a path). */
 export function mayBeSessionId(value: string): boolean {
   return AGENTS.some((agent) => agent.sessions?.matches(value) === true);
+}
+
+/**
+ * The store a store session id (`ses_...`) is looked up in, and its database: of the stores whose ids have that
+ * shape (OpenCode's and Kilo's share it), the one named by `--session-dir <format>=`, else the first whose
+ * database exists, else the first. Undefined when no store's ids have that shape.
+ */
+export function storeForId(value: string, context: LookupContext): { agent: StoreAgent; db: string } | undefined {
+  const candidates = SESSION_STORES.filter((agent) => agent.store.isSessionId(value)).map((agent) => {
+    const root = context.sessionDirs[agent.format];
+    const db = resolve(context.processCwd, agent.store.database(root === undefined ? undefined : resolve(context.processCwd, root), context.env, context.homedir));
+    return { agent, db, named: root !== undefined };
+  });
+  const chosen = candidates.find((c) => c.named) ?? candidates.find((c) => existsSync(c.db)) ?? candidates[0];
+  return chosen === undefined ? undefined : { agent: chosen.agent, db: chosen.db };
 }
 
 /** The sessions of a store `id` names: the one of that id, else those whose id starts with it. */

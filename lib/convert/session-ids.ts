@@ -5,24 +5,21 @@
 // by discover.ts as before.
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { SESSION_STORES } from '../agents/index.js';
-import { findSessionsById, lookupProblem, mayBeSessionId, type LookupContext } from '../agents/find-sessions.js';
+import { findSessionsById, lookupProblem, mayBeSessionId, storeForId, type LookupContext } from '../agents/find-sessions.js';
 import { discoverSources, type Discovered } from './discover.js';
 
 /** What `inputs` name, in order: files, trees and stores as discoverSources lists them, and sessions by id. */
 export async function discoverInputs(inputs: readonly string[], context: LookupContext): Promise<Discovered[]> {
-  const { processCwd, sessionDirs, env, homedir } = context;
+  const { processCwd } = context;
   const out: Discovered[] = [];
   for (const input of inputs) {
     if (existsSync(resolve(processCwd, input))) {
       out.push(...discoverSources([input], processCwd));
       continue;
     }
-    const keeper = SESSION_STORES.find((candidate) => candidate.store.isSessionId(input));
+    const keeper = storeForId(input, context);
     if (keeper !== undefined) {
-      const root = sessionDirs[keeper.format];
-      const db = resolve(processCwd, keeper.store.database(root === undefined ? undefined : resolve(processCwd, root), env, homedir));
-      out.push({ kind: 'store', path: db, db, agent: keeper, only: input });
+      out.push({ kind: 'store', path: keeper.db, db: keeper.db, agent: keeper.agent, only: input });
       continue;
     }
     if (!mayBeSessionId(input)) {

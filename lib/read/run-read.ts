@@ -7,8 +7,8 @@ import { createReadStream, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { resolve } from 'node:path';
 import { Readable } from 'node:stream';
-import { locateStore, SESSION_STORES, TRANSCRIPT_READERS, type ReadableAgent, type StoreAgent } from '../agents/index.js';
-import { findSessionsById, lookupProblem, mayBeSessionId, storeSessionsById } from '../agents/find-sessions.js';
+import { locateStore, TRANSCRIPT_READERS, type ReadableAgent, type StoreAgent } from '../agents/index.js';
+import { findSessionsById, lookupProblem, mayBeSessionId, storeForId, storeSessionsById } from '../agents/find-sessions.js';
 import {
   ReaderError, StoreError, type ReaderWarning, type StoreSession, type TranscriptReading, type TranscriptReadOptions, type UsageCounting,
 } from '../session/types.js';
@@ -129,12 +129,8 @@ class ReadRun {
     if (input === '-') return this.after(() => this.stream(this.io.stdin ?? Readable.from([]), 'stdin'));
     let path: string;
     let agent: ReadableAgent | undefined;
-    const keeper = SESSION_STORES.find((candidate) => candidate.store.isSessionId(input));
-    if (keeper !== undefined) {
-      const root = this.options.sessionDirs[keeper.format];
-      const db = keeper.store.database(root === undefined ? undefined : resolve(this.options.processCwd, root), this.options.env, this.options.homedir);
-      return this.after(() => this.store(keeper, resolve(this.options.processCwd, db), input));
-    }
+    const keeper = storeForId(input, this.options);
+    if (keeper !== undefined) return this.after(() => this.store(keeper.agent, keeper.db, input));
     path = resolve(this.options.processCwd, input);
     if (!existsSync(path) && mayBeSessionId(input)) {
       const found = await this.findSession(input);

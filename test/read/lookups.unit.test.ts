@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { AGENTS } from '../../lib/agents/index.js';
-import { findSessionsById, lookupProblem } from '../../lib/agents/find-sessions.js';
+import { findSessionsById, lookupProblem, storeForId } from '../../lib/agents/find-sessions.js';
 
 const ID = '0b9a1c52-6f0e-4d1a-9a55-3c1f2a000007';
 const lookup = (format: string) => AGENTS.find((agent) => agent.harness.format === format)!.sessions!;
@@ -92,5 +92,31 @@ describe('findSessionsById', () => {
     expect(lookupProblem([], 'under /a, /b')).toBe('no session of this id under /a, /b');
     expect(lookupProblem([{ id: 'x1', format: 'pi' }, { id: 'x2', format: 'codex-cli' }], '')).toBe('ambiguous: 2 sessions match: x1 (pi), x2 (codex-cli)');
     expect(lookupProblem([{ id: 'x1', format: 'pi' }], '')).toBeUndefined();
+  });
+});
+
+describe('storeForId', () => {
+  const SES = 'ses_0123456789abABCDEFGHIJKLMN';
+  const context = (sessionDirs: Record<string, string> = {}) => {
+    const home = temp();
+    return { sessionDirs, env: { XDG_DATA_HOME: join(home, 'data') }, homedir: home, processCwd: '/' };
+  };
+
+  test('OpenCode and Kilo share the ses_ shape: the store whose database exists is looked in, else OpenCode\'s', () => {
+    const none = context();
+    expect(storeForId(SES, none)).toEqual({ agent: expect.objectContaining({ format: 'opencode' }), db: join(none.homedir, 'data', 'opencode', 'opencode.db') });
+    const kilo = context();
+    file(join(kilo.homedir, 'data', 'kilo', 'kilo.db'));
+    expect(storeForId(SES.slice(0, 12), kilo)).toEqual({ agent: expect.objectContaining({ format: 'kilo' }), db: join(kilo.homedir, 'data', 'kilo', 'kilo.db') });
+  });
+
+  test('--session-dir <format>= names the store, whichever databases exist', () => {
+    const both = context({ kilo: '/k' });
+    file(join(both.homedir, 'data', 'opencode', 'opencode.db'));
+    expect(storeForId(SES, both)).toEqual({ agent: expect.objectContaining({ format: 'kilo' }), db: '/k/kilo.db' });
+  });
+
+  test('a value of no store\'s shape names no store', () => {
+    expect(storeForId(ID, context())).toBeUndefined();
   });
 });
