@@ -8,7 +8,7 @@ import type { JsonPieces } from '../json/spliced-json.js';
 import type { JsonSource } from '../json/raw-json.js';
 import { AppendFile, type FileMark, type ForeignBytes, foreignAppendWarning } from './append-file.js';
 import type { FidelityAccount } from './fidelity.js';
-import { Replay } from './reopened.js';
+import { findInOwnTail, Replay } from './reopened.js';
 import { EventRejected, type HarnessOptions, type SessionHarness } from './types.js';
 
 /** What the skeleton asks of an agent's mapper: its account, and `map` (run alone for a replayed event). */
@@ -238,5 +238,54 @@ export abstract class QueueingJsonlHarness<M extends QueueingMapper> extends Jso
   override abandon(): void {
     this.mapper.drain();
     super.abandon();
+  }
+}
+
+/** A queueing mapper whose lines chain onto the one before, holding a response until its results come. */
+export interface ChainingMapper extends QueueingMapper {
+  /** Chain the next line onto the line of id `id` (the file's last, or what another process appended last). */
+  chainOnto(id: string): void;
+  /** The queued lines, and with `all` the held ones too. */
+  drain(all?: boolean): unknown[];
+  /** The session ends: what is held is queued, calls still awaiting a result are counted. */
+  end(): void;
+}
+
+/**
+ * A queueing harness whose lines form a chain (Qwen Code, Droid, Copilot CLI): a reopened file's lines are
+ * continued from its last line of ours, and what another process (the CLI resuming the session) appended
+ * meanwhile is chained onto before our next lines. The agent names only how a line's id is found
+ * (`lastChainId`).
+ */
+export abstract class ChainedJsonlHarness<M extends ChainingMapper> extends QueueingJsonlHarness<M> {
+  /** The id of the last chained line in `text`, or undefined. */
+  protected abstract lastChainId(text: string): string | undefined;
+
+  override add(event: GenericEvent, where: string, source?: JsonSource): void {
+    super.add(event, where, source);
+    // A replayed event's lines are in the file already; only the state moves on (the calls awaiting results).
+    if (this.replay.active) this.mapper.drain(true);
+  }
+
+  /** New lines chain onto the file's last line of ours (what another process appended since: at the next flush). */
+  protected override continueFile(): void {
+    const last = findInOwnTail(this.file, (text) => this.lastChainId(text));
+    if (last !== undefined) this.mapper.chainOnto(last);
+  }
+
+  /** Calls still awaiting a result are counted; a reopened session with nothing new: the run that wrote it ended it. */
+  protected override ending(): void {
+    if (this.replay.active) this.mapper.drain(true);
+    else this.mapper.end();
+  }
+
+  /** Before our next lines: what another process appended meanwhile; ours start on a line of their own, chained onto its last. */
+  protected override queuedPrefix(): string {
+    const appended = this.file.foreignBytes();
+    if (!appended) return '';
+    const last = this.lastChainId(appended.text);
+    if (last !== undefined) this.mapper.chainOnto(last);
+    this.noteForeign();
+    return appended.needsNewline ? '\n' : '';
   }
 }

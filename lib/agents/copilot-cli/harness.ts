@@ -5,11 +5,8 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, lstatSync, mkdirSync, rmdirSync, unlinkSync } from 'node:fs';
 import { basename, dirname, join, sep } from 'node:path';
-import type { GenericEvent } from '../../events.js';
-import type { JsonSource } from '../../json/raw-json.js';
 import { AppendFile, makeDirsBelow } from '../../session/append-file.js';
-import { createSessionFile, jsonLine, QueueingJsonlHarness } from '../../session/jsonl-harness.js';
-import { findInOwnTail } from '../../session/reopened.js';
+import { ChainedJsonlHarness, createSessionFile, jsonLine } from '../../session/jsonl-harness.js';
 import type { HarnessFactory, HarnessOptions, ReopenSession, SessionHarness } from '../../session/types.js';
 import { isObject } from '../../util/is-object.js';
 import { seededUuids } from '../../util/random-id.js';
@@ -45,7 +42,7 @@ function startTime(startedAt: string | undefined): string {
   return (Number.isNaN(year) || year < 1 || year > 9999 ? new Date() : date).toISOString();
 }
 
-class CopilotHarness extends QueueingJsonlHarness<CopilotEventMapper> {
+class CopilotHarness extends ChainedJsonlHarness<CopilotEventMapper> {
   readonly format = FORMAT;
   protected override foreignThen = 'later events follow what it wrote, so the next resume sees both';
 
@@ -53,35 +50,8 @@ class CopilotHarness extends QueueingJsonlHarness<CopilotEventMapper> {
     return `copilot --resume=${this.sessionId}`;
   }
 
-  override add(event: GenericEvent, where: string, source?: JsonSource): void {
-    super.add(event, where, source);
-    // A replayed event's lines are in the file already; only the state moves on (calls awaiting results).
-    if (this.replay.active) this.mapper.drain(true);
-  }
-
-  /** New events chain onto the file's last event of ours (another process's since are found at the next flush). */
-  protected override continueFile(): void {
-    const last = findInOwnTail(this.file, lastEventId);
-    if (last !== undefined) this.mapper.chainOnto(last);
-  }
-
-  /** The calls still awaiting a result are counted; a reopened session with nothing new: its earlier run ended it. */
-  protected override ending(): void {
-    if (this.replay.active) this.mapper.drain(true);
-    else this.mapper.end();
-  }
-
-  /**
-   * Before our next events: what another process (a resuming copilot) appended meanwhile. Ours start on a line
-   * of their own, after its lines, chained onto its last event.
-   */
-  protected override queuedPrefix(): string {
-    const appended = this.file.foreignBytes();
-    if (!appended) return '';
-    const last = lastEventId(appended.text);
-    if (last !== undefined) this.mapper.chainOnto(last);
-    this.noteForeign();
-    return appended.needsNewline ? '\n' : '';
+  protected lastChainId(text: string): string | undefined {
+    return lastEventId(text);
   }
 
   /** A session holding only its `session.start` goes, with the folder this run made for it. */

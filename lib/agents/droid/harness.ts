@@ -3,12 +3,9 @@
 // file order; a resuming droid appends its own to the same file, and later messages of ours are chained
 // (`parentId`) onto the last of them, so the next resume sees both conversations.
 import { basename, dirname, join, sep } from 'node:path';
-import type { GenericEvent } from '../../events.js';
-import type { JsonSource } from '../../json/raw-json.js';
 import { AppendFile } from '../../session/append-file.js';
-import { createSessionFile, QueueingJsonlHarness } from '../../session/jsonl-harness.js';
+import { ChainedJsonlHarness, createSessionFile } from '../../session/jsonl-harness.js';
 import { projectPath } from '../../session/project-path.js';
-import { findInOwnTail } from '../../session/reopened.js';
 import type { HarnessFactory, HarnessOptions, ReopenSession, SessionHarness } from '../../session/types.js';
 import { isObject } from '../../util/is-object.js';
 import { seededUuids } from '../../util/random-id.js';
@@ -35,7 +32,7 @@ export function lastMessageId(text: string): string | undefined {
 }
 
 /** The session's lines are queued by the mapper and written at a flush, one compact JSON line each. */
-class DroidHarness extends QueueingJsonlHarness<DroidRecordMapper> {
+class DroidHarness extends ChainedJsonlHarness<DroidRecordMapper> {
   readonly format = FORMAT;
   protected override foreignThen = 'later messages follow what it wrote, so the next resume sees both';
 
@@ -43,32 +40,8 @@ class DroidHarness extends QueueingJsonlHarness<DroidRecordMapper> {
     return `droid --resume ${this.sessionId}`;
   }
 
-  override add(event: GenericEvent, where: string, source?: JsonSource): void {
-    super.add(event, where, source);
-    // A replayed event's lines are in the file already; only the state moves on (the calls awaiting results).
-    if (this.replay.active) this.mapper.drain(true);
-  }
-
-  /** New messages chain onto the last one of ours in the file (what another process appended since, at the next flush). */
-  protected override continueFile(): void {
-    const last = findInOwnTail(this.file, lastMessageId);
-    if (last !== undefined) this.mapper.chainOnto(last);
-  }
-
-  /** Calls still awaiting a result are counted; a reopened session with nothing new: the run that wrote it ended it. */
-  protected override ending(): void {
-    if (this.replay.active) this.mapper.drain(true);
-    else this.mapper.end();
-  }
-
-  /** Before our next lines: what another process appended meanwhile; ours start on a line of their own, chained onto its last message. */
-  protected override queuedPrefix(): string {
-    const appended = this.file.foreignBytes();
-    if (!appended) return '';
-    const last = lastMessageId(appended.text);
-    if (last !== undefined) this.mapper.chainOnto(last);
-    this.noteForeign();
-    return appended.needsNewline ? '\n' : '';
+  protected lastChainId(text: string): string | undefined {
+    return lastMessageId(text);
   }
 }
 

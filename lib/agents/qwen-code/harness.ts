@@ -4,13 +4,10 @@
 // of ours chain onto the last of them, so the next resume (which follows the chain back from the last
 // record) sees both conversations.
 import { basename, dirname, join, sep } from 'node:path';
-import type { GenericEvent } from '../../events.js';
-import type { JsonSource } from '../../json/raw-json.js';
 import { AppendFile } from '../../session/append-file.js';
 import { lastUuidIn } from '../../session/chained-records.js';
-import { createSessionFile, QueueingJsonlHarness } from '../../session/jsonl-harness.js';
+import { ChainedJsonlHarness, createSessionFile } from '../../session/jsonl-harness.js';
 import { projectPath } from '../../session/project-path.js';
-import { findInOwnTail } from '../../session/reopened.js';
 import type { HarnessFactory, HarnessOptions, ReopenSession, SessionHarness } from '../../session/types.js';
 import { seededUuids } from '../../util/random-id.js';
 import { chatsDir, qwenRoot, writtenDirName } from './paths.js';
@@ -25,7 +22,7 @@ export const lastRecordUuid = lastUuidIn;
  * The chat's records are queued by the mapper and written at a flush as compact JSON, one record a line (the
  * CLI finds titles by a raw search of compact JSON), chained onto the last record in the file.
  */
-class QwenHarness extends QueueingJsonlHarness<QwenRecordMapper> {
+class QwenHarness extends ChainedJsonlHarness<QwenRecordMapper> {
   readonly format = FORMAT;
   protected override foreignThen = 'later records chain onto what it wrote, so the next resume sees both';
 
@@ -33,39 +30,8 @@ class QwenHarness extends QueueingJsonlHarness<QwenRecordMapper> {
     return `qwen --resume ${this.sessionId}`;
   }
 
-  override add(event: GenericEvent, where: string, source?: JsonSource): void {
-    super.add(event, where, source);
-    // A replayed event's records (a response holding calls too) are in the file already; only the state moves
-    // on (the calls awaiting results, the monitor task ids).
-    if (this.replay.active) this.mapper.drain(true);
-  }
-
-  /**
-   * New records chain onto the last one of ours in the file (what another process appended since is chained
-   * onto at the next flush).
-   */
-  protected override continueFile(): void {
-    const last = findInOwnTail(this.file, lastRecordUuid);
-    if (last !== undefined) this.mapper.chainOnto(last);
-  }
-
-  /** The calls still awaiting a result are counted; a reopened chat with nothing new: the run that wrote it ended it. */
-  protected override ending(): void {
-    if (this.replay.active) this.mapper.drain(true);
-    else this.mapper.end();
-  }
-
-  /**
-   * Before our next records: what another process (a resuming qwen) appended meanwhile. Ours then start on a
-   * line of their own and chain onto its last record, which is the leaf the next resume starts from.
-   */
-  protected override queuedPrefix(): string {
-    const appended = this.file.foreignBytes();
-    if (!appended) return '';
-    const last = lastRecordUuid(appended.text);
-    if (last !== undefined) this.mapper.chainOnto(last);
-    this.noteForeign();
-    return appended.needsNewline ? '\n' : '';
+  protected lastChainId(text: string): string | undefined {
+    return lastRecordUuid(text);
   }
 }
 
