@@ -27,6 +27,19 @@ export function copilotRoot(home: string): string {
   return join(home, '.copilot');
 }
 
+/** What every run of copilot is given: offline, no updates, no colour, the mock at `baseUrl` as its provider. */
+export function copilotVariables(baseUrl: string): Record<string, string> {
+  return {
+    NO_COLOR: '1',
+    COPILOT_OFFLINE: 'true',
+    COPILOT_AUTO_UPDATE: 'false',
+    COPILOT_PROVIDER_BASE_URL: baseUrl,
+    COPILOT_PROVIDER_API_KEY: 'sk-mock',
+    COPILOT_MODEL,
+    COPILOT_PKG_CACHE_HOME: packageCache(),
+  };
+}
+
 /**
  * Run the real copilot with `args` from `cwd`, its home `home`, against the mock at `baseUrl` (`.../v1`). A run
  * of the model (`-p`) gets `--allow-all-tools`, so tools run headless.
@@ -35,18 +48,7 @@ export function runCopilot(options: { home: string; cwd: string; baseUrl: string
   const tools = options.args.includes('-p') ? ['--allow-all-tools'] : [];
   return run(copilotBinary(), [...options.args, ...tools], {
     cwd: options.cwd,
-    env: cleanEnv({
-      HOME: options.home,
-      TERM: 'dumb',
-      NO_COLOR: '1',
-      COPILOT_OFFLINE: 'true',
-      COPILOT_AUTO_UPDATE: 'false',
-      COPILOT_PROVIDER_BASE_URL: options.baseUrl,
-      COPILOT_PROVIDER_API_KEY: 'sk-mock',
-      COPILOT_MODEL,
-      COPILOT_PKG_CACHE_HOME: packageCache(),
-      ...(options.env ?? {}),
-    }),
+    env: cleanEnv({ HOME: options.home, TERM: 'dumb', ...copilotVariables(options.baseUrl), ...(options.env ?? {}) }),
     input: '',
   });
 }
