@@ -207,7 +207,7 @@ describe('bench/run.mjs', () => {
     expect(md).toContain('| filter-pipe |');
     expect(md).toContain('## Usage over a tree: 3 transcripts');
     expect(md).toContain(report.machine.cpu);
-  }, 180_000);
+  }, 900_000);
 
   test('--versions compares the node binaries named, and --versions-only keeps every other figure', () => {
     const dir = tempDir();
@@ -245,7 +245,7 @@ describe('bench/run.mjs', () => {
     const md = readFileSync(join(dir, 'docs', 'performance.md'), 'utf8');
     expect(md).toContain('## Node versions');
     expect(md).toContain(`| read | ${process.version} |`);
-  }, 180_000);
+  }, 900_000);
 
   test('--lengths-only measures memory against input length and keeps every other figure', () => {
     const dir = tempDir();
@@ -272,5 +272,5 @@ describe('bench/run.mjs', () => {
     ]));
     const md = readFileSync(join(dir, 'docs', 'performance.md'), 'utf8');
     expect(md).toContain('--lengths 300,600,1200 --lengths-tools filter,read --lengths-reps 3 --lengths-only');
-  }, 180_000);
+  }, 900_000);
 });

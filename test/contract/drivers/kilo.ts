@@ -31,6 +31,8 @@ export const driver: ContractDriver = {
     .map((p) => [p.callID, { name: p.tool, args: p.state.input }])),
   keepsImages: true,
   marksErrors: false,
+  // A compaction is a user message holding its summary: Kilo, as OpenCode, still sends the history before it.
+  sendsHistoryBeforeCompaction: true,
   // The stand-in never calls a model: the home's mock address is never used.
   place: () => homePlace(kiloHome('http://127.0.0.1:9'), STAND_IN),
   owned: (rel) => rel === 'asyncai-log/' || rel.startsWith('asyncai-log/'),
