@@ -159,10 +159,17 @@ describe('SIGKILL at random points while writing', () => {
   }, 120_000);
 });
 
-/** Bytes appended to a growing file since the last call (a flooded transcript is too big to re-read). */
-function tailer(file: string): () => Buffer {
+/**
+ * Bytes appended to a growing file since the last call (a flooded transcript is too big to re-read).
+ * `skipTo` moves past bytes not yet read: the reader can fall behind a flood, and what was written before a
+ * point in time must not be counted as written after it.
+ */
+function tailer(file: string): (() => Buffer) & { skipTo: (position: number) => void } {
   let offset = 0;
-  return () => {
+  const skipTo = (position: number) => {
+    offset = Math.max(offset, position);
+  };
+  return Object.assign(() => {
     let size: number;
     try {
       size = statSync(file).size;
@@ -181,7 +188,7 @@ function tailer(file: string): () => Buffer {
     } finally {
       closeSync(fd);
     }
-  };
+  }, { skipTo });
 }
 
 /** Times `pattern` starts in `buf` at `from` or later (scanned natively: the flood comes at hundreds of MB/s). */
@@ -228,7 +235,10 @@ describe('signals while monitors run', () => {
     const between: number[] = [];
     for (let i = 0; i < 5; i += 1) {
       // How many monitor events are recorded after a stdin line is sent and before it is: a handful of the
-      // flood's chunks at most, not the flood's whole backlog (fairness, counted in events, not time).
+      // flood's chunks at most, not the flood's whole backlog (fairness, counted in events, not time). The
+      // count starts at the file's size when the line is sent: this reader may lag behind the flood, and what
+      // it has not read yet was written before the line was sent.
+      tail.skipTo(statSync(file).size);
       live.child.stdin.write(ev({ type: 'user', text: `stdin event ${i}` }));
       let count = 0;
       let found = false;
