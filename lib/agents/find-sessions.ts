@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { AGENTS, SESSION_STORES, type StoreAgent } from './index.js';
-import type { Agent } from '../session/types.js';
+import { StoreError, type Agent, type OpenedStore, type StoreSession } from '../session/types.js';
 
 /** One session an id names. */
 export interface SessionMatch {
@@ -77,4 +77,57 @@ export function lookupProblem(matches: readonly { id: string; format: string }[]
   if (matches.length === 1) return undefined;
   const shown = matches.slice(0, 10).map((match) => `${match.id} (${match.format})`).join(', ');
   return `ambiguous: ${matches.length} sessions match: ${shown}${matches.length > 10 ? ', ...' : ''}`;
+}
+
+/** A session of a store, as every-session listings give it: read it through `agent.store.open(db)`. */
+export interface StoreSessionMatch {
+  readonly format: string;
+  readonly agent: StoreAgent;
+  readonly id: string;
+  /** The store's database. */
+  readonly db: string;
+  readonly session: StoreSession;
+}
+
+/** What `everySession` found: sessions in files, sessions in stores, and the stores that could not be opened. */
+export interface EverySession {
+  readonly files: SessionMatch[];
+  readonly stores: StoreSessionMatch[];
+  /** One line per store that exists but could not be read (`<database>: <why>`). */
+  readonly problems: string[];
+}
+
+/**
+ * Every session of every registered agent on this machine: each agent's root (`--session-dir <format>=`, else
+ * its default, its environment variables honoured), in registry order. `formats` keeps only those agents. A
+ * store is listed (opened and closed again) only when its database exists; a root that does not exist has none.
+ */
+export async function everySession(context: LookupContext & { tmpdir: string }, formats?: readonly string[]): Promise<EverySession> {
+  const wanted = (format: string) => formats === undefined || formats.includes(format);
+  const files: SessionMatch[] = [];
+  for (const agent of AGENTS) {
+    const format = agent.harness.format;
+    if (agent.sessions === undefined || !wanted(format)) continue;
+    const root = resolve(context.processCwd, context.sessionDirs[format] ?? agent.harness.defaultRoot(context.env, context.homedir));
+    for (const found of await agent.sessions.find(root, '')) files.push({ format, agent, id: found.id, files: found.files });
+  }
+  const stores: StoreSessionMatch[] = [];
+  const problems: string[] = [];
+  for (const agent of SESSION_STORES) {
+    if (!wanted(agent.format)) continue;
+    const root = context.sessionDirs[agent.format];
+    const db = resolve(context.processCwd, agent.store.database(root === undefined ? undefined : resolve(context.processCwd, root), context.env, context.homedir));
+    if (!existsSync(db)) continue;
+    let opened: OpenedStore | undefined;
+    try {
+      opened = await agent.store.open(db, { env: context.env, tmpdir: context.tmpdir });
+      for (const session of opened.sessions) stores.push({ format: agent.format, agent, id: session.id, db, session });
+    } catch (error) {
+      if (!(error instanceof StoreError)) throw error;
+      problems.push(`${db}: ${error.message}`);
+    } finally {
+      await opened?.close();
+    }
+  }
+  return { files, stores, problems };
 }
