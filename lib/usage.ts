@@ -92,3 +92,49 @@ export function checkedUsage(usage: Usage, path: string, depth: number, warnings
   }
   return out;
 }
+
+/**
+ * Token counts in the one shape every agent's usage is read into (`read --usage --by`): `input` excludes the
+ * cache reads and writes (as the Messages API counts), `output` includes `reasoning` (as OpenAI counts; an agent
+ * that does not say leaves reasoning 0). The four first are disjoint: their sum is what was billed.
+ */
+export interface TokenCounts {
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+  reasoning: number;
+}
+
+export const TOKEN_FIELDS = ['input', 'output', 'cacheRead', 'cacheWrite', 'reasoning'] as const;
+
+export function zeroTokens(): TokenCounts {
+  return { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, reasoning: 0 };
+}
+
+/** Add `more` into `into`. */
+export function addTokenCounts(into: TokenCounts, more: TokenCounts): void {
+  for (const key of TOKEN_FIELDS) into[key] += more[key];
+}
+
+/** A token count as a non-negative safe integer, else 0 (what is no count is not summed). */
+export function tokenCount(value: unknown): number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : 0;
+}
+
+/**
+ * An event's usage in the one shape, read as the Messages API's fields (what every input adapter passes on):
+ * `input_tokens`, `output_tokens`, `cache_read_input_tokens`, `cache_creation_input_tokens`, and
+ * `reasoning_tokens` where an adapter keeps it. Undefined when it holds none of them.
+ */
+export function messagesApiTokens(usage: Usage): TokenCounts | undefined {
+  const keys = ['input_tokens', 'output_tokens', 'cache_read_input_tokens', 'cache_creation_input_tokens', 'reasoning_tokens'];
+  if (!keys.some((key) => typeof usage[key] === 'number')) return undefined;
+  return {
+    input: tokenCount(usage.input_tokens),
+    output: tokenCount(usage.output_tokens),
+    cacheRead: tokenCount(usage.cache_read_input_tokens),
+    cacheWrite: tokenCount(usage.cache_creation_input_tokens),
+    reasoning: tokenCount(usage.reasoning_tokens),
+  };
+}

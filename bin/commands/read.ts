@@ -3,7 +3,7 @@
 // after SIGINT/SIGTERM/SIGHUP (its temporary copy of a stream removed).
 import { homedir, tmpdir } from 'node:os';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
-import { parseSessionDirs, removeTempDirs, runRead, UsageError } from '../../lib/read/index.js';
+import { parseSessionDirs, removeTempDirs, runRead, USAGE_GROUPS, UsageError, type UsageGroup } from '../../lib/read/index.js';
 import { MAX_LINE_BYTES, MAX_THREADS, wholeNumber } from '../arguments.js';
 import { READ_EXAMPLES, READ_NOTES } from '../help.js';
 import { onStopSignals, runCommand } from '../exit.js';
@@ -11,6 +11,7 @@ import { onStopSignals, runCommand } from '../exit.js';
 interface ReadArgs {
   transcripts: string[];
   usage: boolean;
+  by?: string;
   tree: boolean;
   events: boolean;
   subagents: boolean;
@@ -23,14 +24,19 @@ interface ReadArgs {
 }
 
 export const readCommand: CommandModule<object, ReadArgs> = {
-  command: 'read <transcripts..>',
+  command: 'read [transcripts..]',
   describe: 'print agent sessions (files, session ids or unique prefixes of them, - for stdin) and other agent logs as generic events',
   builder: (y) => y
     .positional('transcripts', {
       type: 'string', array: true,
-      describe: 'transcript or log files (any format the filter reads), session ids of any agent or unique prefixes of 8 or more characters (looked up under each agent\'s root), - (stdin)',
+      describe: 'transcript or log files (any format the filter reads), session ids of any agent or unique prefixes of 8 or more characters (looked up under each agent\'s root), - (stdin); with --usage, also directories, and none: every session on this machine',
+      default: [],
     })
-    .option('usage', { type: 'boolean', default: false, describe: "print the session's token totals instead: one JSON object per transcript" })
+    .option('usage', { type: 'boolean', default: false, describe: "print the session's token totals instead: one JSON object per transcript (with --by, a directory or no input: grouped)" })
+    .option('by', {
+      type: 'string', requiresArg: true,
+      describe: 'session|day|month|model: with --usage, every agent\'s tokens in one shape grouped by this (days local), with a total row; a table on a terminal, NDJSON otherwise (default with a directory or no input: session)',
+    })
     .option('tree', { type: 'boolean', default: false, describe: 'print the branch structure instead: one JSON line per branch' })
     .option('branch', { type: 'string', requiresArg: true, describe: '<id>: read the branch ending at this record (a Claude Code uuid, a pi entry id; default: the one the agent resumes)' })
     .option('events', { type: 'boolean', default: false, describe: 'also print the context the model saw that was not a turn, as context events' })
@@ -63,6 +69,13 @@ export const readCommand: CommandModule<object, ReadArgs> = {
     });
     await runCommand(async () => {
       if (argv.usage && argv.tree) throw new UsageError('--usage and --tree cannot be combined');
+      if (argv.by !== undefined && !(USAGE_GROUPS as readonly string[]).includes(argv.by)) {
+        throw new UsageError(`--by ${argv.by}: expected one of ${USAGE_GROUPS.join(', ')}`);
+      }
+      if (argv.by !== undefined && !argv.usage) throw new UsageError('--by needs --usage');
+      if (argv.transcripts.length === 0 && !argv.usage) {
+        throw new UsageError('missing argument: read wants a transcript file, a session id or - (stdin)');
+      }
       if (process.stdin.isTTY && argv.transcripts.includes('-')) {
         process.stderr.write('asyncai-log: reading a transcript or log from the terminal, one JSON object per line; end with Ctrl-D\n');
       }
@@ -73,6 +86,8 @@ export const readCommand: CommandModule<object, ReadArgs> = {
       const code = await runRead({
         inputs: argv.transcripts,
         usage: argv.usage,
+        ...(argv.by !== undefined ? { by: argv.by as UsageGroup } : {}),
+        table: process.stdout.isTTY === true,
         tree: argv.tree,
         events: argv.events,
         subagents: argv.subagents,

@@ -22,11 +22,16 @@ import { keepStream, readAdapted, sniffFile, sniffStream } from './any-input.js'
 import { openInputPath } from '../input/file-input.js';
 import { orderedAccount, Output } from './output.js';
 import { diagnosticLine } from '../util/shown-text.js';
+import { groupsUsage, runUsageBy, type UsageGroup } from './usage-by.js';
 
 export interface ReadCommandOptions {
   /** Transcript paths, bare session ids, or `-` (stdin). */
   inputs: string[];
   usage: boolean;
+  /** With `usage`: group every session's tokens, in the one shape, by this (see usage-by.ts). */
+  by?: UsageGroup;
+  /** With a grouped usage: print a table (stdout is a terminal) instead of NDJSON. */
+  table?: boolean;
   tree: boolean;
   /** Also read subagent transcripts. */
   subagents: boolean;
@@ -65,6 +70,10 @@ export async function runRead(options: ReadCommandOptions, io: ReadIO): Promise<
     const problem = fidelityTargetProblem(options.fidelityJson);
     if (problem !== undefined) throw new UsageError(`--fidelity-json ${options.fidelityJson}: ${problem}`);
   }
+  if (options.usage && groupsUsage(options)) {
+    return runUsageBy(options, options.by ?? 'session', { stdout: io.stdout, stderr: io.stderr, table: options.table === true });
+  }
+  if (options.by !== undefined) throw new UsageError('--by needs --usage');
   const run = new ReadRun(options, io);
   let code = 0;
   try {

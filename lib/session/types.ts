@@ -7,6 +7,7 @@ import type { JsonSource } from '../json/raw-json.js';
 import type { FileMark } from './append-file.js';
 import type { FidelityAccount } from './fidelity.js';
 import type { InputFormat } from '../input/types.js';
+import type { TokenCounts, Usage } from '../usage.js';
 
 /** What a harness needs to know about the session it writes. */
 export interface HarnessOptions {
@@ -151,14 +152,38 @@ export interface TranscriptReading {
 }
 
 /** One transcript's usage line counted elsewhere, or why it could not be read; the warnings met, in order. */
-export type UsageReply = { warnings: ReaderWarning[] } & ({ report: Record<string, unknown> } | { error: string });
+export type UsageReply = { warnings: ReaderWarning[] } & ({ report: Record<string, unknown>; entries?: UsageEntry[] } | { error: string });
 
 /** Worker threads counting transcripts' usage, whole files at a time. */
 export interface UsageCounting {
   readonly size: number;
   /** Count one transcript: its reply, or undefined when the caller must count it (the workers failed). */
-  count(task: { path: string; subagents: boolean; maxRecordBytes?: number }): Promise<UsageReply | undefined>;
+  count(task: { path: string; subagents: boolean; maxRecordBytes?: number; entries?: boolean }): Promise<UsageReply | undefined>;
   close(): void;
+}
+
+/** Tokens billed at one time (one response, one token count): what `read --usage --by` groups. */
+export interface UsageEntry {
+  /** When (RFC 3339), as the agent recorded it; undefined when it did not. */
+  timestamp: string | undefined;
+  model: string | undefined;
+  tokens: TokenCounts;
+}
+
+/**
+ * How an agent's token usage is read into the one shape (`read --usage --by`). Without it, or without its
+ * `entries`, a session is read through the agent's input adapter and each event's `usage` counted.
+ */
+export interface SessionUsage {
+  /** An event's `usage` (as this agent's input adapter passes it) in the one shape; default: messagesApiTokens. */
+  tokens?(usage: Usage): TokenCounts | undefined;
+  /**
+   * Optional: the usage of the session file at `path` (and of its subagents' files), read from the agent's
+   * own records, in file order, when its events do not carry it the way ccusage counts it.
+   */
+  entries?(path: string, options: { maxRecordBytes?: number; onWarning: (warning: ReaderWarning) => void }): Promise<UsageEntry[]>;
+  /** Optional: whether the file at `path` is counted with another session's `entries` (a Claude subagent's transcript). */
+  countedWithSession?(path: string): boolean;
 }
 
 /** How an agent's own session files are read back as events (`asyncai-log read`). */
@@ -264,4 +289,6 @@ export interface Agent {
   readonly sessions?: SessionLookup;
   /** Optional: the database its sessions are kept in, read by `read` and `convert`. */
   readonly store?: SessionStore;
+  /** Optional: how its token usage is counted (`read --usage --by`); without it, its events' usage as the Messages API's. */
+  readonly usage?: SessionUsage;
 }

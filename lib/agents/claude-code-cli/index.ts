@@ -5,6 +5,7 @@ import type { Agent } from '../../session/types.js';
 import { claudeCodeCli } from './harness.js';
 import { claudeSessions } from './reader/locate.js';
 import { claudeTranscripts } from './reader/transcripts.js';
+import { claudeUsage } from './reader/usage-entries.js';
 import { claudeStreamJson } from './stream-json.js';
 import { claudeTranscript } from './transcript-input.js';
 
@@ -18,4 +19,5 @@ export const claudeCode: Agent = {
   sessionInput: claudeTranscript.name,
   transcripts: claudeTranscripts,
   sessions: claudeSessions,
+  usage: claudeUsage,
 };

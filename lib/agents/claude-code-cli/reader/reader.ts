@@ -8,7 +8,7 @@ import { availableParallelism } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import type { ContextEvent, GenericEvent } from '../../../events.js';
 import { lstatBelow } from '../../../util/no-follow.js';
-import { ReaderError, type ReaderWarning, type TranscriptReading } from '../../../session/types.js';
+import { ReaderError, type ReaderWarning, type TranscriptReading, type UsageEntry } from '../../../session/types.js';
 import { branchFilter, type TranscriptTree } from './branch.js';
 import { firstPass } from './first-pass.js';
 import { TranscriptEventMapper } from './map-record.js';
@@ -239,6 +239,20 @@ export class ClaudeTranscriptReader implements AsyncIterable<GenericEvent>, Tran
     const counter = new UsageCounter();
     this.file.forEachAssistantRecord((record, line) => counter.add(record, (message) => this.file.warn(line, message)));
     return counter.totals();
+  }
+
+  /**
+   * Each response of the file and of its subagents' files (they were billed too), counted once as `usage()`
+   * counts it, with the time and model of the record counted: what `read --usage --by` groups.
+   */
+  async usageEntries(): Promise<UsageEntry[]> {
+    const entries: UsageEntry[] = [];
+    for (const reader of [this as ClaudeTranscriptReader, ...(this.subagent === undefined ? await this.subagents() : [])]) {
+      const counter = new UsageCounter(true);
+      reader.file.forEachAssistantRecord((record, line) => counter.add(record, (message) => reader.file.warn(line, message)));
+      entries.push(...counter.entries());
+    }
+    return entries;
   }
 
   /** The branch structure: one entry per branch, the resumed one marked. */

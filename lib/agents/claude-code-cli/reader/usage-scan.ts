@@ -1,5 +1,5 @@
 // What `read --usage` needs of a record, read from the line's bytes instead of JSON.parse of the whole record:
-// its type, and for an assistant record its requestId and message.id, message.model and message.usage. The
+// its type, and for an assistant record its requestId, timestamp and message.id, message.model and message.usage. The
 // line is validated as JSON.parse would validate it (lib/json/json-scanner.ts) and the few values are taken where
 // they lie; only the usage object is parsed. A line the walk is not sure of (an escaped key, deep nesting,
 // invalid JSON) is left to the caller to parse, so what is counted is what parsing every record would count.
@@ -10,12 +10,13 @@ export interface UsageRecord {
   [key: string]: unknown;
   type: unknown;
   requestId?: unknown;
+  timestamp?: unknown;
   message?: { id: unknown; model: unknown; usage: unknown };
 }
 
-const TOP_FIELDS = ['type', 'requestId', 'message'].map((name) => Buffer.from(name));
+const TOP_FIELDS = ['type', 'requestId', 'message', 'timestamp'].map((name) => Buffer.from(name));
 const MESSAGE_FIELDS = ['id', 'model', 'usage'].map((name) => Buffer.from(name));
-const [TYPE, REQUEST_ID, MESSAGE] = [0, 1, 2];
+const [TYPE, REQUEST_ID, MESSAGE, TIMESTAMP] = [0, 1, 2, 3];
 const [ID, MODEL, USAGE] = [0, 1, 2];
 
 /** Value spans and escape flags, reused (one line at a time). */
@@ -42,7 +43,7 @@ export function scanUsageRecord(buf: Buffer, start: number, end: number): UsageR
     : valueAt(buf, spans[2 * field]!, spans[2 * field + 1]!, escapes[field] === 1));
   const type = value(top, topEscapes, TYPE);
   if (type !== 'assistant') return { type };
-  const record: UsageRecord = { type, requestId: value(top, topEscapes, REQUEST_ID) };
+  const record: UsageRecord = { type, requestId: value(top, topEscapes, REQUEST_ID), timestamp: value(top, topEscapes, TIMESTAMP) };
   const at = top[2 * MESSAGE]!;
   if (at < 0 || buf[at] !== 0x7b) return record;
   const usageAt = message[2 * USAGE]!;

@@ -4,7 +4,8 @@
 // total, as ccusage counts. A record with no id is counted, not dropped: overcounting a novelty beats silently
 // ignoring it.
 import { isObject, SYNTHETIC_MODEL } from './record-types.js';
-import { checkedUsage } from '../../../usage.js';
+import { checkedUsage, tokenCount, zeroTokens } from '../../../usage.js';
+import type { UsageEntry } from '../../../session/types.js';
 
 /** Summed usage: every numeric field (nested objects summed field by field), plus counts. */
 export interface UsageTotals {
@@ -51,6 +52,21 @@ interface Counted {
   usage: Record<string, unknown>;
   model: string | undefined;
   total: number;
+  timestamp: string | undefined;
+}
+
+/**
+ * A response's usage in the one shape: Claude's `input_tokens` already excludes the cache reads and writes;
+ * thinking is part of `output_tokens` (Claude Code does not say how much of it), so reasoning is 0.
+ */
+export function claudeTokens(usage: Record<string, unknown>): UsageEntry['tokens'] {
+  return {
+    ...zeroTokens(),
+    input: tokenCount(usage.input_tokens),
+    output: tokenCount(usage.output_tokens),
+    cacheRead: tokenCount(usage.cache_read_input_tokens),
+    cacheWrite: tokenCount(usage.cache_creation_input_tokens),
+  };
 }
 
 /**
@@ -63,6 +79,19 @@ export class UsageCounter {
   private readonly responses = new Map<string, Counted>();
   /** Records without a message id, summed as they come (nothing to deduplicate them by). */
   private readonly unkeyed = { count: 0, sum: {} as Record<string, unknown>, byModel: {} as Record<string, Record<string, unknown>> };
+  /** With `keepEntries`: the records without a message id, each an entry. */
+  private readonly unkeyedEntries: Counted[] = [];
+
+  constructor(private readonly keepEntries = false) {}
+
+  /** Each response counted, in the order responses first appear (records without an id after them). */
+  entries(): UsageEntry[] {
+    const out: UsageEntry[] = [];
+    for (const { usage, model, timestamp } of [...this.responses.values(), ...this.unkeyedEntries]) {
+      out.push({ timestamp, model: model === SYNTHETIC_MODEL ? undefined : model, tokens: claudeTokens(usage) });
+    }
+    return out;
+  }
 
   /**
    * Feed one record (anything but an assistant record with usage is ignored). A token count that is no
@@ -75,9 +104,11 @@ export class UsageCounter {
     const problems: string[] = [];
     const usage = checkedUsage(record.message.usage, 'message.usage', 0, problems);
     for (const problem of problems) warn(problem);
-    const entry = { usage, model: typeof model === 'string' ? model : undefined, total: tokenTotal(usage) };
+    const timestamp = typeof record.timestamp === 'string' ? record.timestamp : undefined;
+    const entry = { usage, model: typeof model === 'string' ? model : undefined, total: tokenTotal(usage), timestamp };
     if (typeof id !== 'string' || id === '') {
       this.unkeyed.count += 1;
+      if (this.keepEntries) this.unkeyedEntries.push(entry);
       accumulate(this.unkeyed.sum, this.unkeyed.byModel, entry);
       return;
     }

@@ -1,0 +1,394 @@
+// `read --usage --by session|day|month|model` (and `read --usage` of a directory or of nothing: every session on
+// this machine): the sessions of any registered agent, each agent's token fields read into one shape
+// (lib/usage.ts TokenCounts) through its `Agent.usage` hook, else through its input adapter's events, then
+// grouped, with a total row: a table on a terminal, NDJSON otherwise. Claude Code transcripts are counted on its
+// worker threads (its usage pool) while the others are read here.
+import { createReadStream, lstatSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { AGENTS, TRANSCRIPT_READERS, locateStore, type StoreAgent } from '../agents/index.js';
+import { everySession, findSessionsById, lookupProblem, mayBeSessionId, storeForId, storeSessionsById } from '../agents/find-sessions.js';
+import { findInputFormat } from '../agents/input-formats.js';
+import type { InputFormat } from '../input/types.js';
+import { ReaderError, StoreError, type Agent, type ReaderWarning, type StoreSession, type UsageCounting, type UsageEntry } from '../session/types.js';
+import { addTokenCounts, messagesApiTokens, zeroTokens, type TokenCounts, type Usage } from '../usage.js';
+import { cannotBeRead } from '../util/fs-errors.js';
+import { MAX_RECORD_BYTES } from '../util/record-limit.js';
+import { readAdapted, sniffFile } from './any-input.js';
+import { UsageError } from '../session/options.js';
+import { diagnosticLine } from '../util/shown-text.js';
+import type { ReadCommandOptions } from './run-read.js';
+
+/** What `--by` groups by. */
+export const USAGE_GROUPS = ['session', 'day', 'month', 'model'] as const;
+export type UsageGroup = (typeof USAGE_GROUPS)[number];
+
+/** One session to count: a file of an agent, or a session of a store. */
+type Unit =
+  | { kind: 'file'; agent: Agent; id: string; path: string }
+  | { kind: 'store'; agent: StoreAgent; db: string; only?: string };
+
+/** A session counted: its entries. */
+interface Counted {
+  agent: string;
+  id: string;
+  path: string;
+  entries: UsageEntry[];
+}
+
+/** A row of the report: the group's key and its token counts. */
+interface Row {
+  key: string;
+  agent?: string;
+  path?: string;
+  tokens: TokenCounts;
+  /** The last time of the group (sessions are listed by it, as ccusage lists them). */
+  last: string;
+}
+
+/** Whether `read --usage` with these inputs groups (a `--by`, no input, or a directory among them). */
+export function groupsUsage(options: Pick<ReadCommandOptions, 'inputs' | 'processCwd' | 'by'>): boolean {
+  if (options.by !== undefined || options.inputs.length === 0) return true;
+  return options.inputs.some((input) => input !== '-' && isDirectory(resolve(options.processCwd, input)));
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return lstatSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** The agent whose own session files are of input format `name`. */
+function agentOfInput(name: string | undefined): Agent | undefined {
+  return name === undefined ? undefined : AGENTS.find((agent) => agent.sessionInput === name);
+}
+
+/** A session's id as its path says it: the last UUID in it, else the file's name without its extension. */
+function idOfPath(path: string): string {
+  const uuids = path.match(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi);
+  if (uuids !== null) return uuids.at(-1)!;
+  return (path.split(/[\\/]/).at(-1) ?? path).replace(/\.jsonl?$/, '');
+}
+
+/** Run `read --usage` grouped by `by`. Resolves with the exit code: 0, or 1 when any session could not be read. */
+export async function runUsageBy(options: ReadCommandOptions, by: UsageGroup, io: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream; table: boolean }): Promise<number> {
+  if (options.inputs.includes('-')) throw new UsageError('--usage --by reads files, directories and session ids, not - (stdin)');
+  let code = 0;
+  const report = (message: string) => {
+    io.stderr.write(diagnosticLine(message));
+  };
+  const fail = (message: string) => {
+    report(message);
+    code = 1;
+  };
+  const units = await sessionsOf(options, fail);
+  const counted = await countAll(units, options, fail, (w) => report(`${w.file}${w.line !== undefined ? `:${w.line}` : ''}: ${w.message}`));
+  const rows = group(counted, by);
+  const total = zeroTokens();
+  for (const row of rows) addTokenCounts(total, row.tokens);
+  const text = io.table ? table(by, rows, total) : ndjson(by, rows, total, counted.length);
+  await new Promise<void>((done) => {
+    io.stdout.write(text, () => done());
+  });
+  return code;
+}
+
+/** The sessions the inputs name (every session on this machine when there is none), in order. */
+async function sessionsOf(options: ReadCommandOptions, fail: (message: string) => void): Promise<Unit[]> {
+  const units: Unit[] = [];
+  if (options.inputs.length === 0) {
+    const found = await everySession({ ...options, tmpdir: options.tmpdir ?? tmpdir() });
+    for (const problem of found.problems) fail(problem);
+    for (const match of found.files) for (const path of match.files) units.push({ kind: 'file', agent: match.agent, id: match.id, path });
+    // Every session of each store listed (its database read once).
+    const dbs = new Set<string>();
+    for (const s of found.stores) {
+      if (dbs.has(s.db)) continue;
+      dbs.add(s.db);
+      units.push({ kind: 'store', agent: s.agent, db: s.db });
+    }
+    return units;
+  }
+  for (const input of options.inputs) {
+    const keeper = storeForId(input, options);
+    if (keeper !== undefined) {
+      units.push({ kind: 'store', agent: keeper.agent, db: keeper.db, only: input });
+      continue;
+    }
+    const path = resolve(options.processCwd, input);
+    const store = locateStore(path);
+    if (store !== undefined) {
+      units.push({ kind: 'store', agent: store.agent, db: store.db });
+      continue;
+    }
+    let stat;
+    try {
+      stat = lstatSync(path);
+    } catch (error) {
+      if (mayBeSessionId(input)) {
+        const found = await findSessionsById(input, options);
+        const problem = lookupProblem(found.matches, `under ${found.searched.join(', ')}`);
+        if (problem !== undefined) fail(`${input}: ${problem}`);
+        else for (const file of found.matches[0]!.files) units.push({ kind: 'file', agent: found.matches[0]!.agent, id: found.matches[0]!.id, path: file });
+      } else {
+        fail(`${input}: ${cannotBeRead(error)}`);
+      }
+      continue;
+    }
+    if (stat.isDirectory()) {
+      for (const file of filesUnder(path)) {
+        const unit = fileUnit(file, options, undefined);
+        if (unit !== undefined) units.push(unit);
+      }
+      continue;
+    }
+    const unit = fileUnit(path, options, fail);
+    if (unit !== undefined) units.push(unit);
+  }
+  return units;
+}
+
+/** The regular `.json` and `.jsonl` files under `dir`, symbolic links not followed, in name order. */
+function filesUnder(dir: string): string[] {
+  const out: string[] = [];
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return out;
+  }
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const entry of entries) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...filesUnder(path));
+    else if (entry.isFile() && /\.jsonl?$/.test(entry.name)) out.push(path);
+  }
+  return out;
+}
+
+/**
+ * The file at `path` as a session to count, its agent found from its content as `read` finds it; undefined
+ * when it is no agent's session file (said through `fail` when given: a file named on the command line), or one
+ * counted with another session's.
+ */
+function fileUnit(path: string, options: ReadCommandOptions, fail: ((message: string) => void) | undefined): Unit | undefined {
+  const what = sniffFile(path, options.maxRecordBytes ?? MAX_RECORD_BYTES);
+  if (what.kind === 'bad') {
+    fail?.(what.message);
+    return undefined;
+  }
+  const agent = what.kind === 'adapted' ? agentOfInput(what.format.name) : agentOfInput(what.input);
+  if (agent === undefined) {
+    fail?.(`${path}: not a session file of an agent asyncai-log reads`);
+    return undefined;
+  }
+  if (agent.usage?.countedWithSession?.(path) === true) return undefined;
+  return { kind: 'file', agent, id: idOfPath(path), path };
+}
+
+/** Count every unit: Claude Code's files on its worker threads, the rest here, in order. */
+async function countAll(units: Unit[], options: ReadCommandOptions, fail: (message: string) => void, warn: (w: ReaderWarning) => void): Promise<Counted[]> {
+  const pools = new Map<Agent, UsageCounting | undefined>();
+  const poolOf = (agent: Agent): UsageCounting | undefined => {
+    const reader = TRANSCRIPT_READERS.find((r) => r.reader === agent.transcripts);
+    if (reader?.reader.usagePool === undefined) return undefined;
+    const many = units.filter((u) => u.kind === 'file' && u.agent === agent).length;
+    if (many < 2) return undefined;
+    if (!pools.has(agent)) pools.set(agent, reader.reader.usagePool(options.threads, many));
+    return pools.get(agent);
+  };
+  const limits = options.maxRecordBytes !== undefined ? { maxRecordBytes: options.maxRecordBytes } : {};
+  try {
+    const pending: Promise<Counted[]>[] = units.map((unit) => {
+      if (unit.kind === 'store') return Promise.resolve([]);
+      const pool = unit.agent.usage?.entries !== undefined ? poolOf(unit.agent) : undefined;
+      if (pool === undefined) return Promise.resolve([]);
+      return pool.count({ path: unit.path, subagents: false, entries: true, ...limits }).then((reply) => {
+        if (reply === undefined) return countFile(unit, options, fail, warn);
+        for (const w of reply.warnings) warn(w);
+        if ('error' in reply) {
+          fail(reply.error);
+          return [];
+        }
+        return [{ agent: unit.agent.harness.format, id: unit.id, path: unit.path, entries: reply.entries ?? [] }];
+      });
+    });
+    const counted: Counted[] = [];
+    for (const [i, unit] of units.entries()) {
+      if (unit.kind === 'store') counted.push(...await countStore(unit, options, fail));
+      else if (unit.agent.usage?.entries !== undefined && poolOf(unit.agent) !== undefined) counted.push(...await pending[i]!);
+      else counted.push(...await countFile(unit, options, fail, warn));
+    }
+    return counted;
+  } finally {
+    for (const pool of pools.values()) pool?.close();
+  }
+}
+
+/** One file's entries: its agent's own count, else its events' usage through its input adapter. */
+async function countFile(unit: Unit & { kind: 'file' }, options: ReadCommandOptions, fail: (message: string) => void, warn: (w: ReaderWarning) => void): Promise<Counted[]> {
+  const { agent, path } = unit;
+  const limits = options.maxRecordBytes !== undefined ? { maxRecordBytes: options.maxRecordBytes } : {};
+  try {
+    let entries: UsageEntry[];
+    if (agent.usage?.entries !== undefined) {
+      entries = await agent.usage.entries(path, { ...limits, onWarning: warn });
+    } else {
+      const format = findInputFormat(agent.sessionInput ?? '');
+      if (format === undefined) return [];
+      entries = await eventEntries(createReadStream(path), format, agent, path, options, (message) => warn({ file: path, message }));
+    }
+    return [{ agent: agent.harness.format, id: unit.id, path, entries }];
+  } catch (error) {
+    if (error instanceof ReaderError) fail(error.message);
+    else if (typeof (error as NodeJS.ErrnoException).syscall === 'string') fail(`${path}: ${cannotBeRead(error)}`);
+    else throw error;
+    return [];
+  }
+}
+
+/** The usage of the events a session's lines give through its agent's input adapter. */
+async function eventEntries(chunks: AsyncIterable<Buffer | string> | Iterable<string>, format: InputFormat, agent: Agent, name: string, options: ReadCommandOptions, report: (message: string) => void): Promise<UsageEntry[]> {
+  const entries: UsageEntry[] = [];
+  const tokensOf = (usage: Usage) => agent.usage?.tokens?.(usage) ?? messagesApiTokens(usage);
+  const bytes = (async function* () {
+    for await (const chunk of chunks) yield typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+  })();
+  await readAdapted(bytes, format, {
+    name, events: false, maxLineBytes: options.maxRecordBytes ?? MAX_RECORD_BYTES,
+    report: (message) => report(message.startsWith(`${name}:`) ? message.slice(name.length + 1).replace(/^ /, '') : message),
+    closed: () => false,
+    write: async (events) => {
+      for (const event of events) {
+        if ((event.type !== 'assistant' && event.type !== 'tool_call') || event.usage === undefined) continue;
+        const tokens = tokensOf(event.usage);
+        if (tokens !== undefined) entries.push({ timestamp: event.timestamp, model: event.model, tokens });
+      }
+    },
+  });
+  return entries;
+}
+
+/** The sessions of a store unit (every session when it names none), each through the store's input adapter. */
+async function countStore(unit: Unit & { kind: 'store' }, options: ReadCommandOptions, fail: (message: string) => void): Promise<Counted[]> {
+  const { agent, db } = unit;
+  const format = findInputFormat(agent.store.input);
+  const owner = AGENTS.find((a) => a.harness.format === agent.format);
+  if (format === undefined || owner === undefined) return [];
+  let opened;
+  try {
+    opened = await agent.store.open(db, { env: options.env, tmpdir: options.tmpdir ?? tmpdir() });
+  } catch (error) {
+    if (!(error instanceof StoreError) && typeof (error as NodeJS.ErrnoException).syscall !== 'string') throw error;
+    fail(`${db}: ${error instanceof StoreError ? error.message : cannotBeRead(error)}`);
+    return [];
+  }
+  const counted: Counted[] = [];
+  try {
+    if (opened.odd > 0) fail(`${db}: ${opened.odd} session${opened.odd === 1 ? '' : 's'} whose id is not of ${agent.store.name}'s shape, not read`);
+    let wanted: StoreSession[] = [...opened.sessions];
+    if (unit.only !== undefined) {
+      wanted = storeSessionsById(opened.sessions, unit.only);
+      const problem = lookupProblem(wanted.map((s) => ({ id: s.id, format: agent.format })), `in ${db}`);
+      if (problem !== undefined) {
+        fail(`${unit.only}: ${problem}`);
+        return [];
+      }
+    }
+    for await (const { session, lines } of opened.read(wanted)) {
+      const name = `${db}#${session.id}`;
+      const entries = await eventEntries(lines.map((line) => `${line}\n`), format, owner, name, options, (message) => fail(`${name}: ${message}`));
+      counted.push({ agent: agent.format, id: session.id, path: name, entries });
+    }
+  } catch (error) {
+    if (!(error instanceof StoreError)) throw error;
+    fail(`${db}: ${error.message}`);
+  } finally {
+    await opened.close();
+  }
+  return counted;
+}
+
+const pad2 = (n: number) => String(n).padStart(2, '0');
+
+/** The local calendar day of an RFC 3339 time (`YYYY-MM-DD`, in the TZ of the process, as ccusage dates), or undefined. */
+export function localDay(timestamp: string | undefined): string | undefined {
+  if (timestamp === undefined) return undefined;
+  const ms = Date.parse(timestamp);
+  if (Number.isNaN(ms)) return undefined;
+  const date = new Date(ms);
+  return `${date.getFullYear()}-${pad2(date.getMonth() + 1)}-${pad2(date.getDate())}`;
+}
+
+/** The rows of `counted` grouped by `by`: sessions by their last activity, the others by key. */
+function group(counted: Counted[], by: UsageGroup): Row[] {
+  const rows = new Map<string, Row>();
+  const rowOf = (key: string, extra: Partial<Row> = {}): Row => {
+    let row = rows.get(key);
+    if (row === undefined) rows.set(key, row = { key, tokens: zeroTokens(), last: '', ...extra });
+    return row;
+  };
+  for (const session of counted) {
+    if (by === 'session') {
+      const row = rowOf(`${session.agent}\u0000${session.path}`, { agent: session.agent, path: session.path });
+      row.key = session.id;
+      for (const entry of session.entries) {
+        addTokenCounts(row.tokens, entry.tokens);
+        if (entry.timestamp !== undefined && entry.timestamp > row.last) row.last = entry.timestamp;
+      }
+      continue;
+    }
+    for (const entry of session.entries) {
+      const day = localDay(entry.timestamp);
+      const key = by === 'model' ? entry.model ?? 'unknown' : day === undefined ? 'unknown' : by === 'month' ? day.slice(0, 7) : day;
+      addTokenCounts(rowOf(key).tokens, entry.tokens);
+    }
+  }
+  const list = [...rows.values()];
+  if (by === 'session') return list.sort((a, b) => (a.last < b.last ? -1 : a.last > b.last ? 1 : 0));
+  return list.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+}
+
+/** The counts of a row as JSON fields. */
+function fields(tokens: TokenCounts): Record<string, number> {
+  return {
+    input_tokens: tokens.input,
+    output_tokens: tokens.output,
+    cache_read_tokens: tokens.cacheRead,
+    cache_write_tokens: tokens.cacheWrite,
+    reasoning_tokens: tokens.reasoning,
+    total_tokens: tokens.input + tokens.output + tokens.cacheRead + tokens.cacheWrite,
+  };
+}
+
+/** One JSON line per row, then the total line (`{"total": true, "sessions": n, ...}`). */
+function ndjson(by: UsageGroup, rows: Row[], total: TokenCounts, sessions: number): string {
+  let text = '';
+  for (const row of rows) {
+    const head = by === 'session'
+      ? { session_id: row.key, agent: row.agent, path: row.path, ...(row.last !== '' ? { last_activity: row.last } : {}) }
+      : { [by]: row.key };
+    text += `${JSON.stringify({ ...head, ...fields(row.tokens) })}\n`;
+  }
+  return `${text}${JSON.stringify({ total: true, sessions, ...fields(total) })}\n`;
+}
+
+/** A table with a header, a row per group and the total row, numbers right-aligned with thousands separators. */
+function table(by: UsageGroup, rows: Row[], total: TokenCounts): string {
+  const header = [by === 'session' ? 'Session' : by[0]!.toUpperCase() + by.slice(1), ...(by === 'session' ? ['Agent'] : []),
+    'Input', 'Output', 'Cache read', 'Cache write', 'Reasoning', 'Total'];
+  const number = (n: number) => n.toLocaleString('en-US');
+  const line = (key: string, agent: string | undefined, tokens: TokenCounts) => {
+    const f = fields(tokens);
+    return [key, ...(by === 'session' ? [agent ?? ''] : []), ...Object.values(f).map(number)];
+  };
+  const body = rows.map((row) => line(row.key, row.agent, row.tokens));
+  const all = [header, ...body, line('Total', '', total)];
+  const widths = header.map((_, i) => Math.max(...all.map((cells) => cells[i]!.length)));
+  const keyColumns = by === 'session' ? 2 : 1;
+  const render = (cells: string[]) => cells.map((cell, i) => (i < keyColumns ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ').trimEnd();
+  const rule = widths.map((w) => '-'.repeat(w)).join('  ');
+  return `${[render(header), rule, ...body.map(render), rule, render(all.at(-1)!)].join('\n')}\n`;
+}
