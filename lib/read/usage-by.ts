@@ -17,7 +17,20 @@ import { MAX_RECORD_BYTES } from '../util/record-limit.js';
 import { readAdapted, sniffFile } from './any-input.js';
 import { UsageError } from '../session/options.js';
 import { diagnosticLine } from '../util/shown-text.js';
-import type { ReadCommandOptions } from './run-read.js';
+
+/** What the grouped usage needs of the read command's options (run-read.ts ReadCommandOptions). */
+export interface UsageByOptions {
+  inputs: string[];
+  by?: UsageGroup;
+  sessionDirs: Record<string, string>;
+  env: Record<string, string | undefined>;
+  homedir: string;
+  processCwd: string;
+  tmpdir?: string;
+  maxRecordBytes?: number;
+  threads?: number;
+}
+type ReadCommandOptions = UsageByOptions;
 
 /** What `--by` groups by. */
 export const USAGE_GROUPS = ['session', 'day', 'month', 'model'] as const;

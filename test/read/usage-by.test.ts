@@ -9,6 +9,8 @@ import { clientFile } from '../clients/clients.mjs';
 import { cleanEnv, FIXTURES, run, runBin, tempDir } from '../support/run.js';
 
 const CCUSAGE = clientFile('ccusage', 'src', 'cli.js');
+/** The Droid session of fixtures/droid/usage/ (the real CLI's `<id>.jsonl` and `<id>.settings.json`). */
+const DROID_ID = 'd75aadb2-4c8c-4e77-96e7-fe21badceff7';
 
 interface Counts { input_tokens: number; output_tokens: number; cache_read_tokens: number; cache_write_tokens: number; reasoning_tokens: number; total_tokens: number }
 const KEYS = ['input_tokens', 'output_tokens', 'cache_read_tokens', 'cache_write_tokens', 'reasoning_tokens', 'total_tokens'] as const;
@@ -160,6 +162,31 @@ describe('read --usage --by: every agent in one shape', () => {
     const total = (JSON.parse(sessions.stdout) as { totals: Record<string, unknown> }).totals;
     expect(mine(rows.at(-1)!)).toEqual(shape(total));
     expect(rows.at(-1)!.reasoning_tokens).toBeGreaterThan(0);
+  });
+
+  test('Droid counts its session\'s settings file (tokenUsage): its raw fields, and ccusage droid session\'s totals', async () => {
+    const droidHome = tempDir();
+    const sessions = join(droidHome, '.factory', 'sessions', '-home-user-proj');
+    mkdirSync(sessions, { recursive: true });
+    for (const name of readdirSync(join(FIXTURES, 'droid', 'usage'))) copyFileSync(join(FIXTURES, 'droid', 'usage', name), join(sessions, name));
+    const settings = JSON.parse(readFileSync(join(sessions, `${DROID_ID}.settings.json`), 'utf8')) as { tokenUsage: Record<string, number>; model: string };
+    const u = settings.tokenUsage;
+    const droidEnv = cleanEnv({ HOME: droidHome, TZ: 'UTC' });
+    const [ours, ccusage] = await Promise.all([
+      runBin(['read', '--usage', '--by', 'model'], { env: droidEnv }),
+      run(process.execPath, [CCUSAGE, 'droid', 'session', '--json', '--offline'], { env: droidEnv }),
+    ]);
+    expect(ours.code, ours.stderr).toBe(0);
+    const [row, total] = lines(ours.stdout);
+    expect(row).toEqual({
+      model: settings.model, input_tokens: u.inputTokens, output_tokens: u.outputTokens! + u.thinkingTokens!, cache_read_tokens: u.cacheReadTokens,
+      cache_write_tokens: u.cacheCreationTokens, reasoning_tokens: u.thinkingTokens, total_tokens: u.inputTokens! + u.outputTokens! + u.thinkingTokens! + u.cacheReadTokens! + u.cacheCreationTokens!,
+    });
+    expect(total).toMatchObject({ total: true, sessions: 1, total_tokens: row!.total_tokens });
+    expect(u.inputTokens).toBeGreaterThan(0);
+    const theirs = (JSON.parse(ccusage.stdout) as { totals: Record<string, number> }).totals;
+    expect([row!.input_tokens, row!.cache_read_tokens, row!.cache_write_tokens, row!.total_tokens])
+      .toEqual([theirs.inputTokens, theirs.cacheReadTokens, theirs.cacheCreationTokens, theirs.totalTokens]);
   });
 
   test('by day, month and model the rows add up to the same total row', async () => {

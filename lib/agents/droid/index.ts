@@ -7,6 +7,7 @@ import { droid } from './harness.js';
 import { droidSession } from './session-input.js';
 import { droidStreamJson } from './stream-json.js';
 import { droidSessions } from './sessions.js';
+import { droidUsage } from './usage.js';
 
 export { FORMAT, createDroidHarness, droid } from './harness.js';
 export { DroidRecordMapper } from './records.js';
@@ -14,4 +15,4 @@ export { droidRoot, projectDirName, sessionsDir } from './paths.js';
 export { INPUT_FORMAT, droidSession } from './session-input.js';
 export { droidStreamJson } from './stream-json.js';
 
-export const droidAgent: Agent = { harness: droid, inputs: [droidSession, droidStreamJson], sessionInput: droidSession.name, sessions: droidSessions };
+export const droidAgent: Agent = { harness: droid, inputs: [droidSession, droidStreamJson], sessionInput: droidSession.name, sessions: droidSessions, usage: droidUsage };
