@@ -6,7 +6,7 @@
 import { createReadStream, lstatSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { AGENTS, TRANSCRIPT_READERS, locateStore, type StoreAgent } from '../agents/index.js';
+import { AGENTS, locateStore, type StoreAgent } from '../agents/index.js';
 import { everySession, findSessionsById, lookupProblem, mayBeSessionId, storeForId, storeSessionsById } from '../agents/find-sessions.js';
 import { findInputFormat } from '../agents/input-formats.js';
 import type { InputFormat } from '../input/types.js';
@@ -15,6 +15,7 @@ import { addTokenCounts, messagesApiTokens, zeroTokens, type TokenCounts, type U
 import { cannotBeRead } from '../util/fs-errors.js';
 import { MAX_RECORD_BYTES } from '../util/record-limit.js';
 import { readAdapted, sniffFile } from './any-input.js';
+import { Output } from './output.js';
 import { UsageError } from '../session/options.js';
 import { diagnosticLine } from '../util/shown-text.js';
 
@@ -50,7 +51,7 @@ interface Counted {
 }
 
 /** A row of the report: the group's key and its token counts. */
-interface Row {
+export interface UsageRow {
   key: string;
   agent?: string;
   path?: string;
@@ -101,10 +102,8 @@ export async function runUsageBy(options: ReadCommandOptions, by: UsageGroup, io
   const rows = group(counted, by);
   const total = zeroTokens();
   for (const row of rows) addTokenCounts(total, row.tokens);
-  const text = io.table ? table(by, rows, total) : ndjson(by, rows, total, counted.length);
-  await new Promise<void>((done) => {
-    io.stdout.write(text, () => done());
-  });
+  const text = io.table ? usageTable(by, rows, total) : ndjson(by, rows, total, counted.length);
+  await new Output(io.stdout, report).writeText(text);
   return code;
 }
 
@@ -203,20 +202,22 @@ function fileUnit(path: string, options: ReadCommandOptions, fail: ((message: st
 
 /** Count every unit: Claude Code's files on its worker threads, the rest here, in order. */
 async function countAll(units: Unit[], options: ReadCommandOptions, fail: (message: string) => void, warn: (w: ReaderWarning) => void): Promise<Counted[]> {
+  // Claude Code's files (an agent with a usage pool) are counted on its worker threads when there are several.
+  const files = new Map<Agent, number>();
+  for (const unit of units) if (unit.kind === 'file') files.set(unit.agent, (files.get(unit.agent) ?? 0) + 1);
   const pools = new Map<Agent, UsageCounting | undefined>();
   const poolOf = (agent: Agent): UsageCounting | undefined => {
-    const reader = TRANSCRIPT_READERS.find((r) => r.reader === agent.transcripts);
-    if (reader?.reader.usagePool === undefined) return undefined;
-    const many = units.filter((u) => u.kind === 'file' && u.agent === agent).length;
-    if (many < 2) return undefined;
-    if (!pools.has(agent)) pools.set(agent, reader.reader.usagePool(options.threads, many));
-    return pools.get(agent);
+    if (pools.has(agent)) return pools.get(agent);
+    const many = files.get(agent) ?? 0;
+    const pool = agent.usage?.entries !== undefined && many >= 2 ? agent.transcripts?.usagePool?.(options.threads, many) : undefined;
+    pools.set(agent, pool);
+    return pool;
   };
   const limits = options.maxRecordBytes !== undefined ? { maxRecordBytes: options.maxRecordBytes } : {};
   try {
     const pending: Promise<Counted[]>[] = units.map((unit) => {
       if (unit.kind === 'store') return Promise.resolve([]);
-      const pool = unit.agent.usage?.entries !== undefined ? poolOf(unit.agent) : undefined;
+      const pool = poolOf(unit.agent);
       if (pool === undefined) return Promise.resolve([]);
       return pool.count({ path: unit.path, subagents: false, entries: true, ...limits }).then((reply) => {
         if (reply === undefined) return countFile(unit, options, fail, warn);
@@ -231,7 +232,7 @@ async function countAll(units: Unit[], options: ReadCommandOptions, fail: (messa
     const counted: Counted[] = [];
     for (const [i, unit] of units.entries()) {
       if (unit.kind === 'store') counted.push(...await countStore(unit, options, fail));
-      else if (unit.agent.usage?.entries !== undefined && poolOf(unit.agent) !== undefined) counted.push(...await pending[i]!);
+      else if (poolOf(unit.agent) !== undefined) counted.push(...await pending[i]!);
       else counted.push(...await countFile(unit, options, fail, warn));
     }
     return counted;
@@ -336,9 +337,9 @@ export function localDay(timestamp: string | undefined): string | undefined {
 }
 
 /** The rows of `counted` grouped by `by`: sessions by their last activity, the others by key. */
-function group(counted: Counted[], by: UsageGroup): Row[] {
-  const rows = new Map<string, Row>();
-  const rowOf = (key: string, extra: Partial<Row> = {}): Row => {
+function group(counted: Counted[], by: UsageGroup): UsageRow[] {
+  const rows = new Map<string, UsageRow>();
+  const rowOf = (key: string, extra: Partial<UsageRow> = {}): UsageRow => {
     let row = rows.get(key);
     if (row === undefined) rows.set(key, row = { key, tokens: zeroTokens(), last: '', ...extra });
     return row;
@@ -377,7 +378,7 @@ function fields(tokens: TokenCounts): Record<string, number> {
 }
 
 /** One JSON line per row, then the total line (`{"total": true, "sessions": n, ...}`). */
-function ndjson(by: UsageGroup, rows: Row[], total: TokenCounts, sessions: number): string {
+function ndjson(by: UsageGroup, rows: UsageRow[], total: TokenCounts, sessions: number): string {
   let text = '';
   for (const row of rows) {
     const head = by === 'session'
@@ -389,7 +390,7 @@ function ndjson(by: UsageGroup, rows: Row[], total: TokenCounts, sessions: numbe
 }
 
 /** A table with a header, a row per group and the total row, numbers right-aligned with thousands separators. */
-function table(by: UsageGroup, rows: Row[], total: TokenCounts): string {
+export function usageTable(by: UsageGroup, rows: UsageRow[], total: TokenCounts): string {
   const header = [by === 'session' ? 'Session' : by[0]!.toUpperCase() + by.slice(1), ...(by === 'session' ? ['Agent'] : []),
     'Input', 'Output', 'Cache read', 'Cache write', 'Reasoning', 'Total'];
   const number = (n: number) => n.toLocaleString('en-US');

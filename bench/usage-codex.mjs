@@ -1,0 +1,160 @@
+// Usage over a Codex tree: `asyncai-log read --usage` (no argument, CODEX_HOME at the tree) against the pinned
+// ccusage's `codex session --json --offline` on a deterministic tree of Codex rollouts (`<tree>/sessions/YYYY/MM/
+// DD/rollout-<time>-<uuid>.jsonl`), each written as Codex writes one: session_meta, a turn_context per turn,
+// response_item lines (user message, reasoning, function calls and their output, assistant message) and an
+// event_msg token_count after each response with running totals (cached input, reasoning), the odd count
+// repeated. Medians of --reps whole-process runs; the totals of both compared. Writes its own key
+// (`usage_codex`) into <out-dir>/performance.json; bench/run.mjs renders it into docs/performance.md.
+// `node bench/usage-codex.mjs [--files N] [--turns T] [--reps R] [--seed S] [--out-dir DIR] [--no-write]`.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { createRandom } from './generate.mjs';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+/** Bumped whenever the output for the same options changes: cached trees are regenerated. */
+const TREE_VERSION = 1;
+const WORDS = ['the', 'file', 'function', 'return', 'value', 'test', 'error', 'build', 'module', 'import', 'Größe', '日本語', '🙂'];
+const MODELS = ['gpt-5-codex', 'gpt-5', 'gpt-5-mini'];
+
+const hex = (random, n) => {
+  let out = '';
+  for (let i = 0; i < n; i += 1) out += Math.floor(random.next() * 16).toString(16);
+  return out;
+};
+const words = (random, n) => Array.from({ length: n }, () => random.pick(WORDS)).join(' ');
+
+/** One rollout's lines and its totals (what ccusage and read --usage should both count). */
+function rollout(random, id, start, turns) {
+  const lines = [];
+  let ms = start;
+  const at = () => new Date((ms += random.int(5, 4000))).toISOString();
+  const line = (type, payload) => lines.push(JSON.stringify({ timestamp: at(), type, payload }));
+  line('session_meta', { id, timestamp: new Date(start).toISOString(), cwd: '/home/user/project', originator: 'codex_cli_rs', cli_version: '0.171.0' });
+  const total = { input_tokens: 0, cached_input_tokens: 0, cache_write_input_tokens: 0, output_tokens: 0, reasoning_output_tokens: 0, total_tokens: 0 };
+  for (let turn = 0; turn < turns; turn += 1) {
+    line('turn_context', { cwd: '/home/user/project', model: random.pick(MODELS), approval_policy: 'never' });
+    line('response_item', { type: 'message', role: 'user', content: [{ type: 'input_text', text: words(random, random.int(5, 60)) }] });
+    for (let response = 0; response < random.int(1, 3); response += 1) {
+      line('response_item', { type: 'reasoning', summary: [{ type: 'summary_text', text: words(random, random.int(5, 40)) }], encrypted_content: hex(random, 64) });
+      const call = `call_${hex(random, 16)}`;
+      line('response_item', { type: 'function_call', name: 'exec_command', arguments: JSON.stringify({ cmd: `ls ${words(random, 2)}` }), call_id: call });
+      line('response_item', { type: 'function_call_output', call_id: call, output: words(random, random.int(20, 400)) });
+      line('response_item', { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: words(random, random.int(10, 120)) }] });
+      const input = random.int(2000, 40000);
+      const last = {
+        input_tokens: input, cached_input_tokens: random.int(0, input), cache_write_input_tokens: 0,
+        output_tokens: random.int(50, 3000), reasoning_output_tokens: 0, total_tokens: 0,
+      };
+      last.reasoning_output_tokens = random.int(0, last.output_tokens);
+      last.total_tokens = last.input_tokens + last.output_tokens;
+      for (const key of Object.keys(total)) total[key] += last[key];
+      const count = () => line('event_msg', { type: 'token_count', info: { total_token_usage: { ...total }, last_token_usage: last, model_context_window: 258400 } });
+      count();
+      if (random.chance(0.2)) count(); // Codex repeats a count now and then: the same running total.
+    }
+    line('event_msg', { type: 'task_complete', last_agent_message: 'done' });
+  }
+  return { text: `${lines.join('\n')}\n`, total };
+}
+
+/** The tree of `files` rollouts of `turns` turns under .cache/bench (reused when it is there). */
+export function codexTree({ files, turns, seed }) {
+  const dir = join(ROOT, '.cache', 'bench', `codex-usage-v${TREE_VERSION}-${files}x${turns}-${seed}`);
+  const done = join(dir, 'tree.json');
+  if (existsSync(done)) return JSON.parse(readFileSync(done, 'utf8'));
+  rmSync(dir, { recursive: true, force: true });
+  const random = createRandom(seed);
+  let bytes = 0;
+  let start = Date.UTC(2026, 10, 20, 9);
+  for (let i = 0; i < files; i += 1) {
+    start += random.int(1, 30) * 3600_000;
+    const date = new Date(start);
+    const day = join(dir, 'sessions', String(date.getUTCFullYear()), String(date.getUTCMonth() + 1).padStart(2, '0'), String(date.getUTCDate()).padStart(2, '0'));
+    mkdirSync(day, { recursive: true });
+    const id = `${hex(random, 8)}-${hex(random, 4)}-7${hex(random, 3)}-8${hex(random, 3)}-${hex(random, 12)}`;
+    const { text } = rollout(random, id, start, turns);
+    writeFileSync(join(day, `rollout-${date.toISOString().slice(0, 19).replace(/:/g, '-')}-${id}.jsonl`), text);
+    bytes += Buffer.byteLength(text);
+  }
+  const tree = { dir, files, turns, seed, bytes, recipe: `node bench/usage-codex.mjs --files ${files} --turns ${turns} --seed ${seed}` };
+  writeFileSync(done, JSON.stringify(tree));
+  return tree;
+}
+
+/** Wall seconds of one run, and its stdout. */
+function timed(command, args, env) {
+  const began = process.hrtime.bigint();
+  const r = spawnSync(command, args, { env, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  const wall = Number(process.hrtime.bigint() - began) / 1e9;
+  if (r.status !== 0) throw new Error(`${command} ${args.join(' ')}: exit ${r.status}: ${r.stderr}`);
+  return { wall, stdout: r.stdout };
+}
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+/** Run both tools `reps` times over the tree: the figures docs/performance.json keeps under `usage_codex`. */
+export function measureUsageCodex({ files = 20, turns = 200, reps = 3, seed = 7 } = {}) {
+  const tree = codexTree({ files, turns, seed });
+  const home = mkdtempSync(join(tmpdir(), 'asyncai-log-bench-home-'));
+  try {
+    const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, CODEX_HOME: tree.dir, TZ: 'UTC', LANG: 'C.UTF-8' };
+    const ccusage = resolve(ROOT, '.cache', 'test-clients', 'node_modules', 'ccusage', 'src', 'cli.js');
+    const bin = resolve(ROOT, 'dist', 'bin', 'asyncai-log.js');
+    const runs = { ccusage: [], 'read-usage': [] };
+    let theirs;
+    let ours;
+    for (let rep = 0; rep < reps; rep += 1) {
+      const a = timed(process.execPath, [ccusage, 'codex', 'session', '--json', '--offline'], env);
+      const b = timed(process.execPath, [bin, 'read', '--usage', '--by', 'session'], env);
+      runs.ccusage.push(a.wall);
+      runs['read-usage'].push(b.wall);
+      theirs = JSON.parse(a.stdout).totals;
+      ours = JSON.parse(b.stdout.trim().split('\n').at(-1));
+    }
+    const t = (x) => [x.inputTokens, x.outputTokens, x.cacheReadTokens, x.reasoningOutputTokens, x.totalTokens];
+    const o = (x) => [x.input_tokens, x.output_tokens, x.cache_read_tokens, x.reasoning_tokens, x.total_tokens];
+    const wall = { ccusage: median(runs.ccusage), read_usage: median(runs['read-usage']) };
+    return {
+      tree: { files: tree.files, turns: tree.turns, bytes: tree.bytes, recipe: tree.recipe },
+      commands: { ccusage: 'CODEX_HOME=<tree> ccusage codex session --json --offline', read_usage: 'CODEX_HOME=<tree> asyncai-log read --usage --by session' },
+      reps, wall_s: wall, speed_vs_ccusage: wall.ccusage / wall.read_usage,
+      same_totals: JSON.stringify(t(theirs)) === JSON.stringify(o(ours)), totals: { ccusage: t(theirs), read_usage: o(ours) },
+    };
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
+/** docs/performance.md's part for `usage_codex` (bench/performance.template.md). */
+export function usageCodexMarkdown(u) {
+  const f = (n, d = 2) => Number(n).toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
+  return [
+    `${u.tree.files} rollouts of ${u.tree.turns} turns, ${f(u.tree.bytes / 1e6, 1)} MB (\`${u.tree.recipe}\`), median of ${u.reps} runs.`, '',
+    '| tool | command | wall s | totals (input, output, cache read, reasoning, total) |', '|---|---|---:|---|',
+    `| ccusage | \`${u.commands.ccusage}\` | ${f(u.wall_s.ccusage)} | ${u.totals.ccusage.join(', ')} |`,
+    `| read-usage | \`${u.commands.read_usage}\` | ${f(u.wall_s.read_usage)} | ${u.totals.read_usage.join(', ')} |`, '',
+    `read --usage is ${f(u.speed_vs_ccusage)}x ccusage's speed; the totals are ${u.same_totals ? 'the same' : 'NOT the same'}.`,
+  ].join('\n');
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const { values } = parseArgs({ options: {
+    files: { type: 'string', default: '20' }, turns: { type: 'string', default: '200' }, reps: { type: 'string', default: '3' },
+    seed: { type: 'string', default: '7' }, 'out-dir': { type: 'string', default: join(ROOT, 'docs') }, 'no-write': { type: 'boolean', default: false },
+  } });
+  if (!existsSync(join(ROOT, 'dist', 'bin', 'asyncai-log.js'))) execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
+  const result = measureUsageCodex({ files: Number(values.files), turns: Number(values.turns), reps: Number(values.reps), seed: Number(values.seed) });
+  process.stdout.write(`${usageCodexMarkdown(result)}\n`);
+  if (!values['no-write']) {
+    const file = join(values['out-dir'], 'performance.json');
+    const report = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
+    report.usage_codex = { measured_at: new Date().toISOString(), ...result };
+    writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+    process.stderr.write(`wrote usage_codex into ${file}\n`);
+  }
+  if (!result.same_totals) process.exitCode = 1;
+}
