@@ -53,7 +53,7 @@ export const readCommand: CommandModule<object, ReadArgs> = {
     })
     .option('threads', {
       type: 'string', requiresArg: true, coerce: wholeNumber('threads', 0, MAX_THREADS),
-      describe: '<n>: worker threads for a transcript of 16 MiB or more (with --usage: for several transcripts), 0 to 256; 0: one thread (default: 2 on a machine of 2 cores or more)',
+      describe: '<n>: worker threads for a transcript of 16 MiB or more (with --usage: for several transcripts; with --by: for many session files), 0 to 256; 0: one thread (default: 2 on a machine of 2 cores or more)',
     })
     .option('fidelity-json', {
       type: 'string', requiresArg: true,

@@ -1,8 +1,8 @@
 // `read --usage --by session|day|month|model` (and `read --usage` of a directory or of nothing: every session on
 // this machine): the sessions of any registered agent, each agent's token fields read into one shape
 // (lib/usage.ts TokenCounts) through its `Agent.usage` hook, else through its input adapter's events, then
-// grouped, with a total row: a table on a terminal, NDJSON otherwise. Claude Code transcripts are counted on its
-// worker threads (its usage pool) while the others are read here.
+// grouped, with a total row: a table on a terminal, NDJSON otherwise. The files of agents that count their own
+// entries are counted on worker threads (usage-entries-pool.ts) while the others are read here.
 import { createReadStream, lstatSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -10,12 +10,13 @@ import { AGENTS, locateStore, type StoreAgent } from '../agents/index.js';
 import { everySession, findSessionsById, lookupProblem, mayBeSessionId, storeForId, storeSessionsById } from '../agents/find-sessions.js';
 import { findInputFormat } from '../agents/input-formats.js';
 import type { InputFormat } from '../input/types.js';
-import { ReaderError, StoreError, type Agent, type ReaderWarning, type StoreSession, type UsageCounting, type UsageEntry } from '../session/types.js';
+import { ReaderError, StoreError, type Agent, type ReaderWarning, type StoreSession, type UsageEntry } from '../session/types.js';
 import { addTokenCounts, messagesApiTokens, zeroTokens, type TokenCounts, type Usage } from '../usage.js';
 import { cannotBeRead } from '../util/fs-errors.js';
 import { MAX_RECORD_BYTES } from '../util/record-limit.js';
 import { readAdapted, sniffFile } from './any-input.js';
 import { Output } from './output.js';
+import { defaultUsageThreads, EntriesPool } from './usage-entries-pool.js';
 import { UsageError } from '../session/options.js';
 import { diagnosticLine } from '../util/shown-text.js';
 
@@ -200,44 +201,51 @@ function fileUnit(path: string, options: ReadCommandOptions, fail: ((message: st
   return { kind: 'file', agent, id: idOfPath(path), path };
 }
 
-/** Count every unit: Claude Code's files on its worker threads, the rest here, in order. */
+/** Without `--threads`, bytes of files to count on workers below which this thread counts them all (a worker loads every agent). */
+const POOL_MIN_BYTES = 128 * 1024 * 1024;
+
+/**
+ * Count every unit, in order: the files of agents that count their own entries on worker threads when there are
+ * several and enough bytes of them, or `--threads` says how many workers, the rest here meanwhile.
+ */
 async function countAll(units: Unit[], options: ReadCommandOptions, fail: (message: string) => void, warn: (w: ReaderWarning) => void): Promise<Counted[]> {
-  // Claude Code's files (an agent with a usage pool) are counted on its worker threads when there are several.
-  const files = new Map<Agent, number>();
-  for (const unit of units) if (unit.kind === 'file') files.set(unit.agent, (files.get(unit.agent) ?? 0) + 1);
-  const pools = new Map<Agent, UsageCounting | undefined>();
-  const poolOf = (agent: Agent): UsageCounting | undefined => {
-    if (pools.has(agent)) return pools.get(agent);
-    const many = files.get(agent) ?? 0;
-    const pool = agent.usage?.entries !== undefined && many >= 2 ? agent.transcripts?.usagePool?.(options.threads, many) : undefined;
-    pools.set(agent, pool);
-    return pool;
-  };
+  const own = units.filter((unit): unit is Unit & { kind: 'file' } => unit.kind === 'file' && unit.agent.usage?.entries !== undefined);
+  let bytes = 0;
+  for (const unit of own) {
+    try {
+      bytes += lstatSync(unit.path).size;
+    } catch {
+      // Said when it is counted.
+    }
+  }
+  const size = Math.min(options.threads ?? defaultUsageThreads(), own.length);
+  const pool = own.length >= 2 && (options.threads !== undefined || bytes >= POOL_MIN_BYTES) ? EntriesPool.start(size) : undefined;
   const limits = options.maxRecordBytes !== undefined ? { maxRecordBytes: options.maxRecordBytes } : {};
   try {
-    const pending: Promise<Counted[]>[] = units.map((unit) => {
-      if (unit.kind === 'store') return Promise.resolve([]);
-      const pool = poolOf(unit.agent);
-      if (pool === undefined) return Promise.resolve([]);
-      return pool.count({ path: unit.path, subagents: false, entries: true, ...limits }).then((reply) => {
-        if (reply === undefined) return countFile(unit, options, fail, warn);
-        for (const w of reply.warnings) warn(w);
-        if ('error' in reply) {
-          fail(reply.error);
-          return [];
-        }
-        return [{ agent: unit.agent.harness.format, id: unit.id, path: unit.path, entries: reply.entries ?? [] }];
-      });
-    });
+    const pending = new Map<Unit, Promise<Counted[]>>();
+    if (pool !== undefined) {
+      for (const unit of own) {
+        pending.set(unit, pool.count({ format: unit.agent.harness.format, path: unit.path, ...limits }).then((reply) => {
+          if (reply === undefined) return countFile(unit, options, fail, warn);
+          for (const w of reply.warnings) warn(w);
+          if ('error' in reply) {
+            fail(reply.error);
+            return [];
+          }
+          return [{ agent: unit.agent.harness.format, id: unit.id, path: unit.path, entries: reply.entries }];
+        }));
+      }
+    }
     const counted: Counted[] = [];
-    for (const [i, unit] of units.entries()) {
-      if (unit.kind === 'store') counted.push(...await countStore(unit, options, fail));
-      else if (poolOf(unit.agent) !== undefined) counted.push(...await pending[i]!);
+    for (const unit of units) {
+      const onWorker = pending.get(unit);
+      if (onWorker !== undefined) counted.push(...await onWorker);
+      else if (unit.kind === 'store') counted.push(...await countStore(unit, options, fail));
       else counted.push(...await countFile(unit, options, fail, warn));
     }
     return counted;
   } finally {
-    for (const pool of pools.values()) pool?.close();
+    pool?.close();
   }
 }
 

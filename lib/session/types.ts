@@ -152,13 +152,13 @@ export interface TranscriptReading {
 }
 
 /** One transcript's usage line counted elsewhere, or why it could not be read; the warnings met, in order. */
-export type UsageReply = { warnings: ReaderWarning[] } & ({ report: Record<string, unknown>; entries?: UsageEntry[] } | { error: string });
+export type UsageReply = { warnings: ReaderWarning[] } & ({ report: Record<string, unknown> } | { error: string });
 
 /** Worker threads counting transcripts' usage, whole files at a time. */
 export interface UsageCounting {
   readonly size: number;
   /** Count one transcript: its reply, or undefined when the caller must count it (the workers failed). */
-  count(task: { path: string; subagents: boolean; maxRecordBytes?: number; entries?: boolean }): Promise<UsageReply | undefined>;
+  count(task: { path: string; subagents: boolean; maxRecordBytes?: number }): Promise<UsageReply | undefined>;
   close(): void;
 }
 

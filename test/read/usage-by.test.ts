@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import { copyFileSync, cpSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { clientFile } from '../clients/clients.mjs';
-import { cleanEnv, FIXTURES, run, runBin, tempDir } from '../support/run.js';
+import { BIN, cleanEnv, FIXTURES, run, runBin, tempDir } from '../support/run.js';
 
 const CCUSAGE = clientFile('ccusage', 'src', 'cli.js');
 /** The Droid session of fixtures/droid/usage/ (the real CLI's `<id>.jsonl` and `<id>.settings.json`). */
@@ -131,7 +131,7 @@ describe('read --usage --by: every agent in one shape', () => {
     expect(shown(lines(byDirectory.stdout))).toEqual(shown(byNoArgument));
   });
 
-  test('the totals equal ccusage session\'s; each Claude session equals ccusage claude session\'s and its read --usage line', async () => {
+  test('the totals equal ccusage session\'s; each Claude session equals ccusage claude session\'s', async () => {
     const all = await run(process.execPath, [CCUSAGE, 'session', '--json', '--offline'], { env });
     expect(all.code, all.stderr).toBe(0);
     const totals = (JSON.parse(all.stdout) as { totals: Record<string, number> }).totals;
@@ -187,6 +187,29 @@ describe('read --usage --by: every agent in one shape', () => {
     const theirs = (JSON.parse(ccusage.stdout) as { totals: Record<string, number> }).totals;
     expect([row!.input_tokens, row!.cache_read_tokens, row!.cache_write_tokens, row!.total_tokens])
       .toEqual([theirs.inputTokens, theirs.cacheReadTokens, theirs.cacheCreationTokens, theirs.totalTokens]);
+  });
+
+  test('counted on worker threads (--threads 2) or on one (--threads 0), the rows are the same', async () => {
+    const [threaded, single] = await Promise.all([
+      runBin(['read', '--usage', '--threads', '2'], { env }),
+      runBin(['read', '--usage', '--threads', '0'], { env }),
+    ]);
+    expect(threaded.code, threaded.stderr).toBe(0);
+    expect(threaded.stderr).toBe('');
+    expect(lines(threaded.stdout)).toEqual(byNoArgument);
+    expect(lines(single.stdout)).toEqual(byNoArgument);
+  });
+
+  test('on a terminal the rows are a table with the total row; piped, the same counts are NDJSON', async () => {
+    const command = `exec "${process.execPath}" "${BIN}" read --usage --by month`;
+    const r = await run('script', ['-qec', command, '/dev/null'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    const table = r.stdout.replace(/\r/g, '').split('\n').filter((l) => l !== '');
+    const piped = lines((await runBin(['read', '--usage', '--by', 'month'], { env })).stdout);
+    const number = (n: unknown) => (n as number).toLocaleString('en-US');
+    expect(table[0]).toMatch(/^Month +Input +Output +Cache read +Cache write +Reasoning +Total$/);
+    expect(table.slice(2, -2).map((l) => l.split(/ {2,}/))).toEqual(piped.slice(0, -1).map((row) => [row.month, ...KEYS.map((k) => number(row[k]))]));
+    expect(table.at(-1)!.split(/ {2,}/)).toEqual(['Total', ...KEYS.map((k) => number(piped.at(-1)![k]))]);
   });
 
   test('by day, month and model the rows add up to the same total row', async () => {

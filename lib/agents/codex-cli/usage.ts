@@ -17,6 +17,38 @@ type Counts = Record<(typeof FIELDS)[number], number>;
 /** The lines that matter hold one of these (found in the bytes: the other lines are never parsed). */
 const MARKS = [Buffer.from('"token_count"'), Buffer.from('"turn_context"')];
 
+/**
+ * Whether a line may matter: each mark is searched once per stretch of a chunk (a native search over the chunk,
+ * not one per line), the lines asked about in file order; a new buffer starts the searches again.
+ */
+class MarkedLines {
+  private buf: Buffer | undefined;
+  private readonly from = MARKS.map(() => -1);
+  private readonly found = MARKS.map(() => -1);
+
+  mayMatter(buf: Buffer, start: number, end: number): boolean {
+    if (buf !== this.buf) {
+      this.buf = buf;
+      this.from.fill(-1);
+    }
+    for (let k = 0; k < MARKS.length; k += 1) {
+      let at = this.found[k]!;
+      if (this.from[k]! < 0 || this.from[k]! > start || (at !== -1 && at < start)) {
+        at = buf.indexOf(MARKS[k]!, start);
+        this.from[k] = start;
+        this.found[k] = at;
+      }
+      if (at !== -1 && at < end) return true;
+    }
+    return false;
+  }
+
+  /** The chunk's bytes change (read into the same buffer): search again. */
+  reset(): void {
+    this.buf = undefined;
+  }
+}
+
 function counts(value: unknown): Counts | undefined {
   if (!isObject(value)) return undefined;
   const out = {} as Counts;
@@ -79,10 +111,9 @@ async function rolloutEntries(path: string, options: Parameters<NonNullable<Sess
   const counter = new CodexUsageCounter();
   try {
     const lines = new FileLines(fd, fstatSync(fd).size, options.maxRecordBytes ?? MAX_RECORD_BYTES);
+    const marked = new MarkedLines();
     const onLine = (line: Parameters<Parameters<FileLines['readChunk']>[0]>[0]) => {
-      if (line.overLong) return;
-      const view = line.buf.subarray(line.start, line.end);
-      if (!MARKS.some((mark) => view.includes(mark))) return;
+      if (line.overLong || !marked.mayMatter(line.buf, line.start, line.end)) return;
       let record: unknown;
       try {
         record = JSON.parse(lineText(line));
@@ -93,7 +124,7 @@ async function rolloutEntries(path: string, options: Parameters<NonNullable<Sess
       }
       counter.add(record);
     };
-    while (lines.readChunk(onLine));
+    while (lines.readChunk(onLine, () => marked.reset()));
   } catch (error) {
     if (typeof (error as NodeJS.ErrnoException).syscall !== 'string') throw error;
     throw new ReaderError(`${path}: ${cannotBeRead(error)}`);

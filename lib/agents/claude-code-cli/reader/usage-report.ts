@@ -14,10 +14,9 @@ export async function usageReport(reader: ClaudeTranscriptReader, subagents: boo
   return report;
 }
 
-/** What a worker is asked: one transcript (with `entries`, its responses one by one instead: `read --usage --by`). */
+/** What a worker is asked: one transcript. */
 export interface UsageTask {
   path: string;
   subagents: boolean;
   maxRecordBytes?: number;
-  entries?: boolean;
 }

@@ -11,7 +11,6 @@ serveTasks<UsageTask, UsageReply>(async (task) => {
     ...(task.maxRecordBytes !== undefined ? { maxRecordBytes: task.maxRecordBytes } : {}),
   });
   try {
-    if (task.entries === true) return { warnings, report: { session_id: reader.sessionId }, entries: await reader.usageEntries() };
     return { warnings, report: await usageReport(reader, task.subagents) };
   } catch (error) {
     // Anything but a transcript that cannot be read is a fault: the worker stops and the main thread counts.

@@ -1,0 +1,25 @@
+// A worker thread of `read --usage --by` (see usage-entries-pool.ts): counts whole session files through their
+// agent's `usage.entries`, one task at a time.
+import { findAgent } from '../agents/index.js';
+import { ReaderError, type ReaderWarning } from '../session/types.js';
+import { serveTasks } from '../util/thread-pool.js';
+import type { EntriesReply, EntriesTask } from './usage-entries-task.js';
+
+serveTasks<EntriesTask, EntriesReply>(async (task) => {
+  const warnings: ReaderWarning[] = [];
+  const entries = findAgent(task.format)?.usage?.entries;
+  if (entries === undefined) throw new Error(`no usage entries for ${task.format}`);
+  try {
+    return {
+      warnings,
+      entries: await entries(task.path, {
+        onWarning: (warning) => warnings.push(warning),
+        ...(task.maxRecordBytes !== undefined ? { maxRecordBytes: task.maxRecordBytes } : {}),
+      }),
+    };
+  } catch (error) {
+    // Anything but a file that cannot be read is a fault: the worker stops and the main thread counts.
+    if (!(error instanceof ReaderError)) throw error;
+    return { warnings, error: error.message };
+  }
+});
