@@ -189,6 +189,37 @@ describe('read --usage --by: every agent in one shape', () => {
       .toEqual([theirs.inputTokens, theirs.cacheReadTokens, theirs.cacheCreationTokens, theirs.totalTokens]);
   });
 
+  test('Gemini CLI, Qwen Code, Pi and Copilot CLI trees: each agent\'s input, cache and total tokens equal ccusage <agent> session\'s', async () => {
+    const other = tempDir();
+    const place = (agent: string, file: string, dir: string, name: string) => {
+      mkdirSync(join(other, dir), { recursive: true });
+      copyFileSync(join(FIXTURES, agent, file), join(other, dir, name));
+    };
+    const firstLine = (agent: string) => JSON.parse(readFileSync(join(FIXTURES, agent, 'session.jsonl'), 'utf8').split('\n')[0]!) as Record<string, any>;
+    const pi = firstLine('pi').id as string;
+    place('pi', 'session.jsonl', '.pi/agent/sessions/--home-user-project--', `2026-12-04T20-56-49-506Z_${pi}.jsonl`);
+    const qwen = firstLine('qwen-code').sessionId as string;
+    place('qwen-code', 'session.jsonl', '.qwen/projects/-home-user-project/chats', `${qwen}.jsonl`);
+    const gemini = firstLine('gemini-cli').sessionId as string;
+    place('gemini-cli', 'session.jsonl', '.gemini/tmp/project/chats', `session-2026-12-01T11-26-${gemini.slice(0, 8)}.jsonl`);
+    const copilot = firstLine('copilot-cli').data.sessionId as string;
+    place('copilot-cli', 'session.jsonl', `.copilot/session-state/${copilot}`, 'events.jsonl');
+    const otherEnv = cleanEnv({ HOME: other, TZ: 'UTC' });
+    const ours = await runBin(['read', '--usage'], { env: otherEnv });
+    expect(ours.code, ours.stderr).toBe(0);
+    const rows = lines(ours.stdout);
+    for (const [agent, format, id] of [['pi', 'pi', pi], ['qwen', 'qwen-code', qwen], ['gemini', 'gemini-cli', gemini], ['copilot', 'copilot-cli', copilot]] as const) {
+      const theirs = await run(process.execPath, [CCUSAGE, agent, 'session', '--json', '--offline'], { env: otherEnv });
+      expect(theirs.code, theirs.stderr).toBe(0);
+      const t = (JSON.parse(theirs.stdout) as { totals: Record<string, number> }).totals;
+      const row = rows.find((r) => r.agent === format && r.session_id === id)!;
+      expect(row.total_tokens, agent).toBeGreaterThan(0);
+      // Qwen's thoughts are inside our output (its adapter folds them in) and beside ccusage's: only the total says both.
+      expect([row.input_tokens, row.cache_read_tokens, row.cache_write_tokens, row.total_tokens], agent)
+        .toEqual([t.inputTokens, t.cacheReadTokens, t.cacheCreationTokens, t.totalTokens]);
+    }
+  });
+
   test('counted on worker threads (--threads 2) or on one (--threads 0), the rows are the same', async () => {
     const [threaded, single] = await Promise.all([
       runBin(['read', '--usage', '--threads', '2'], { env }),
