@@ -151,7 +151,7 @@ async function sessionsOf(options: ReadCommandOptions, fail: (message: string) =
       continue;
     }
     if (stat.isDirectory()) {
-      for (const file of filesUnder(path)) {
+      for (const file of filesUnder(path, fail)) {
         const unit = fileUnit(file, options, undefined);
         if (unit !== undefined) units.push(unit);
       }
@@ -163,19 +163,20 @@ async function sessionsOf(options: ReadCommandOptions, fail: (message: string) =
   return units;
 }
 
-/** The regular `.json` and `.jsonl` files under `dir`, symbolic links not followed, in name order. */
-function filesUnder(dir: string): string[] {
+/** The regular `.json` and `.jsonl` files under `dir`, symbolic links not followed, in name order (a directory that cannot be listed is said). */
+function filesUnder(dir: string, fail: (message: string) => void): string[] {
   const out: string[] = [];
   let entries;
   try {
     entries = readdirSync(dir, { withFileTypes: true });
-  } catch {
+  } catch (error) {
+    fail(`${dir}: ${cannotBeRead(error)}`);
     return out;
   }
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const entry of entries) {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...filesUnder(path));
+    if (entry.isDirectory()) out.push(...filesUnder(path, fail));
     else if (entry.isFile() && /\.jsonl?$/.test(entry.name)) out.push(path);
   }
   return out;

@@ -243,6 +243,19 @@ describe('read --usage --by: every agent in one shape', () => {
     expect(table.at(-1)!.split(/ {2,}/)).toEqual(['Total', ...KEYS.map((k) => number(piped.at(-1)![k]))]);
   });
 
+  test('a missing file and a file of no agent among the inputs: one line each, the others counted, exit 1', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'notes.jsonl'), '{"hello":"world"}\n');
+    const r = await runBin(['read', '--usage', '--by', 'day', join(dir, 'missing.jsonl'), join(dir, 'notes.jsonl'), codexHome], { env });
+    expect(r.code).toBe(1);
+    expect(r.stderr.split('\n')).toEqual([
+      `asyncai-log: ${join(dir, 'missing.jsonl')}: cannot be read: no such file`,
+      `asyncai-log: ${join(dir, 'notes.jsonl')}: not a session file of an agent asyncai-log reads`,
+      '',
+    ]);
+    expect(lines(r.stdout).at(-1)).toMatchObject({ total: true, sessions: 4 });
+  });
+
   test('by day, month and model the rows add up to the same total row', async () => {
     const totals = [];
     for (const by of ['session', 'day', 'month', 'model']) {
