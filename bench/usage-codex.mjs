@@ -5,7 +5,7 @@
 // event_msg token_count after each response with running totals (cached input, reasoning), the odd count
 // repeated. Medians of --reps whole-process runs; the totals of both compared. Writes its own key
 // (`usage_codex`) into <out-dir>/performance.json; bench/run.mjs renders it into docs/performance.md.
-// `node bench/usage-codex.mjs [--files N] [--turns T] [--reps R] [--seed S] [--out-dir DIR] [--no-write]`.
+// `node bench/usage-codex.mjs [--files N] [--turns T] [--reps R] [--seed S] [--cache-dir DIR] [--out-dir DIR] [--no-write]`.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -62,8 +62,8 @@ function rollout(random, id, start, turns) {
 }
 
 /** The tree of `files` rollouts of `turns` turns under .cache/bench (reused when it is there). */
-export function codexTree({ files, turns, seed }) {
-  const dir = join(ROOT, '.cache', 'bench', `codex-usage-v${TREE_VERSION}-${files}x${turns}-${seed}`);
+export function codexTree({ files, turns, seed, cacheDir = join(ROOT, '.cache', 'bench') }) {
+  const dir = join(cacheDir, `codex-usage-v${TREE_VERSION}-${files}x${turns}-${seed}`);
   const done = join(dir, 'tree.json');
   if (existsSync(done)) return JSON.parse(readFileSync(done, 'utf8'));
   rmSync(dir, { recursive: true, force: true });
@@ -97,8 +97,8 @@ function timed(command, args, env) {
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 /** Run both tools `reps` times over the tree: the figures docs/performance.json keeps under `usage_codex`. */
-export function measureUsageCodex({ files = 20, turns = 200, reps = 3, seed = 7 } = {}) {
-  const tree = codexTree({ files, turns, seed });
+export function measureUsageCodex({ files = 20, turns = 200, reps = 3, seed = 7, cacheDir = undefined } = {}) {
+  const tree = codexTree({ files, turns, seed, ...(cacheDir !== undefined ? { cacheDir } : {}) });
   const home = mkdtempSync(join(tmpdir(), 'asyncai-log-bench-home-'));
   try {
     const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, CODEX_HOME: tree.dir, TZ: 'UTC', LANG: 'C.UTF-8' };
@@ -144,10 +144,13 @@ export function usageCodexMarkdown(u) {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { values } = parseArgs({ options: {
     files: { type: 'string', default: '20' }, turns: { type: 'string', default: '200' }, reps: { type: 'string', default: '3' },
-    seed: { type: 'string', default: '7' }, 'out-dir': { type: 'string', default: join(ROOT, 'docs') }, 'no-write': { type: 'boolean', default: false },
+    seed: { type: 'string', default: '7' }, 'cache-dir': { type: 'string' }, 'out-dir': { type: 'string', default: join(ROOT, 'docs') }, 'no-write': { type: 'boolean', default: false },
   } });
   if (!existsSync(join(ROOT, 'dist', 'bin', 'asyncai-log.js'))) execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
-  const result = measureUsageCodex({ files: Number(values.files), turns: Number(values.turns), reps: Number(values.reps), seed: Number(values.seed) });
+  const result = measureUsageCodex({
+    files: Number(values.files), turns: Number(values.turns), reps: Number(values.reps), seed: Number(values.seed),
+    ...(values['cache-dir'] !== undefined ? { cacheDir: resolve(values['cache-dir']) } : {}),
+  });
   process.stdout.write(`${usageCodexMarkdown(result)}\n`);
   if (!values['no-write']) {
     const file = join(values['out-dir'], 'performance.json');
