@@ -11,8 +11,10 @@ export const CHUNK_BYTES = 1024 * 1024;
 
 /** One line of the file. The object and its bytes are only valid during the callback that gets it. */
 export interface FileLine {
-  /** 1-based line number. */
+  /** 1-based line number (0 in a marked read, which does not count lines: see `lineNumberAt`). */
   no: number;
+  /** The file offset of the line's first byte (after a BOM), where it is known (FileLines sets it). */
+  offset?: number;
   /** The line is `buf[start, end)`, without BOM and line end (unset when the line is over the limit). */
   buf: Buffer;
   start: number;
@@ -53,8 +55,10 @@ export class FileLines {
   /** The caller keeps this chunk's buffer (see keepBuffer): the next chunk is read into a new one. */
   private kept = false;
   private readonly line: FileLine = {
-    no: 0, buf: EMPTY, start: 0, end: 0, bytes: 0, overLong: false, invalidUtf8: false, last: false,
+    no: 0, offset: 0, buf: EMPTY, start: 0, end: 0, bytes: 0, overLong: false, invalidUtf8: false, last: false,
   };
+  /** The file offset of `buf[0]`. */
+  private base = 0;
 
   /**
    * @param fd an open regular file
@@ -75,20 +79,24 @@ export class FileLines {
   /**
    * Read one chunk and hand over the lines it completes, then call `onChunkEnd` (the lines' bytes are still
    * valid then: a caller can copy them in one piece). False once the file is done (nothing was read).
+   * With `marks`, only the lines holding one of them are handed over, found by a native search over the chunk
+   * rather than line by line, and lines are not counted (`no` is 0): a reader that needs a few kinds of lines
+   * of a big file. One FileLines is read with marks or without, never both.
    */
-  readChunk(onLine: (line: FileLine) => void, onChunkEnd?: () => void): boolean {
+  readChunk(onLine: (line: FileLine) => void, onChunkEnd?: () => void, marks?: readonly Buffer[]): boolean {
     if (this.done) return false;
     if (this.have === this.buf.length) this.grow();
     const want = Math.min(this.buf.length - this.have, this.limit - this.bytesRead);
     const n = want > 0 ? readSync(this.fd, this.buf, this.have, want, this.bytesRead) : 0;
     if (n === 0) {
       this.done = true;
-      this.finish(onLine);
+      this.finish(onLine, marks);
       onChunkEnd?.();
       return false;
     }
     this.bytesRead += n;
     const end = this.have + n;
+    this.base = this.bytesRead - end;
     const view = this.buf.subarray(0, end);
     let start = 0;
     if (this.skipping) {
@@ -107,7 +115,10 @@ export class FileLines {
       start = nl + 1;
     }
     const lastNl = view.lastIndexOf(10);
-    if (lastNl >= start) {
+    if (lastNl >= start && marks !== undefined) {
+      this.emitMarked(onLine, view, start, lastNl, marks);
+      start = lastNl + 1;
+    } else if (lastNl >= start) {
       // Validating the chunk once is much cheaper than validating each line (most chunks are valid).
       const chunkValid = isUtf8(view.subarray(start, lastNl));
       let nl = view.indexOf(10, start);
@@ -147,10 +158,11 @@ export class FileLines {
     this.kept = true;
   }
 
-  private finish(onLine: (line: FileLine) => void): void {
+  private finish(onLine: (line: FileLine) => void, marks: readonly Buffer[] | undefined): void {
+    this.base = this.bytesRead - this.have;
     if (this.skipping) {
       this.emitOverLong(onLine, this.rules.dropped(), this.skipped, true);
-    } else if (this.have > 0) {
+    } else if (this.have > 0 && (marks === undefined || marks.some((mark) => this.buf.subarray(0, this.have).includes(mark)))) {
       this.emit(onLine, 0, this.have, false, true);
     }
     this.have = 0;
@@ -163,9 +175,48 @@ export class FileLines {
     this.buf = bigger;
   }
 
+  /** The lines of `view[from, lastNl]` (whole lines) holding one of `marks`, in order, each once. */
+  private emitMarked(onLine: (line: FileLine) => void, view: Buffer, from: number, lastNl: number, marks: readonly Buffer[]): void {
+    const next = marks.map((mark) => view.indexOf(mark, from));
+    let pos = from;
+    for (;;) {
+      let at = -1;
+      for (const found of next) if (found !== -1 && found < lastNl && (at === -1 || found < at)) at = found;
+      if (at === -1) return;
+      let start = Math.max(pos, view.lastIndexOf(10, at) + 1);
+      let end = view.indexOf(10, at);
+      pos = end + 1;
+      for (let k = 0; k < marks.length; k += 1) if (next[k] !== -1 && next[k]! < pos) next[k] = view.indexOf(marks[k]!, pos);
+      if (this.base + start === 0 && view[0] === 0xef && view[1] === 0xbb && view[2] === 0xbf) start += 3;
+      if (end > start && view[end - 1] === 13) end -= 1;
+      const line = this.line;
+      line.no = 0;
+      line.offset = this.base + start;
+      line.last = false;
+      if (this.rules.over(end - start)) {
+        this.onSkippedBytes?.(view, start, end);
+        line.buf = EMPTY;
+        line.start = 0;
+        line.end = 0;
+        line.bytes = end - start;
+        line.overLong = true;
+        line.invalidUtf8 = false;
+      } else {
+        line.buf = view;
+        line.start = start;
+        line.end = end;
+        line.bytes = end - start;
+        line.overLong = false;
+        line.invalidUtf8 = !isUtf8(view.subarray(start, end));
+      }
+      onLine(line);
+    }
+  }
+
   private emitOverLong(onLine: (line: FileLine) => void, no: number, bytes: number, last: boolean): void {
     const line = this.line;
     line.no = no;
+    line.offset = this.base;
     line.buf = EMPTY;
     line.start = 0;
     line.end = 0;
@@ -187,6 +238,7 @@ export class FileLines {
     }
     const line = this.line;
     line.no = rules.no;
+    line.offset = this.base + rules.start;
     line.buf = buf;
     line.start = rules.start;
     line.end = rules.end;
@@ -196,4 +248,17 @@ export class FileLines {
     line.last = last;
     onLine(line);
   }
+}
+
+/** The 1-based number of the line that starts at file offset `offset` of the open file `fd` (for a message). */
+export function lineNumberAt(fd: number, offset: number): number {
+  const buf = Buffer.allocUnsafeSlow(CHUNK_BYTES);
+  let no = 1;
+  for (let at = 0; at < offset;) {
+    const n = readSync(fd, buf, 0, Math.min(buf.length, offset - at), at);
+    if (n === 0) break;
+    for (let nl = buf.indexOf(10); nl !== -1 && nl < n; nl = buf.indexOf(10, nl + 1)) no += 1;
+    at += n;
+  }
+  return no;
 }

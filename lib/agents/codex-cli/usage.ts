@@ -4,7 +4,7 @@
 // count whose running total equals the one before repeats it and is skipped. Codex's `input_tokens` include
 // the cached ones: input is what remains once `cached_input_tokens` (the cache reads) are taken out.
 import { closeSync, fstatSync, openSync } from 'node:fs';
-import { FileLines, lineText } from '../../lines/file-lines.js';
+import { FileLines, lineNumberAt, lineText } from '../../lines/file-lines.js';
 import { MAX_RECORD_BYTES } from '../../util/record-limit.js';
 import { isObject } from '../../util/is-object.js';
 import { tokenCount, type TokenCounts } from '../../usage.js';
@@ -16,38 +16,6 @@ type Counts = Record<(typeof FIELDS)[number], number>;
 
 /** The lines that matter hold one of these (found in the bytes: the other lines are never parsed). */
 const MARKS = [Buffer.from('"token_count"'), Buffer.from('"turn_context"')];
-
-/**
- * Whether a line may matter: each mark is searched once per stretch of a chunk (a native search over the chunk,
- * not one per line), the lines asked about in file order; a new buffer starts the searches again.
- */
-class MarkedLines {
-  private buf: Buffer | undefined;
-  private readonly from = MARKS.map(() => -1);
-  private readonly found = MARKS.map(() => -1);
-
-  mayMatter(buf: Buffer, start: number, end: number): boolean {
-    if (buf !== this.buf) {
-      this.buf = buf;
-      this.from.fill(-1);
-    }
-    for (let k = 0; k < MARKS.length; k += 1) {
-      let at = this.found[k]!;
-      if (this.from[k]! < 0 || this.from[k]! > start || (at !== -1 && at < start)) {
-        at = buf.indexOf(MARKS[k]!, start);
-        this.from[k] = start;
-        this.found[k] = at;
-      }
-      if (at !== -1 && at < end) return true;
-    }
-    return false;
-  }
-
-  /** The chunk's bytes change (read into the same buffer): search again. */
-  reset(): void {
-    this.buf = undefined;
-  }
-}
 
 function counts(value: unknown): Counts | undefined {
   if (!isObject(value)) return undefined;
@@ -111,20 +79,19 @@ async function rolloutEntries(path: string, options: Parameters<NonNullable<Sess
   const counter = new CodexUsageCounter();
   try {
     const lines = new FileLines(fd, fstatSync(fd).size, options.maxRecordBytes ?? MAX_RECORD_BYTES);
-    const marked = new MarkedLines();
     const onLine = (line: Parameters<Parameters<FileLines['readChunk']>[0]>[0]) => {
-      if (line.overLong || !marked.mayMatter(line.buf, line.start, line.end)) return;
+      if (line.overLong) return;
       let record: unknown;
       try {
         record = JSON.parse(lineText(line));
       } catch {
         // A cut-off last line is a rollout being written: nothing to say of it.
-        if (!line.last) options.onWarning({ file: path, line: line.no, message: 'not a JSON line; skipped' });
+        if (!line.last) options.onWarning({ file: path, line: lineNumberAt(fd, line.offset ?? 0), message: 'not a JSON line; skipped' });
         return;
       }
       counter.add(record);
     };
-    while (lines.readChunk(onLine, () => marked.reset()));
+    while (lines.readChunk(onLine, undefined, MARKS));
   } catch (error) {
     if (typeof (error as NodeJS.ErrnoException).syscall !== 'string') throw error;
     throw new ReaderError(`${path}: ${cannotBeRead(error)}`);
