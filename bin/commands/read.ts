@@ -12,6 +12,7 @@ interface ReadArgs {
   transcripts: string[];
   usage: boolean;
   tree: boolean;
+  inspect: boolean;
   events: boolean;
   subagents: boolean;
   branch?: string;
@@ -32,6 +33,7 @@ export const readCommand: CommandModule<object, ReadArgs> = {
     })
     .option('usage', { type: 'boolean', default: false, describe: "print the session's token totals instead: one JSON object per transcript" })
     .option('tree', { type: 'boolean', default: false, describe: 'print the branch structure instead: one JSON line per branch' })
+    .option('inspect', { type: 'boolean', default: false, describe: "print each session's shape instead, none of its text: records by kind, events, turns, tool calls by name, usage by model, branches, subagents, partial; one JSON object per session" })
     .option('branch', { type: 'string', requiresArg: true, describe: '<id>: read the branch ending at this record (a Claude Code uuid, a pi entry id; default: the one the agent resumes)' })
     .option('events', { type: 'boolean', default: false, describe: 'also print the context the model saw that was not a turn, as context events' })
     .option('subagents', { type: 'boolean', default: false, describe: "also read the session's subagent transcripts" })
@@ -63,6 +65,11 @@ export const readCommand: CommandModule<object, ReadArgs> = {
     });
     await runCommand(async () => {
       if (argv.usage && argv.tree) throw new UsageError('--usage and --tree cannot be combined');
+      if (argv.inspect) {
+        const other = ([['usage', argv.usage], ['tree', argv.tree], ['branch', argv.branch !== undefined], ['events', argv.events],
+          ['subagents', argv.subagents], ['fidelity-json', argv['fidelity-json'] !== undefined]] as const).find(([, given]) => given);
+        if (other !== undefined) throw new UsageError(`--inspect and --${other[0]} cannot be combined`);
+      }
       if (process.stdin.isTTY && argv.transcripts.includes('-')) {
         process.stderr.write('asyncai-log: reading a transcript or log from the terminal, one JSON object per line; end with Ctrl-D\n');
       }
@@ -74,6 +81,7 @@ export const readCommand: CommandModule<object, ReadArgs> = {
         inputs: argv.transcripts,
         usage: argv.usage,
         tree: argv.tree,
+        inspect: argv.inspect,
         events: argv.events,
         subagents: argv.subagents,
         spills: argv.spills,

@@ -233,6 +233,8 @@ export interface AdaptedReadOptions {
   closed(): boolean;
   /** One located diagnostic, without the program prefix. */
   report(message: string): void;
+  /** Optional: each parsed line (or document), before its adapter maps it (`read --inspect` counts its records). */
+  onValue?(value: unknown): void;
 }
 
 /**
@@ -257,6 +259,7 @@ export async function readAdapted(chunks: AsyncIterable<Buffer>, format: InputFo
         options.report(`${where}: ${read.bad}`);
         continue;
       }
+      options.onValue?.(read.value);
       try {
         for (const event of adapter.map(read.value, now, (message) => options.report(`${where}: ${message}`))) {
           if (wanted(event)) out.push(event);
