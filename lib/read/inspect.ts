@@ -171,9 +171,23 @@ export class EventShape {
     this.usage.add(event);
   }
 
-  /** Add the events of NDJSON text (a transcript reader's output). */
+  /** The start of a line of NDJSON text whose end is still to come (see addText). */
+  private carry = '';
+
+  /**
+   * Add the events of a chunk of NDJSON text (a transcript reader's output): a line may be cut between two
+   * chunks, so the text after the last newline waits for the next chunk (or `endText`).
+   */
   addText(text: string | Buffer): void {
-    for (const line of text.toString().split('\n')) if (line !== '') this.add(JSON.parse(line));
+    const lines = (this.carry + text.toString()).split('\n');
+    this.carry = lines.pop()!;
+    for (const line of lines) if (line !== '') this.add(JSON.parse(line));
+  }
+
+  /** The end of the NDJSON text: its last line, if it did not end in a newline. */
+  endText(): void {
+    if (this.carry !== '') this.add(JSON.parse(this.carry));
+    this.carry = '';
   }
 
   value(): Record<string, unknown> {
@@ -249,11 +263,13 @@ export async function inspectReading(reading: TranscriptReading, path: string, f
   // An event JSON cannot write (nested too deeply) is not counted.
   const fail = () => undefined;
   for await (const text of reading.ndjson(fail)) events.addText(text);
+  events.endText();
   const branches = branchShapes((await reading.tree()).branches);
   const subagents: object[] = [];
   for (const sub of await reading.subagents()) {
     const shape = new EventShape();
     for await (const text of sub.ndjson(fail)) shape.addText(text);
+    shape.endText();
     subagents.push({ agent_id: sub.agentId ?? null, ...shape.value() });
   }
   return { records, events, bytes, branches, subagents };

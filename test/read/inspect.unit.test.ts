@@ -66,6 +66,21 @@ describe('events', () => {
     });
   });
 
+  test('NDJSON text whose lines are cut between chunks (a reader\'s chunks are not lines) counts each event once', () => {
+    const text = '{"type":"user","text":"a"}\n{"type":"tool_call","id":"c","name":"Bash","arguments":{}}\n{"type":"assistant","text":"b"}';
+    const whole = new EventShape();
+    whole.addText(text);
+    whole.endText();
+    for (let cut = 1; cut < text.length; cut += 7) {
+      const shape = new EventShape();
+      shape.addText(text.slice(0, cut));
+      shape.addText(Buffer.from(text.slice(cut)));
+      shape.endText();
+      expect(shape.value()).toEqual(whole.value());
+    }
+    expect(whole.value()).toMatchObject({ events: { user: 1, tool_call: 1, assistant: 1 }, tool_calls: { Bash: 1 } });
+  });
+
   test('usage is summed with lib/usage.ts: nested objects field by field', () => {
     const usage = new UsageByModel();
     usage.add({ model: 'm', usage: { input_tokens: 1, cache: { read: 2 } } });
