@@ -294,6 +294,7 @@ export async function inspectAdapted(chunks: AsyncIterable<Buffer>, format: Inpu
     onValue: (value) => {
       for (const kind of recordKindsOf(value, format)) records.add(kind);
     },
+    onBad: () => records.add(NOT_JSON),
     write: async (list) => {
       for (const event of list) events.add(event);
     },

@@ -225,6 +225,12 @@ describe('read --inspect: branches, subagents, partial, several inputs, stdin, e
     const [claude, rollout] = ndjson(r.stdout);
     expect(claude).toMatchObject({ partial: true, warnings: 1 });
     expect(rollout).toMatchObject({ partial: true, warnings: 1 });
+    // The torn line is a record whose kind cannot be known, through the reader and through the adapter alike.
+    for (const [shape, fixture] of [[claude, CASES[0]!.fixture], [rollout, codex.fixture]] as const) {
+      const whole = lineTypes(fixture);
+      expect(shape.records_by_kind['(not JSON)']).toBe(1);
+      expect(shape.records).toBe(Object.values(whole).reduce((a, b) => a + b, 0));
+    }
     expect(r.stderr).toBe(`asyncai-log: ${join(dir, 'claude.jsonl')}: 1 warning (read it without --inspect to see them)\n`
       + `asyncai-log: ${join(dir, 'rollout.jsonl')}: 1 warning (read it without --inspect to see them)\n`);
   });
