@@ -60,6 +60,7 @@ export const READ_EXAMPLES = examples(
     '$0 read <session_id>', '$0 read ~/.claude/projects/-home-me-app/<session_id>.jsonl'],
   ['Its token totals; its branches', '$0 read --usage <session_id>', '$0 read --tree <session_id>'],
   ['Every agent\'s token usage on this machine, by day', '$0 read --usage --by day'],
+  ['Its shape (records, events, tool calls, usage), none of its text', '$0 read --inspect <session_id>'],
   ['A new session from an old one, in another project', '$0 read <session_id> | $0 --cwd ~/elsewhere'],
 );
 

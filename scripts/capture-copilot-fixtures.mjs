@@ -5,13 +5,11 @@
 // golden event files from the built `copilot-events` adapter.
 //   node scripts/build.mjs && node scripts/capture-copilot-fixtures.mjs        capture + goldens
 //   node scripts/capture-copilot-fixtures.mjs --goldens                         goldens only
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, importTs, sanitize, writeGolden } from './input-fixture-tools.mjs';
+import { captureDirs, importTs, installClients, ROOT, sanitize, writeGolden } from './input-fixture-tools.mjs';
 
 const DIR = join(ROOT, 'fixtures', 'copilot-cli');
-const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 const PROMPT = 'Read missing.txt and notes.txt, and look at the image';
 
 /** Events that say nothing about the conversation and are large: the run's skills, tool lists and progress. */
@@ -36,15 +34,12 @@ function script(mock, cwd) {
 }
 
 async function capture() {
-  await import(join(ROOT, 'test', 'clients', 'clients.mjs')).then((m) => m.installTestClients());
+  await installClients();
   const { CLIENTS_DIR } = await import(join(ROOT, 'test', 'clients', 'clients.mjs'));
   const { startMockChat } = await importTs('test/support/mock-chat-completions.ts');
   const { runCopilot, copilotRoot } = await importTs('test/support/copilot-cli.ts');
-  const home = realpathSync(mkdtempSync(join(tmpdir(), 'copilot-capture-home-')));
-  const cwd = realpathSync(mkdtempSync(join(tmpdir(), 'copilot-capture-project-')));
+  const { home, cwd } = captureDirs('copilot');
   const root = copilotRoot(home);
-  writeFileSync(join(cwd, 'notes.txt'), 'the notes say hi\n');
-  writeFileSync(join(cwd, 'pixel.png'), Buffer.from(PNG, 'base64'));
   const mock = await startMockChat();
   const baseUrl = `${mock.url}/v1`;
   const replacements = [[cwd, '/home/user/project'], [root, '/home/user/.copilot'], [home, '/home/user'], [join(CLIENTS_DIR, 'copilot-pkg'), '/home/user/.cache/copilot']];

@@ -6,13 +6,11 @@
 // adapters.
 //   npx tsc -p tsconfig.json && node scripts/capture-droid-fixtures.mjs           capture + goldens
 //   node scripts/capture-droid-fixtures.mjs --goldens                              goldens only
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, importTs, sanitize, writeGolden } from './input-fixture-tools.mjs';
+import { captureDirs, importTs, installClients, ROOT, sanitize, writeGolden } from './input-fixture-tools.mjs';
 
 const DIR = join(ROOT, 'fixtures', 'droid');
-const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 
 /** The context droid injects (tools, skills, environment, git status) keeps only its first text, trimmed. */
 function trim(text) {
@@ -40,13 +38,10 @@ function script(mock, cwd, { image = false } = {}) {
 }
 
 async function capture() {
-  await import(join(ROOT, 'test', 'clients', 'clients.mjs')).then((m) => m.installTestClients());
+  await installClients();
   const { startMockChat } = await importTs('test/support/mock-chat-completions.ts');
   const { runDroid, writeDroidSettings, DROID_MODEL } = await importTs('test/support/droid.ts');
-  const home = realpathSync(mkdtempSync(join(tmpdir(), 'droid-capture-home-')));
-  const cwd = realpathSync(mkdtempSync(join(tmpdir(), 'droid-capture-project-')));
-  writeFileSync(join(cwd, 'notes.txt'), 'the notes say hi\n');
-  writeFileSync(join(cwd, 'pixel.png'), Buffer.from(PNG, 'base64'));
+  const { home, cwd } = captureDirs('droid');
   const mock = await startMockChat();
   const root = writeDroidSettings(home, `${mock.url}/v1`);
   const exec = (args) => runDroid({ home, cwd, api: mock.url, args: ['exec', '-m', DROID_MODEL, '--auto', 'low', ...args] });

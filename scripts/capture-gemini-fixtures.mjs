@@ -5,13 +5,11 @@
 // the golden event files from the built `gemini-chat` adapter.
 //   npx tsc -p tsconfig.json && node scripts/capture-gemini-fixtures.mjs           capture + goldens
 //   node scripts/capture-gemini-fixtures.mjs --goldens                              goldens only
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { ROOT, importTs, sanitize, writeGolden } from './input-fixture-tools.mjs';
+import { captureDirs, importTs, ROOT, sanitize, writeGolden } from './input-fixture-tools.mjs';
 
 const DIR = join(ROOT, 'fixtures', 'gemini-cli');
-const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 
 /**
  * One chat, resumed once. `later`: the file is first renamed to an hour earlier, as the CLI names a chat begun
@@ -21,11 +19,8 @@ const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwA
 async function capture(later) {
   const { startMockGemini } = await importTs('test/support/mock-gemini.ts');
   const { GEMINI_MODEL, runGemini, writeGeminiSettings } = await importTs('test/support/gemini-cli.ts');
-  const home = realpathSync(mkdtempSync(join(tmpdir(), 'gemini-capture-home-')));
-  const cwd = realpathSync(mkdtempSync(join(tmpdir(), 'gemini-capture-project-')));
+  const { home, cwd } = captureDirs('gemini');
   const root = writeGeminiSettings(home);
-  writeFileSync(join(cwd, 'notes.txt'), 'the notes say hi\n');
-  writeFileSync(join(cwd, 'pixel.png'), Buffer.from(PNG, 'base64'));
   const mock = await startMockGemini();
   mock.script(
     [

@@ -4,22 +4,17 @@
 // golden events from the built `gemini-stream-json` adapter.
 //   npx tsc -p tsconfig.json && node scripts/capture-gemini-stream-json-fixtures.mjs      capture + goldens
 //   node scripts/capture-gemini-stream-json-fixtures.mjs --goldens                         goldens only
-import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, importTs, sanitize, writeGolden } from './input-fixture-tools.mjs';
+import { captureDirs, importTs, ROOT, sanitize, writeGolden } from './input-fixture-tools.mjs';
 
 const DIR = join(ROOT, 'fixtures', 'gemini-stream-json');
-const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 
 async function capture() {
   const { startMockGemini } = await importTs('test/support/mock-gemini.ts');
   const { GEMINI_MODEL, runGemini, writeGeminiSettings } = await importTs('test/support/gemini-cli.ts');
-  const home = realpathSync(mkdtempSync(join(tmpdir(), 'gemini-capture-home-')));
-  const cwd = realpathSync(mkdtempSync(join(tmpdir(), 'gemini-capture-project-')));
+  const { home, cwd } = captureDirs('gemini');
   const root = writeGeminiSettings(home);
-  writeFileSync(join(cwd, 'notes.txt'), 'the notes say hi\n');
-  writeFileSync(join(cwd, 'pixel.png'), Buffer.from(PNG, 'base64'));
   const mock = await startMockGemini();
   mock.script(
     [

@@ -9,31 +9,20 @@
 //   node scripts/capture-kilo-fixtures.mjs --goldens                              goldens only
 import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, importTs, sanitize, sanitizeDocument, writeGolden } from './input-fixture-tools.mjs';
+import { importTs, installClients, listAndReadTurns, makeProject, ROOT, sanitize, sanitizeDocument, writeGolden } from './input-fixture-tools.mjs';
 
 const DIR = join(ROOT, 'fixtures', 'kilo');
-const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 
 async function capture() {
-  const { installTestClients } = await import('../test/clients/clients.mjs');
-  installTestClients();
+  await installClients();
   const { startMockChat } = await importTs('test/support/mock-chat-completions.ts');
   const { KILO_MODEL, kiloHome, runKilo } = await importTs('test/support/kilo.ts');
   const mock = await startMockChat();
   try {
     const home = kiloHome(mock.url);
-    const project = join(realpathSync(home.home), 'project');
-    mkdirSync(project);
-    writeFileSync(join(project, 'notes.txt'), 'the notes say hi\n');
-    writeFileSync(join(project, 'pixel.png'), Buffer.from(PNG, 'base64'));
+    const project = makeProject(home.home);
     mock.script(
-      [
-        { reasoning: 'I will list the files and read the missing one.' },
-        { text: 'Listing.' },
-        { tool: { id: 'call_ls', name: 'bash', arguments: { command: 'ls', description: 'List files' } } },
-        { tool: { id: 'call_read', name: 'read', arguments: { filePath: join(project, 'missing.txt') } } },
-      ],
-      [{ text: 'There are notes.txt and pixel.png; missing.txt does not exist; the image is one pixel.' }],
+      ...listAndReadTurns({ command: 'ls', description: 'List files' }, { filePath: join(project, 'missing.txt') }),
       [{ text: 'Nothing else: the notes say hi.' }],
     );
     // The prompt's words apart: one argument with spaces is stored and sent wrapped in quotes.

@@ -9,31 +9,20 @@
 //   node scripts/capture-opencode-fixtures.mjs --goldens                              goldens only
 import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, importTs, sanitizeDocument, writeGolden } from './input-fixture-tools.mjs';
+import { importTs, installClients, listAndReadTurns, makeProject, ROOT, sanitizeDocument, writeGolden } from './input-fixture-tools.mjs';
 
 const DIR = join(ROOT, 'fixtures', 'opencode');
-const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 
 async function capture() {
-  const { installTestClients } = await import('../test/clients/clients.mjs');
-  installTestClients();
+  await installClients();
   const { startMockChat } = await importTs('test/support/mock-chat-completions.ts');
   const { OPENCODE_VISION_MODEL, opencodeHome, runOpencode } = await importTs('test/support/opencode.ts');
   const mock = await startMockChat();
   try {
     const home = opencodeHome(mock.url);
-    const project = join(realpathSync(home.home), 'project');
-    mkdirSync(project);
-    writeFileSync(join(project, 'notes.txt'), 'the notes say hi\n');
-    writeFileSync(join(project, 'pixel.png'), Buffer.from(PNG, 'base64'));
+    const project = makeProject(home.home);
     mock.script(
-      [
-        { reasoning: 'I will list the files and read the missing one.' },
-        { text: 'Listing.' },
-        { tool: { id: 'call_ls', name: 'bash', arguments: { command: 'ls', description: 'List files' } } },
-        { tool: { id: 'call_read', name: 'read', arguments: { filePath: join(project, 'missing.txt') } } },
-      ],
-      [{ text: 'There are notes.txt and pixel.png; missing.txt does not exist; the image is one pixel.' }],
+      ...listAndReadTurns({ command: 'ls', description: 'List files' }, { filePath: join(project, 'missing.txt') }),
     );
     const ran = await runOpencode(home, project, ['run', '--dir', project, '-m', OPENCODE_VISION_MODEL, 'What', 'is', 'here?', '-f', 'pixel.png']);
     if (ran.code !== 0) throw new Error(`opencode run failed: ${ran.stderr}`);

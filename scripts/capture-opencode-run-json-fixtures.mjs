@@ -7,10 +7,9 @@
 //   node scripts/capture-opencode-run-json-fixtures.mjs --goldens                         goldens only
 import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, importTs, sanitize, writeGolden } from './input-fixture-tools.mjs';
+import { importTs, installClients, listAndReadTurns, makeProject, ROOT, sanitize, writeGolden } from './input-fixture-tools.mjs';
 
 const DIR = join(ROOT, 'fixtures', 'opencode-run-json');
-const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 
 async function capture(name, flags) {
   const { startMockChat } = await importTs('test/support/mock-chat-completions.ts');
@@ -18,18 +17,9 @@ async function capture(name, flags) {
   const mock = await startMockChat();
   try {
     const home = opencodeHome(mock.url);
-    const project = join(realpathSync(home.home), 'project');
-    mkdirSync(project);
-    writeFileSync(join(project, 'notes.txt'), 'the notes say hi\n');
-    writeFileSync(join(project, 'pixel.png'), Buffer.from(PNG, 'base64'));
+    const project = makeProject(home.home);
     mock.script(
-      [
-        { reasoning: 'I will list the files and read the missing one.' },
-        { text: 'Listing.' },
-        { tool: { id: 'call_ls', name: 'bash', arguments: { command: 'ls', description: 'List files' } } },
-        { tool: { id: 'call_read', name: 'read', arguments: { filePath: join(project, 'missing.txt') } } },
-      ],
-      [{ text: 'There are notes.txt and pixel.png; missing.txt does not exist; the image is one pixel.' }],
+      ...listAndReadTurns({ command: 'ls', description: 'List files' }, { filePath: join(project, 'missing.txt') }),
     );
     const args = ['run', '--format', 'json', ...flags, '--dir', project, '-m', OPENCODE_VISION_MODEL, 'What', 'is', 'here?', '-f', 'pixel.png'];
     const ran = await runOpencode(home, project, args);
@@ -43,8 +33,7 @@ async function capture(name, flags) {
 }
 
 if (!process.argv.includes('--goldens')) {
-  const { installTestClients } = await import('../test/clients/clients.mjs');
-  installTestClients();
+  await installClients();
   await capture('run', []);
   await capture('thinking', ['--thinking']);
 }

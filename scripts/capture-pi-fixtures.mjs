@@ -9,32 +9,21 @@
 //   node scripts/capture-pi-fixtures.mjs --goldens                              goldens only
 import { mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, importTs, sanitize, writeGolden } from './input-fixture-tools.mjs';
+import { importTs, installClients, listAndReadTurns, makeProject, ROOT, sanitize, writeGolden } from './input-fixture-tools.mjs';
 
 const DIR = join(ROOT, 'fixtures', 'pi');
-const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 
 async function capture() {
-  const { installTestClients } = await import('../test/clients/clients.mjs');
-  installTestClients();
+  await installClients();
   const { startMockChat } = await importTs('test/support/mock-chat-completions.ts');
   const { piHome, runPi } = await importTs('test/support/pi.ts');
   const mock = await startMockChat();
   try {
     const home = piHome(mock.url);
     const top = realpathSync(join(home.agentDir, '..'));
-    const project = join(top, 'project');
-    mkdirSync(project);
-    writeFileSync(join(project, 'notes.txt'), 'the notes say hi\n');
-    writeFileSync(join(project, 'pixel.png'), Buffer.from(PNG, 'base64'));
+    const project = makeProject(top);
     mock.script(
-      [
-        { reasoning: 'I will list the files and read the missing one.' },
-        { text: 'Listing.' },
-        { tool: { id: 'call_ls', name: 'bash', arguments: { command: 'ls' } } },
-        { tool: { id: 'call_read', name: 'read', arguments: { path: 'missing.txt' } } },
-      ],
-      [{ text: 'There are notes.txt and pixel.png; missing.txt does not exist; the image is one pixel.' }],
+      ...listAndReadTurns({ command: 'ls' }, { path: 'missing.txt' }),
       [{ reasoning: 'Nothing more to run.' }, { text: 'Nothing else is here.' }],
     );
     const model = ['--provider', 'mock', '--model', 'mock-think', '--thinking', 'high'];

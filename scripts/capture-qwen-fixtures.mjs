@@ -5,13 +5,11 @@
 // prints for such a run (`stream-json.jsonl`: Claude Code's stream-json shape, read by `claude-stream-json`).
 //   npx tsc -p tsconfig.json && node scripts/capture-qwen-fixtures.mjs           capture + goldens
 //   node scripts/capture-qwen-fixtures.mjs --goldens                              goldens only
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, importTs, sanitize, writeGolden } from './input-fixture-tools.mjs';
+import { captureDirs, importTs, installClients, ROOT, sanitize, writeGolden } from './input-fixture-tools.mjs';
 
 const DIR = join(ROOT, 'fixtures', 'qwen-code');
-const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 
 /** Keep only the records the conversation is made of, and the chain through them (telemetry and snapshots go). */
 function trim(text) {
@@ -30,14 +28,11 @@ function trim(text) {
 }
 
 async function capture() {
-  await import(join(ROOT, 'test', 'clients', 'clients.mjs')).then((m) => m.installTestClients());
+  await installClients();
   const { startMockChat } = await importTs('test/support/mock-chat-completions.ts');
   const { runQwen, writeQwenSettings } = await importTs('test/support/qwen-code.ts');
-  const home = realpathSync(mkdtempSync(join(tmpdir(), 'qwen-capture-home-')));
-  const cwd = realpathSync(mkdtempSync(join(tmpdir(), 'qwen-capture-project-')));
+  const { home, cwd } = captureDirs('qwen');
   const root = writeQwenSettings(home);
-  writeFileSync(join(cwd, 'notes.txt'), 'the notes say hi\n');
-  writeFileSync(join(cwd, 'pixel.png'), Buffer.from(PNG, 'base64'));
   const mock = await startMockChat();
   const baseUrl = `${mock.url}/v1`;
   mock.script(

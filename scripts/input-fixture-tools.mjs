@@ -1,12 +1,61 @@
 // Shared by the fixture capture scripts: load the TypeScript test support (through Vite's module runner,
 // so no build step is needed), make captured files machine-neutral and small, and write the golden
 // generic-event files from the built adapters (dist/; run `npx tsc -p tsconfig.json` first).
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runnerImport } from 'vite';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/** Install the pinned real CLIs (test/clients/) when they are not installed yet. */
+export async function installClients() {
+  const { installTestClients } = await import('../test/clients/clients.mjs');
+  installTestClients();
+}
+
+/** A one-pixel PNG, base64: the image every capture attaches. */
+const PIXEL_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+
+/** Put the files every capture's project holds in `dir`: notes.txt (a call reads it) and pixel.png (attached). */
+export function writeProjectFiles(dir) {
+  writeFileSync(join(dir, 'notes.txt'), 'the notes say hi\n');
+  writeFileSync(join(dir, 'pixel.png'), Buffer.from(PIXEL_PNG, 'base64'));
+}
+
+/** `<top>/project` (its real path), made and holding the project files. */
+export function makeProject(top) {
+  const project = join(realpathSync(top), 'project');
+  mkdirSync(project);
+  writeProjectFiles(project);
+  return project;
+}
+
+/** A capture's home and project: two new directories under the system's temp directory (real paths), the project holding the project files. */
+export function captureDirs(name) {
+  const home = realpathSync(mkdtempSync(join(tmpdir(), `${name}-capture-home-`)));
+  const cwd = realpathSync(mkdtempSync(join(tmpdir(), `${name}-capture-project-`)));
+  writeProjectFiles(cwd);
+  return { home, cwd };
+}
+
+/**
+ * The turns a chat-completions mock plays first in the captures of OpenCode, Kilo and pi: reasoning, a text, a
+ * call that lists the files and one that reads a missing file (`ls` and `read` arguments as that CLI's tools take
+ * them); then the answer saying what is there.
+ */
+export function listAndReadTurns(lsArguments, readArguments) {
+  return [
+    [
+      { reasoning: 'I will list the files and read the missing one.' },
+      { text: 'Listing.' },
+      { tool: { id: 'call_ls', name: 'bash', arguments: lsArguments } },
+      { tool: { id: 'call_read', name: 'read', arguments: readArguments } },
+    ],
+    [{ text: 'There are notes.txt and pixel.png; missing.txt does not exist; the image is one pixel.' }],
+  ];
+}
 
 /** Import a TypeScript module of this repository. */
 export async function importTs(relative) {

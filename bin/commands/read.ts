@@ -13,6 +13,7 @@ interface ReadArgs {
   usage: boolean;
   by?: string;
   tree: boolean;
+  inspect: boolean;
   events: boolean;
   subagents: boolean;
   branch?: string;
@@ -38,6 +39,7 @@ export const readCommand: CommandModule<object, ReadArgs> = {
       describe: 'session|day|month|model: with --usage, every agent\'s tokens in one shape grouped by this (days local), with a total row; a table on a terminal, NDJSON otherwise (default with a directory or no input: session)',
     })
     .option('tree', { type: 'boolean', default: false, describe: 'print the branch structure instead: one JSON line per branch' })
+    .option('inspect', { type: 'boolean', default: false, describe: "print each session's shape instead, none of its text: records by kind, events, turns, tool calls by name, usage by model, branches, subagents, partial; one JSON object per session" })
     .option('branch', { type: 'string', requiresArg: true, describe: '<id>: read the branch ending at this record (a Claude Code uuid, a pi entry id; default: the one the agent resumes)' })
     .option('events', { type: 'boolean', default: false, describe: 'also print the context the model saw that was not a turn, as context events' })
     .option('subagents', { type: 'boolean', default: false, describe: "also read the session's subagent transcripts" })
@@ -73,6 +75,11 @@ export const readCommand: CommandModule<object, ReadArgs> = {
         throw new UsageError(`--by ${argv.by}: expected one of ${USAGE_GROUPS.join(', ')}`);
       }
       if (argv.by !== undefined && !argv.usage) throw new UsageError('--by needs --usage');
+      if (argv.inspect) {
+        const other = ([['usage', argv.usage], ['tree', argv.tree], ['branch', argv.branch !== undefined], ['events', argv.events],
+          ['subagents', argv.subagents], ['fidelity-json', argv['fidelity-json'] !== undefined]] as const).find(([, given]) => given);
+        if (other !== undefined) throw new UsageError(`--inspect and --${other[0]} cannot be combined`);
+      }
       if (argv.transcripts.length === 0 && !argv.usage) {
         throw new UsageError('missing argument: read wants a transcript file, a session id or - (stdin)');
       }
@@ -89,6 +96,7 @@ export const readCommand: CommandModule<object, ReadArgs> = {
         ...(argv.by !== undefined ? { by: argv.by as UsageGroup } : {}),
         table: process.stdout.isTTY === true,
         tree: argv.tree,
+        inspect: argv.inspect,
         events: argv.events,
         subagents: argv.subagents,
         spills: argv.spills,

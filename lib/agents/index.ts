@@ -35,6 +35,11 @@ export function sessionFormatOf(input: string): string | undefined {
   return AGENTS.find((agent) => agent.sessionInput === input)?.harness.format;
 }
 
+/** The agent whose output or session files come in input format `input` (its `--session-format`), or undefined. */
+export function agentOfInput(input: string): string | undefined {
+  return AGENTS.find((agent) => agent.inputs.some((format) => format.name === input))?.harness.format;
+}
+
 /** An agent whose own session files `asyncai-log read` reads back. */
 export interface ReadableAgent {
   /** Its `--session-format` (and `--session-dir <format>=<root>`) name. */

@@ -42,4 +42,9 @@ export interface InputFormat {
   /** Whether a stream whose first non-blank line parses to `value` is in this format. */
   detect(value: unknown): boolean;
   create(): InputAdapter;
+  /**
+   * Optional: the agent's own kinds of the records one parsed line (or document) of this format holds, as
+   * `read --inspect` counts them (a name each, never text). Default: the value's top-level string `type`.
+   */
+  recordKinds?(value: unknown): readonly string[];
 }

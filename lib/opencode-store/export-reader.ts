@@ -175,7 +175,22 @@ export function exportFormat(name: string, cliName: string, owns: (info: Record<
     name,
     detect: (value) => isExportDocument(value) && owns(value.info),
     create: () => new OpencodeExportAdapter(name, cliName),
+    recordKinds: exportRecordKinds,
   };
+}
+
+/**
+ * The kinds of the store's rows an export line holds (`read --inspect`): `session` for a document (and each
+ * message in it), `message.<role>` per message and `part.<type>` per part, as the database keeps them.
+ */
+function exportRecordKinds(value: unknown): string[] {
+  const message = (m: unknown): string[] => {
+    if (!isMessage(m)) return [];
+    const role = typeof m.info.role === 'string' ? m.info.role : '?';
+    return [`message.${role}`, ...m.parts.map((p) => `part.${isObject(p) && typeof p.type === 'string' ? p.type : '?'}`)];
+  };
+  if (isExportDocument(value)) return ['session', ...value.messages.flatMap(message)];
+  return message(value);
 }
 
 /** The major version a document's `info.version` names (`"7.7.7"` -> 7), or undefined. */

@@ -233,6 +233,10 @@ export interface AdaptedReadOptions {
   closed(): boolean;
   /** One located diagnostic, without the program prefix. */
   report(message: string): void;
+  /** Optional: each parsed line (or document), before its adapter maps it (`read --inspect` counts its records). */
+  onValue?(value: unknown): void;
+  /** Optional: each line (or document) that gave no value (not JSON, over the limit), besides its report. */
+  onBad?(): void;
 }
 
 /**
@@ -251,12 +255,17 @@ export async function readAdapted(chunks: AsyncIterable<Buffer>, format: InputFo
       // undefined: the input ended (a document left open is reported).
       const read: LineValue | undefined = line ? values.next(line) : values.end();
       if (!read) continue;
-      if (read.before) options.report(`${options.name}:${read.before.no}: ${read.before.bad}`);
+      if (read.before) {
+        options.report(`${options.name}:${read.before.no}: ${read.before.bad}`);
+        options.onBad?.();
+      }
       const where = `${options.name}:${read.no}`;
       if ('bad' in read) {
         options.report(`${where}: ${read.bad}`);
+        options.onBad?.();
         continue;
       }
+      options.onValue?.(read.value);
       try {
         for (const event of adapter.map(read.value, now, (message) => options.report(`${where}: ${message}`))) {
           if (wanted(event)) out.push(event);

@@ -7,7 +7,7 @@ import { createReadStream, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { resolve } from 'node:path';
 import { Readable } from 'node:stream';
-import { locateStore, TRANSCRIPT_READERS, type ReadableAgent, type StoreAgent } from '../agents/index.js';
+import { agentOfInput, locateStore, TRANSCRIPT_READERS, type ReadableAgent, type StoreAgent } from '../agents/index.js';
 import { findSessionsById, lookupProblem, mayBeSessionId, storeForId, storeSessionsById } from '../agents/find-sessions.js';
 import {
   ReaderError, StoreError, type ReaderWarning, type StoreSession, type TranscriptReading, type TranscriptReadOptions, type UsageCounting,
@@ -23,6 +23,7 @@ import { openInputPath } from '../input/file-input.js';
 import { orderedAccount, Output } from './output.js';
 import { diagnosticLine } from '../util/shown-text.js';
 import { groupsUsage, runUsageBy, type UsageGroup } from './usage-by.js';
+import { inspectAdapted, inspectReading, shapeLine, type InspectedSession } from './inspect.js';
 
 export interface ReadCommandOptions {
   /** Transcript paths, bare session ids, or `-` (stdin). */
@@ -37,6 +38,8 @@ export interface ReadCommandOptions {
   subagents: boolean;
   /** Also emit context events. */
   events: boolean;
+  /** Print each session's shape instead (read/inspect.ts): one JSON object per session, none of its text. */
+  inspect?: boolean;
   branch?: string;
   /** Resolve spilled output (default true). */
   spills: boolean;
@@ -110,6 +113,8 @@ class ReadRun {
   private readonly pools = new Map<ReadableAgent, UsageCounting | undefined>();
   /** The worst exit code of the queued transcripts printed so far. */
   settledCode = 0;
+  /** What the input being read was found as (`--inspect` says so): its session id, agent, whether a store's child session. */
+  private found: Partial<Pick<InspectedSession, 'sessionId' | 'agent' | 'child'>> = {};
 
   constructor(private readonly options: ReadCommandOptions, private readonly io: ReadIO) {
     this.report = (message: string) => {
@@ -135,6 +140,7 @@ class ReadRun {
   async input(input: string): Promise<number> {
     if (this.out.accounts !== undefined) await this.settle(0); // what is queued counts in its own account
     this.out.begin(input === '-' ? 'stdin' : input);
+    this.found = {};
     if (input === '-') return this.after(() => this.stream(this.io.stdin ?? Readable.from([]), 'stdin'));
     let path: string;
     let agent: ReadableAgent | undefined;
@@ -158,6 +164,7 @@ class ReadRun {
     if (what.kind === 'stream') return this.after(() => this.openedStream(path));
     const reader = agent ?? this.readerOf(what.input) ?? this.fallbackReader(path);
     if (reader === undefined) return 1;
+    if (this.options.inspect === true) return this.after(() => this.inspectTranscript(reader, path, path));
     const pool = this.poolOf(reader);
     if (pool !== undefined) return this.queue(pool, reader, path);
     return this.after(() => this.transcript(reader.reader.open(path, this.readOptions), path));
@@ -226,6 +233,7 @@ class ReadRun {
       return undefined;
     }
     const match = found.matches[0]!;
+    this.found = { sessionId: match.id, agent: match.format };
     if (match.files.length > 1) await this.say(`${id}: ${match.files.length} transcripts of this session; reading ${match.files[0]}`);
     return { path: match.files[0]!, agent: TRANSCRIPT_READERS.find((reader) => reader.format === match.format) };
   }
@@ -248,6 +256,7 @@ class ReadRun {
   /** Print a stream of another format through its adapter; 1 when it cannot be read as asked. */
   private async adapted(chunks: AsyncIterable<Buffer>, format: InputFormat, name: string): Promise<number> {
     const { options, out, report } = this;
+    if (options.inspect === true) return this.inspectAdapted(chunks, format, name);
     if (options.usage || options.tree || options.branch !== undefined) {
       const readers = TRANSCRIPT_READERS.map((agent) => agent.reader.name).join(' and ');
       report(`${name}: --usage, --tree and --branch read ${readers} transcripts; this is ${format.name} input`);
@@ -298,6 +307,7 @@ class ReadRun {
           for (const line of lines) yield Buffer.from(`${line}\n`);
         })();
         this.out.begin(`${db}#${session.id}`);
+        this.found = { sessionId: session.id, agent: agent.format, child: session.child };
         code = Math.max(code, await this.adapted(chunks, format, `${db}#${session.id}`));
       }
       return code;
@@ -342,11 +352,58 @@ class ReadRun {
     if (agent === undefined) return 1;
     const kept = await keepStream(head.chunks, head.sessionId ?? 'stdin', this.options.tmpdir ?? tmpdir());
     try {
+      if (this.options.inspect === true) return await this.inspectTranscript(agent, kept.path, name);
       // Spilled output and subagents live beside a transcript's file: a copy has neither.
       return await this.transcript(agent.reader.open(kept.path, { ...this.readOptions, name, resolveSpills: false }), name);
     } finally {
       await kept.remove();
     }
+  }
+
+  /**
+   * `--inspect` of the transcript at `path` (called `name`) read by `agent`'s reader: its shape, one line; 1
+   * when it cannot be read. Its warnings are counted, never printed (they may quote its text): one line says how many.
+   */
+  private async inspectTranscript(agent: ReadableAgent, path: string, name: string): Promise<number> {
+    let warnings = 0;
+    const reading = agent.reader.open(path, {
+      ...this.readOptions, includeEvents: true, resolveSpills: false, name, onWarning: () => { warnings += 1; },
+    });
+    try {
+      const shape = await inspectReading(reading, path, findInputFormat(agent.reader.input), this.options.maxRecordBytes ?? MAX_RECORD_BYTES);
+      const session = { sessionId: reading.sessionId, agent: agent.format, input: agent.reader.input, file: name };
+      await this.out.write(shapeLine(session, { ...shape, partial: reading.partial === true, warnings }));
+    } catch (error) {
+      if (error instanceof ReaderError) this.report(error.message);
+      else if (typeof (error as NodeJS.ErrnoException).syscall === 'string') this.report(`${name}: ${cannotBeRead(error)}`);
+      else throw error;
+      return 1;
+    }
+    this.warned(name, warnings);
+    return 0;
+  }
+
+  /** `--inspect` of a stream read through `format`'s adapter: its shape, one line; 1 when it cannot be read. */
+  private async inspectAdapted(chunks: AsyncIterable<Buffer>, format: InputFormat, name: string): Promise<number> {
+    let warnings = 0;
+    try {
+      const maxLineBytes = this.options.maxRecordBytes ?? MAX_RECORD_BYTES;
+      const shape = await inspectAdapted(chunks, format, { name, maxLineBytes, warn: () => { warnings += 1; } });
+      const { sessionId, agent, child } = this.found;
+      const session = { sessionId, agent: agent ?? agentOfInput(format.name), input: format.name, file: name, ...(child !== undefined ? { child } : {}) };
+      await this.out.write(shapeLine(session, { ...shape, partial: shape.torn, warnings }));
+    } catch (error) {
+      if (typeof (error as NodeJS.ErrnoException).syscall !== 'string') throw error;
+      this.report(`${name}: ${cannotBeRead(error)}`);
+      return 1;
+    }
+    this.warned(name, warnings);
+    return 0;
+  }
+
+  /** One line for the warnings `--inspect` counted of input `name` (what they say may quote the conversation). */
+  private warned(name: string, warnings: number): void {
+    if (warnings > 0) this.report(`${name}: ${warnings} warning${warnings === 1 ? '' : 's'} (read it without --inspect to see them)`);
   }
 
   /** Print one transcript as the command asks; 1 when it cannot be read. */

@@ -6,9 +6,10 @@ import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startMockGemini, type MockGemini } from '../support/mock-gemini.js';
 import { resumeWithGemini } from '../support/gemini-cli.js';
-import { runBin, tempDir } from '../support/run.js';
+import { tempDir } from '../support/run.js';
+import { convertInto, FIRST, GROWTH } from '../support/growing-source.js';
 import { CANCELLED_ERROR } from '../../lib/agents/gemini-cli/records.js';
-import { chatLines, conversation, ev, geminiHome } from '../agents/gemini-cli/support.js';
+import { chatLines, conversation, geminiHome } from '../agents/gemini-cli/support.js';
 
 let mock: MockGemini;
 beforeAll(async () => {
@@ -18,28 +19,7 @@ afterAll(async () => {
   await mock.close();
 });
 
-const at = (s: number) => new Date(Date.now() - 3600_000 + s * 1000).toISOString();
-
-/** The first part of a source: a turn whose tool call has no result yet. */
-const FIRST = [
-  ev({ type: 'user', text: 'First question.', timestamp: at(1) }),
-  ev({ type: 'assistant', text: 'First answer.', timestamp: at(2) }),
-  ev({ type: 'user', text: 'List the files.', timestamp: at(3) }),
-  ev({ type: 'tool_call', id: 'c_ls', name: 'Bash', arguments: { command: 'ls' }, timestamp: at(4) }),
-].join('');
-/** What the source adds later: the call's result, the answer, another turn. */
-const GROWTH = [
-  ev({ type: 'tool_result', id: 'c_ls', content: 'a.txt\nb.txt', timestamp: at(5) }),
-  ev({ type: 'assistant', text: 'There are two files.', timestamp: at(6) }),
-  ev({ type: 'user', text: 'Thanks.', timestamp: at(7) }),
-  ev({ type: 'assistant', text: 'You are welcome.', timestamp: at(8) }),
-].join('');
-
-async function convert(source: string, root: string, cwd: string): Promise<any> {
-  const r = await runBin(['convert', source, '--session-format', 'gemini-cli', '--session-dir', `gemini-cli=${root}`, '--cwd', cwd], { cwd: tempDir() });
-  expect(r.code, r.stderr).toBe(0);
-  return { ...JSON.parse(r.stdout.trim()), stderr: r.stderr };
-}
+const convert = (source: string, root: string, cwd: string): Promise<any> => convertInto('gemini-cli', source, root, cwd);
 
 const messages = (file: string) => chatLines(file).filter((l) => typeof l.id === 'string');
 

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { startMockChat, type MockChat } from '../support/mock-chat-completions.js';
 import { continueWithPi, piHome } from '../support/pi.js';
 import { FIXTURES, cleanEnv, runBin, tempDir } from '../support/run.js';
+import { convertInto, FIRST, GROWTH } from '../support/growing-source.js';
 
 let mock: MockChat;
 beforeAll(async () => {
@@ -16,29 +17,9 @@ afterAll(async () => {
   await mock.close();
 });
 
-const ev = (o: object) => `${JSON.stringify(o)}\n`;
 const at = (s: number) => new Date(Date.now() - 3600_000 + s * 1000).toISOString();
 
-/** The first part of a source: a turn whose tool call has no result yet. */
-const FIRST = [
-  ev({ type: 'user', text: 'First question.', timestamp: at(1) }),
-  ev({ type: 'assistant', text: 'First answer.', timestamp: at(2) }),
-  ev({ type: 'user', text: 'List the files.', timestamp: at(3) }),
-  ev({ type: 'tool_call', id: 'c_ls', name: 'Bash', arguments: { command: 'ls' }, timestamp: at(4) }),
-].join('');
-/** What the source adds later: the call's result, the answer, another turn. */
-const GROWTH = [
-  ev({ type: 'tool_result', id: 'c_ls', content: 'a.txt\nb.txt', timestamp: at(5) }),
-  ev({ type: 'assistant', text: 'There are two files.', timestamp: at(6) }),
-  ev({ type: 'user', text: 'Thanks.', timestamp: at(7) }),
-  ev({ type: 'assistant', text: 'You are welcome.', timestamp: at(8) }),
-].join('');
-
-async function convert(source: string, root: string, cwd: string): Promise<any> {
-  const r = await runBin(['convert', source, '--session-format', 'pi', '--session-dir', `pi=${root}`, '--cwd', cwd], { cwd: tempDir() });
-  expect(r.code, r.stderr).toBe(0);
-  return JSON.parse(r.stdout.trim());
-}
+const convert = (source: string, root: string, cwd: string): Promise<any> => convertInto('pi', source, root, cwd);
 
 const entries = (file: string) => readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
 

@@ -2,11 +2,10 @@
 // (same session id, earlier bytes untouched, the new records chained onto the last one, ids never reused), and
 // the real qwen resumes old and new turns, the late result paired with its call.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { startMockChat, type MockChat } from '../support/mock-chat-completions.js';
 import { resumeWithQwen, writeQwenSettings } from '../support/qwen-code.js';
-import { cleanEnv, runBin, tempDir } from '../support/run.js';
+import { cleanEnv, tempDir } from '../support/run.js';
+import { convertGrowing, jsonLines, SAID } from '../support/growing-source.js';
 
 let mock: MockChat;
 beforeAll(async () => {
@@ -16,49 +15,13 @@ afterAll(async () => {
   await mock.close();
 });
 
-const at = (s: number) => new Date(Date.now() - 3600_000 + s * 1000).toISOString();
-const ev = (o: object) => `${JSON.stringify(o)}\n`;
-
-/** The first part of a source: a turn whose tool call has no result yet. */
-const FIRST = [
-  ev({ type: 'user', text: 'First question.', timestamp: at(1) }),
-  ev({ type: 'assistant', text: 'First answer.', timestamp: at(2) }),
-  ev({ type: 'user', text: 'List the files.', timestamp: at(3) }),
-  ev({ type: 'tool_call', id: 'c_ls', name: 'Bash', arguments: { command: 'ls' }, timestamp: at(4) }),
-].join('');
-/** What the source adds later: the call's result, the answer, another turn. */
-const GROWTH = [
-  ev({ type: 'tool_result', id: 'c_ls', content: 'a.txt\nb.txt', timestamp: at(5) }),
-  ev({ type: 'assistant', text: 'There are two files.', timestamp: at(6) }),
-  ev({ type: 'user', text: 'Thanks.', timestamp: at(7) }),
-  ev({ type: 'assistant', text: 'You are welcome.', timestamp: at(8) }),
-].join('');
-
-const records = (file: string): any[] => readFileSync(file, 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l));
-
 describe('incremental convert into Qwen Code chats', () => {
   test('a source that grows mid-turn is appended to its chat, chained whole, and the real qwen sends old and new turns', async () => {
     const home = tempDir('asyncai-log-incremental-qwen-home-');
     const root = writeQwenSettings(home);
     const dir = tempDir('asyncai-log-incremental-qwen-');
-    const source = join(dir, 'events.ndjson');
-    const convert = async () => {
-      const r = await runBin(['convert', source, '--session-format', 'qwen-code', '--session-dir', `qwen-code=${root}`, '--cwd', dir], { cwd: tempDir(), env: cleanEnv({ HOME: home }) });
-      expect(r.code, r.stderr).toBe(0);
-      return JSON.parse(r.stdout.trim());
-    };
-    writeFileSync(source, FIRST);
-    const first = await convert();
-    expect(first).toMatchObject({ status: 'converted', reason: 'new' });
-    const session = first.harnesses[0];
-    const before = readFileSync(session.session_file);
-
-    appendFileSync(source, GROWTH);
-    const second = await convert();
-    expect(second).toMatchObject({ status: 'converted', reason: 'grew' });
-    expect(second.harnesses[0]).toMatchObject({ session_id: session.session_id, session_file: session.session_file });
-    expect(readFileSync(session.session_file).subarray(0, before.length)).toEqual(before);
-    const all = records(session.session_file);
+    const session = await convertGrowing('qwen-code', root, dir, cleanEnv({ HOME: home }));
+    const all = jsonLines(session.session_file);
     expect(new Set(all.map((r) => r.uuid)).size).toBe(all.length);
     all.forEach((r, i) => expect(r.parentUuid).toBe(i === 0 ? null : all[i - 1].uuid));
     expect(all.every((r) => r.sessionId === session.session_id)).toBe(true);
@@ -71,6 +34,6 @@ describe('incremental convert into Qwen Code chats', () => {
     expect(tool).toMatchObject({ tool_call_id: 'c_ls' });
     expect(JSON.stringify(tool.content)).toContain('a.txt\\nb.txt');
     const text = JSON.stringify(messages);
-    for (const said of ['First question.', 'First answer.', 'List the files.', 'There are two files.', 'Thanks.', 'You are welcome.']) expect(text).toContain(said);
+    for (const said of SAID) expect(text).toContain(said);
   });
 });

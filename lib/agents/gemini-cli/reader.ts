@@ -211,4 +211,18 @@ export const geminiChat: InputFormat = {
   name: INPUT_FORMAT,
   detect: isMetadata,
   create: () => new GeminiChatAdapter(),
+  recordKinds: chatRecordKinds,
 };
+
+/**
+ * The kinds of a chat's records (`read --inspect`): a message's `type`, an update's `$` key (`$set`,
+ * `$rewindTo`), the header `session`; a legacy chat document is its header and each of its messages.
+ */
+function chatRecordKinds(value: unknown): string[] {
+  if (!isObject(value)) return [];
+  if (typeof value.type === 'string') return [value.type];
+  const update = Object.keys(value).find((key) => key.startsWith('$'));
+  if (update !== undefined) return [update];
+  const messages = Array.isArray(value.messages) ? value.messages : [];
+  return ['session', ...messages.flatMap((m: unknown) => (isObject(m) && typeof m.type === 'string' ? [m.type] : []))];
+}

@@ -1,12 +1,11 @@
 // Shared by the OpenCode tests: events as NDJSON lines, and the built bin writing an OpenCode session in an
 // isolated OpenCode home with the real program named.
-import { execFileSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { opencodeBinary, type OpencodeHome } from '../../support/opencode.js';
+import { chatConversation } from '../../support/store-cli.js';
 import { flatten, runBin, sessionOf, type RunResult } from '../../support/run.js';
 
-export const ev = (event: Record<string, unknown>): string => `${JSON.stringify(event)}\n`;
+export { ev } from '../../support/growing-source.js';
+export { projectDir } from '../../support/store-cli.js';
 
 /** The bin's environment: the home's, with ASYNCAI_LOG_OPENCODE naming the real program. */
 export function binEnv(home: OpencodeHome): Record<string, string> {
@@ -19,31 +18,8 @@ export async function writeOpencodeSession(home: OpencodeHome, dir: string, inpu
   return { result, id: result.code === 0 ? sessionOf(result).session_id : '' };
 }
 
-/** A project directory in `home`: a git repository with an origin remote, or a plain directory. */
-export function projectDir(home: OpencodeHome, name: string, git: boolean): string {
-  const dir = join(home.home, name);
-  mkdirSync(dir, { recursive: true });
-  if (git) {
-    const run = (args: string[]) => execFileSync('git', args, { cwd: dir, stdio: 'ignore', env: { ...home.env, GIT_CONFIG_NOSYSTEM: '1' } });
-    run(['init', '-q']);
-    run(['remote', 'add', 'origin', 'git@github.com:example/Proj.git']);
-  }
-  return dir;
-}
-
 /** The request's messages as comparable items (system prompt left out). */
-export function conversation(body: any): unknown[] {
-  return body.messages.filter((m: any) => m.role !== 'system').map((m: any) => {
-    const text = typeof m.content === 'string' ? m.content : Array.isArray(m.content) ? m.content.map((c: any) => c.text ?? `[${c.type}]`).join('') : m.content;
-    return {
-      role: m.role,
-      ...(text ? { text } : {}),
-      ...(m.reasoning_content ? { reasoning: m.reasoning_content } : {}),
-      ...(m.tool_calls ? { calls: m.tool_calls.map((c: any) => [c.id, c.function.name, JSON.parse(c.function.arguments)]) } : {}),
-      ...(m.tool_call_id ? { result: m.tool_call_id } : {}),
-    };
-  });
-}
+export const conversation = (body: any): unknown[] => chatConversation(body);
 
 /**
  * The conversation of a Messages API request the real claude sent, as [role, block type, content] rows: text,

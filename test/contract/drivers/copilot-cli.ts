@@ -7,7 +7,8 @@ import { readFileSync } from 'node:fs';
 import { startMockChat } from '../../support/mock-chat-completions.js';
 import { copilotRoot, resumeWithCopilot, withoutDatetime } from '../../support/copilot-cli.js';
 import { tempDir } from '../../support/run.js';
-import { plainPlace, type ContractDriver, type Element, type NativeCall } from '../driver.js';
+import { plainPlace, type ContractDriver, type NativeCall } from '../driver.js';
+import { chatElements } from '../chat-elements.js';
 
 /** The tool requests of every assistant message of an events file, by call id. */
 function nativeCalls(text: string): Map<string, NativeCall> {
@@ -19,12 +20,6 @@ function nativeCalls(text: string): Map<string, NativeCall> {
     for (const request of event.data.toolRequests ?? []) calls.set(request.toolCallId, { name: request.name, args: request.arguments ?? {} });
   }
   return calls;
-}
-
-/** The parts of an OpenAI message's content (a string is one text part). */
-function parts(content: unknown): any[] {
-  if (typeof content === 'string') return content === '' ? [] : [{ type: 'text', text: content }];
-  return Array.isArray(content) ? content : [];
 }
 
 /** The id of the file's last event: a foreign event chains onto it, as the CLI's own do. */
@@ -56,26 +51,10 @@ export const driver: ContractDriver = {
       close: () => mock.close(),
     };
   },
-  elements(request) {
-    const out: Element[] = [];
-    for (const m of (request as any).messages as any[]) {
-      if (m.role === 'system') continue;
-      if (m.role === 'tool') {
-        out.push({ kind: 'result', id: m.tool_call_id, text: parts(m.content).filter((p) => p.type === 'text').map((p) => p.text).join('\n') });
-        continue;
-      }
-      const from = m.role === 'assistant' ? 'model' : 'user';
-      const list = parts(m.content);
-      list.forEach((part, i) => {
-        // The CLI names each attached image in a text part right before it.
-        if (part.type === 'text' && list[i + 1]?.type === 'image_url') return;
-        if (part.type === 'text' && part.text !== '') out.push({ kind: 'text', from, text: from === 'user' ? withoutDatetime(part.text) : part.text });
-        else if (part.type === 'image_url') out.push({ kind: 'image' });
-      });
-      for (const call of (m.tool_calls ?? []) as any[]) out.push({ kind: 'call', id: call.id, name: call.function.name, args: JSON.parse(call.function.arguments) });
-    }
-    return out;
-  },
+  elements: (request) => chatElements(request, {
+    // The CLI names each attached image in a text part right before it, and puts the date before a prompt.
+    text: (text, from, list, at) => (list[at + 1]?.type === 'image_url' ? undefined : from === 'user' ? withoutDatetime(text) : text),
+  }),
   // A notice as the CLI appends to a session it runs, chained onto the file's last event (reference: copilot-cli.md).
   foreignLine: (session, marker) => `${JSON.stringify({
     type: 'session.info', data: { infoType: 'notice', message: marker }, id: randomUUID(), timestamp: new Date().toISOString(), parentId: lastId(session.session_file),

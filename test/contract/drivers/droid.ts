@@ -5,7 +5,8 @@
 import { startMockChat } from '../../support/mock-chat-completions.js';
 import { resumeWithDroid, writeDroidSettings } from '../../support/droid.js';
 import { tempDir } from '../../support/run.js';
-import { plainPlace, type ContractDriver, type Element, type NativeCall } from '../driver.js';
+import { plainPlace, type ContractDriver, type NativeCall } from '../driver.js';
+import { chatElements } from '../chat-elements.js';
 
 /** The calls of a session file: each `tool_use` block of every assistant message. */
 function nativeCalls(text: string): Map<string, NativeCall> {
@@ -22,12 +23,6 @@ function nativeCalls(text: string): Map<string, NativeCall> {
 /** Text the CLI adds to the conversation itself (tools, skills, environment before each prompt). */
 function isOwnContext(text: string): boolean {
   return text.trimStart().startsWith('<system-reminder>');
-}
-
-/** The parts of an OpenAI message's content (a string is one text part). */
-function parts(content: unknown): any[] {
-  if (typeof content === 'string') return content === '' ? [] : [{ type: 'text', text: content }];
-  return Array.isArray(content) ? content : [];
 }
 
 export const driver: ContractDriver = {
@@ -52,23 +47,7 @@ export const driver: ContractDriver = {
       close: () => mock.close(),
     };
   },
-  elements(request) {
-    const out: Element[] = [];
-    for (const m of (request as any).messages as any[]) {
-      if (m.role === 'system') continue;
-      if (m.role === 'tool') {
-        out.push({ kind: 'result', id: m.tool_call_id, text: parts(m.content).filter((p) => p.type === 'text').map((p) => p.text).join('\n') });
-        continue;
-      }
-      const from = m.role === 'assistant' ? 'model' : 'user';
-      for (const part of parts(m.content)) {
-        if (part.type === 'text' && part.text !== '' && !isOwnContext(part.text)) out.push({ kind: 'text', from, text: part.text });
-        else if (part.type === 'image_url') out.push({ kind: 'image' });
-      }
-      for (const call of (m.tool_calls ?? []) as any[]) out.push({ kind: 'call', id: call.id, name: call.function.name, args: JSON.parse(call.function.arguments) });
-    }
-    return out;
-  },
+  elements: (request) => chatElements(request, { text: (text) => (isOwnContext(text) ? undefined : text) }),
   // The line droid appends after each turn it runs (reference: droid.md), never sent to the model.
   foreignLine: (_session, marker) => `${JSON.stringify({ type: 'agent_turn_outcome', turnId: marker, reason: 'completed', resultKind: 'text' })}\n`,
   // Its sessions are read through its input adapter, from the session file alone.

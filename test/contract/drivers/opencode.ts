@@ -1,80 +1,22 @@
-// Contract driver for OpenCode. OpenCode keeps sessions in a SQLite database only its own program writes: the
-// writer appends to a journal (`<root>/asyncai-log/<ses_id>.jsonl`, the session line's `session_file`) while the
-// stream runs and hands it to `opencode import` at the end. The journal is the append-only file of this
-// contract: its entries are the writer's own (the database files are OpenCode's), and OpenCode itself never
-// appends to it, so the foreign line is one another process adds, which the import must pass over. The
-// file-level items name a stand-in program that only checks it was asked to import a document (the real one
-// takes seconds to start); the real `opencode import` and `opencode run --session` continue the session
-// against the chat-completions mock, and a request's `messages` are its elements.
-import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+// Contract driver for OpenCode: the driver of test/contract/store-driver.ts (a journal handed to
+// `opencode import`; the real `opencode import` and `opencode run --session` against the mock).
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startMockChat } from '../../support/mock-chat-completions.js';
-import { continueWithOpencode, opencodeBinary, opencodeHome, type OpencodeHome } from '../../support/opencode.js';
-import { tempDir } from '../../support/run.js';
-import type { ContractDriver, Element, Place } from '../driver.js';
+import { continueWithOpencode, opencodeBinary, opencodeHome } from '../../support/opencode.js';
+import { storeDriver } from '../store-driver.js';
 
-/** The stand-in for `opencode`: succeeds only for `import <a non-empty file>`, run from an existing directory. */
-const STAND_IN = join(tempDir('asyncai-log-contract-opencode-'), 'opencode');
-writeFileSync(STAND_IN, '#!/bin/sh\n[ "$1" = import ] && [ -s "$2" ] && [ -d "$PWD" ]\n');
-chmodSync(STAND_IN, 0o700);
-
-/** A place in an OpenCode home, the writer handing its sessions to `program`. */
-function homePlace(home: OpencodeHome, program: string): Place {
-  return { root: home.dataDir, cwd: tempDir('asyncai-log-contract-cwd-'), env: { ...home.env, ASYNCAI_LOG_OPENCODE: program } };
-}
-
-export const driver: ContractDriver = {
+export const driver = storeDriver({
   format: 'opencode',
-  nativeSession: 'opencode/session.json',
-  // The export's tool parts: the tool's name and its state's input.
-  nativeCalls: (text) => new Map((JSON.parse(text).messages as any[]).flatMap((m) => m.parts as any[])
-    .filter((p) => p.type === 'tool')
-    .map((p) => [p.callID, { name: p.tool, args: p.state.input }])),
-  keepsImages: true,
-  marksErrors: false,
-  sendsHistoryBeforeCompaction: true,
-  // The stand-in never calls a model: the home's mock address is never used.
-  place: () => homePlace(opencodeHome('http://127.0.0.1:9'), STAND_IN),
-  owned: (rel) => rel === 'asyncai-log/' || rel.startsWith('asyncai-log/'),
-  async realCli() {
-    const mock = await startMockChat();
-    const home = opencodeHome(mock.url);
+  programVariable: 'ASYNCAI_LOG_OPENCODE',
+  binary: opencodeBinary,
+  home: (baseUrl) => {
+    const home = opencodeHome(baseUrl);
     // The mock model takes images (OpenCode replaces an image by an error text for a text-only model).
     const config = join(home.env.XDG_CONFIG_HOME!, 'opencode', 'opencode.json');
     const parsed = JSON.parse(readFileSync(config, 'utf8'));
     Object.assign(parsed.provider.mock.models['mock-model'], { attachment: true, modalities: { input: ['text', 'image'], output: ['text'] } });
     writeFileSync(config, JSON.stringify(parsed));
-    const place = homePlace(home, opencodeBinary());
-    return {
-      place,
-      async resume(session) {
-        const before = mock.turns().length;
-        const run = await continueWithOpencode(home, place.cwd, session.session_id);
-        return { run, request: mock.turns()[before] };
-      },
-      close: () => mock.close(),
-    };
+    return home;
   },
-  elements(request) {
-    const out: Element[] = [];
-    for (const m of (request as any).messages as any[]) {
-      if (m.role === 'system') continue;
-      const from = m.role === 'assistant' ? 'model' : 'user';
-      if (m.role === 'tool') {
-        const text = typeof m.content === 'string' ? m.content : (m.content as any[]).map((c) => c.text ?? '').join('');
-        out.push({ kind: 'result', id: m.tool_call_id, text });
-        continue;
-      }
-      const parts = typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : (m.content ?? []) as any[];
-      for (const part of parts) {
-        if (part.type === 'text' && part.text !== '') out.push({ kind: 'text', from, text: part.text });
-        else if (part.type === 'image_url') out.push({ kind: 'image' });
-      }
-      for (const call of (m.tool_calls ?? []) as any[]) out.push({ kind: 'call', id: call.id, name: call.function.name, args: JSON.parse(call.function.arguments) });
-    }
-    return out;
-  },
-  foreignLine: (_session, marker) => `${JSON.stringify({ foreign: marker })}\n`,
-  // Its sessions are read through its input adapter, from the session file alone.
-  plantSidecars: () => null,
-};
+  continueWith: (home, dir, session) => continueWithOpencode(home, dir, session),
+});

@@ -6,7 +6,8 @@ import { readFileSync } from 'node:fs';
 import { startMockChat } from '../../support/mock-chat-completions.js';
 import { resumeWithQwen, writeQwenSettings } from '../../support/qwen-code.js';
 import { tempDir } from '../../support/run.js';
-import { plainPlace, type ContractDriver, type Element, type NativeCall } from '../driver.js';
+import { plainPlace, type ContractDriver, type NativeCall } from '../driver.js';
+import { chatElements } from '../chat-elements.js';
 
 /** The calls of a chat file: each `functionCall` part of every record. */
 function nativeCalls(text: string): Map<string, NativeCall> {
@@ -23,12 +24,6 @@ function nativeCalls(text: string): Map<string, NativeCall> {
 /** Text the CLI adds to the conversation itself (skills, environment, the date before the new prompt). */
 function isOwnContext(text: string): boolean {
   return text.trimStart().startsWith('<system-reminder>');
-}
-
-/** The text parts of an OpenAI message's content (a string is one). */
-function textParts(content: unknown): any[] {
-  if (typeof content === 'string') return content === '' ? [] : [{ type: 'text', text: content }];
-  return Array.isArray(content) ? content : [];
 }
 
 /** Whether a request is the CLI's own side request (its memory extraction after a turn), not the conversation. */
@@ -59,25 +54,7 @@ export const driver: ContractDriver = {
       close: () => mock.close(),
     };
   },
-  elements(request) {
-    const out: Element[] = [];
-    for (const m of (request as any).messages as any[]) {
-      if (m.role === 'system') continue;
-      if (m.role === 'tool') {
-        const text = textParts(m.content).filter((p) => p.type === 'text').map((p) => p.text).join('\n');
-        out.push({ kind: 'result', id: m.tool_call_id, text });
-        for (const p of textParts(m.content)) if (p.type === 'image_url') out.push({ kind: 'image' });
-        continue;
-      }
-      const from = m.role === 'assistant' ? 'model' : 'user';
-      for (const part of textParts(m.content)) {
-        if (part.type === 'text' && part.text !== '' && !isOwnContext(part.text)) out.push({ kind: 'text', from, text: part.text });
-        else if (part.type === 'image_url') out.push({ kind: 'image' });
-      }
-      for (const call of (m.tool_calls ?? []) as any[]) out.push({ kind: 'call', id: call.id, name: call.function.name, args: JSON.parse(call.function.arguments) });
-    }
-    return out;
-  },
+  elements: (request) => chatElements(request, { text: (text) => (isOwnContext(text) ? undefined : text), resultImages: true }),
   // A telemetry record as the CLI appends on resume, chained onto the file's last record (reference: qwen-code.md).
   foreignLine(session, marker) {
     const records = readFileSync(session.session_file, 'utf8').split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l));
