@@ -4,11 +4,11 @@
 // in file order whoever scanned them.
 import { resolveTimestamp } from '../../../events.js';
 import { BranchIndex } from './branch.js';
-import { forEachTaskLine, pipeline } from './chunks.js';
 import { decodeRecordHead, HEAD_INTS, readRecordHead, type RecordHead } from './record-head.js';
 import type { TranscriptLine } from './scan.js';
 import type { TranscriptFile } from './transcript-file.js';
-import type { HeadsResult, WorkerPool } from './worker-pool.js';
+import { passChunks, type HeadsResult, type WorkerPool } from './worker-pool.js';
+import { forEachTaskLine } from '../../../session/chunk-pool.js';
 
 /** What the first pass learnt. */
 export interface FirstPass {
@@ -65,9 +65,11 @@ export async function firstPass(file: TranscriptFile, previews: boolean, pool?: 
       if (line.skippedHead !== undefined) skippedHeads.set(line.no, line.skippedHead);
       return true;
     };
-    for await (const result of pipeline(file, scan, pool, 'heads', wanted)) {
+    // An over-long line's skipped head does not travel with the chunk (see skippedHeads).
+    const taskLine = { skippedHead: undefined } as TranscriptLine;
+    for await (const result of passChunks(file, scan, pool, 'heads', wanted)) {
       const { task, heads } = result as HeadsResult;
-      forEachTaskLine(task, (line, i) => {
+      forEachTaskLine<TranscriptLine>(task, (line, i) => {
         // A chunk no worker scanned (heads empty: the worker could not, or failed) is scanned here.
         if (heads.length > 0 && heads[i * HEAD_INTS]! >= 0) {
           lines = line.no;
@@ -75,7 +77,7 @@ export async function firstPass(file: TranscriptFile, previews: boolean, pool?: 
         } else {
           onLine(line);
         }
-      });
+      }, taskLine);
     }
   }
   return { index, bytes: scan.summary.bytes, first, regular, lines };

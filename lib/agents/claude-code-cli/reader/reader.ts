@@ -7,17 +7,17 @@ import { existsSync, promises as fsp, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import type { ContextEvent, GenericEvent } from '../../../events.js';
-import { lstatBelow } from '../../../util/no-follow.js';
+import { lstatBelow, readBelow } from '../../../util/no-follow.js';
 import { ReaderError, type ReaderWarning, type TranscriptReading } from '../../../session/types.js';
 import { branchFilter, type TranscriptTree } from './branch.js';
 import { firstPass } from './first-pass.js';
 import { TranscriptEventMapper } from './map-record.js';
 import { isObject } from './record-types.js';
 import { eventText, secondPass, type EventOutput, type SecondPassPlan } from './second-pass.js';
-import { readSidecar, spillResolver } from './spill.js';
+import { spillResolver } from './spill.js';
 import { TranscriptFile } from './transcript-file.js';
 import { UsageCounter, type UsageTotals } from './usage.js';
-import { WorkerPool } from './worker-pool.js';
+import { workerPool, type WorkerPool } from './worker-pool.js';
 
 export { ReaderError, type ReaderWarning };
 
@@ -209,7 +209,7 @@ export class ClaudeTranscriptReader implements AsyncIterable<GenericEvent>, Tran
     // The module is missing when this file runs from its TypeScript source (a test): then it is all done here.
     if (threads <= 0 || size < (this.options.parallelMinBytes ?? PARALLEL_MIN_BYTES) || !existsSync(workerUrl)) return undefined;
     const spillDir = this.spillDir();
-    return new WorkerPool(workerUrl, threads, {
+    return workerPool(workerUrl, threads, {
       includeEvents: this.options.includeEvents === true,
       ...(this.subagent ? { agentId: this.subagent.agentId } : {}),
       ...(spillDir !== undefined ? { spillDir } : {}),
@@ -278,7 +278,7 @@ export class ClaudeTranscriptReader implements AsyncIterable<GenericEvent>, Tran
       const agentId = match[1]!;
       const metaPath = join(dir, `agent-${agentId}.meta.json`);
       let meta: SubagentMeta = {};
-      const read = readSidecar(dir, [`agent-${agentId}.meta.json`], MAX_META_BYTES);
+      const read = readBelow(dir, [`agent-${agentId}.meta.json`], MAX_META_BYTES);
       if (read.ok) {
         try {
           const parsed: unknown = JSON.parse(read.text);
