@@ -21,6 +21,8 @@ export interface FirstPass {
   regular: boolean;
   /** The last line's number. */
   lines: number;
+  /** Bytes of the longest line (of an over-long one: what it had when it was dropped). */
+  longest: number;
 }
 
 /** Index the file's records; `previews` keeps a preview of each (for the tree), which needs every record parsed. */
@@ -29,6 +31,7 @@ export async function firstPass(file: TranscriptFile, previews: boolean, pool?: 
   let first: string | undefined;
   let regular = true;
   let lines = 0;
+  let longest = 0;
   const scan = file.open();
   /** Over-long lines' heads, by line number, while their chunk is with the pool (its line table has no room). */
   const skippedHeads = new Map<number, RecordHead>();
@@ -53,6 +56,7 @@ export async function firstPass(file: TranscriptFile, previews: boolean, pool?: 
   };
   const onLine = (line: TranscriptLine) => {
     lines = line.no;
+    if (line.bytes > longest) longest = line.bytes;
     const head = previews || line.overLong || line.invalidUtf8
       ? undefined : readRecordHead(line.buf, line.start, line.end, first === undefined);
     if (head !== undefined) onHead(head, line.no);
@@ -62,6 +66,7 @@ export async function firstPass(file: TranscriptFile, previews: boolean, pool?: 
     while (file.readChunk(scan, onLine));
   } else {
     const wanted = (line: TranscriptLine) => {
+      if (line.bytes > longest) longest = line.bytes;
       if (line.skippedHead !== undefined) skippedHeads.set(line.no, line.skippedHead);
       return true;
     };
@@ -80,7 +85,7 @@ export async function firstPass(file: TranscriptFile, previews: boolean, pool?: 
       }, taskLine);
     }
   }
-  return { index, bytes: scan.summary.bytes, first, regular, lines };
+  return { index, bytes: scan.summary.bytes, first, regular, lines, longest };
 }
 
 function validTimestamp(value: string): string | undefined {
