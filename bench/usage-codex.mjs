@@ -3,9 +3,10 @@
 // DD/rollout-<time>-<uuid>.jsonl`), each written as Codex writes one: session_meta, a turn_context per turn,
 // response_item lines (user message, reasoning, function calls and their output, assistant message) and an
 // event_msg token_count after each response with running totals (cached input, reasoning), the odd count
-// repeated. Medians of --reps whole-process runs; the totals of both compared. Writes its own key
-// (`usage_codex`) into <out-dir>/performance.json; bench/run.mjs renders it into docs/performance.md.
-// `node bench/usage-codex.mjs [--files N] [--turns T] [--reps R] [--seed S] [--cache-dir DIR] [--out-dir DIR] [--no-write]`.
+// repeated. Medians of whole-process runs, the two tools taking turns; the totals of both compared. A section
+// module of bench/run.mjs (bench/sections.md): `npm run bench` measures it; alone, `node bench/run.mjs --only
+// usage_codex`, or `node bench/usage-codex.mjs [--files N] [--turns T] [--reps R] [--seed S] [--cache-dir DIR]`
+// to print its table without writing anything.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -141,10 +142,41 @@ export function usageCodexMarkdown(u) {
   ].join('\n');
 }
 
+const positive = (values, name) => {
+  const n = Number(values[name]);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`--${name} wants a whole number of 1 or more, got ${JSON.stringify(values[name])}`);
+  return n;
+};
+
+export default {
+  name: 'usage_codex',
+  usage: `  --usage-codex-files N, --usage-codex-turns T: the Codex tree (default 200 rollouts of 400 turns, about
+                      540 MB); --usage-codex-reps N: runs each (default 3)`,
+  options: {
+    'usage-codex-files': { type: 'string', default: '200' },
+    'usage-codex-turns': { type: 'string', default: '400' },
+    'usage-codex-reps': { type: 'string', default: '3' },
+  },
+  quick: { 'usage-codex-files': '4', 'usage-codex-turns': '20', 'usage-codex-reps': '1' },
+
+  async measure(kit) {
+    const v = kit.opts.values;
+    const files = positive(v, 'usage-codex-files');
+    const turns = positive(v, 'usage-codex-turns');
+    kit.log(`codex tree: node bench/usage-codex.mjs --files ${files} --turns ${turns} --seed ${kit.opts.seed}`);
+    return measureUsageCodex({ files, turns, reps: positive(v, 'usage-codex-reps'), seed: kit.opts.seed, cacheDir: kit.opts.treeDir });
+  },
+  render: (data) => usageCodexMarkdown(data),
+  targets: (data, kit) => [
+    { target: 'read --usage --by session over the Codex tree at least as fast as ccusage codex session (side by side)', value: kit.round(data.speed_vs_ccusage), pass: data.speed_vs_ccusage >= 1 },
+    { target: 'read --usage over the Codex tree totals what ccusage codex session totals', value: data.same_totals ? 1 : 0, pass: data.same_totals },
+  ],
+};
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { values } = parseArgs({ options: {
-    files: { type: 'string', default: '20' }, turns: { type: 'string', default: '200' }, reps: { type: 'string', default: '3' },
-    seed: { type: 'string', default: '7' }, 'cache-dir': { type: 'string' }, 'out-dir': { type: 'string', default: join(ROOT, 'docs') }, 'no-write': { type: 'boolean', default: false },
+    files: { type: 'string', default: '200' }, turns: { type: 'string', default: '400' }, reps: { type: 'string', default: '3' },
+    seed: { type: 'string', default: '7' }, 'cache-dir': { type: 'string' },
   } });
   if (!existsSync(join(ROOT, 'dist', 'bin', 'asyncai-log.js'))) execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
   const result = measureUsageCodex({
@@ -152,12 +184,5 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     ...(values['cache-dir'] !== undefined ? { cacheDir: resolve(values['cache-dir']) } : {}),
   });
   process.stdout.write(`${usageCodexMarkdown(result)}\n`);
-  if (!values['no-write']) {
-    const file = join(values['out-dir'], 'performance.json');
-    const report = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
-    report.usage_codex = { measured_at: new Date().toISOString(), ...result };
-    writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
-    process.stderr.write(`wrote usage_codex into ${file}\n`);
-  }
   if (!result.same_totals) process.exitCode = 1;
 }

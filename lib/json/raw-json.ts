@@ -161,18 +161,25 @@ export function parseLine(line: Line): unknown {
 /**
  * The value of valid UTF-8 JSON `bytes` parsed piecewise (see parseLine), with the source that knows its long
  * strings' raw bytes; undefined when it does not apply (no string of PIECEWISE_MIN_BYTES) or the JSON is bad.
- * `bytes` must stay as they are while the value and source are used.
+ * `bytes` must stay as they are while the value and source are used. `unread`: top-level members the caller
+ * never looks at; their long strings are left empty, not decoded (a tool result's second copy, say).
  */
-export function parseBytes(bytes: Buffer): { value: unknown; source: JsonSource } | undefined {
-  const spans = longValueStrings(bytes);
-  if (!spans) return undefined;
+export function parseBytes(bytes: Buffer, unread: readonly string[] = []): { value: unknown; source: JsonSource } | undefined {
+  const found = longValueStrings(bytes);
+  if (!found) return undefined;
+  const skipped = unread.map((key) => memberRaw(bytes, key, false)).filter((raw) => raw !== undefined)
+    .map((raw) => [raw.byteOffset - bytes.byteOffset, raw.byteOffset - bytes.byteOffset + raw.length] as const);
+  const isSkipped = (start: number) => skipped.some(([from, to]) => start >= from && start < to);
   try {
     const parts: Buffer[] = [];
+    const spans: [number, number][] = [];
     let at = 0;
-    spans.forEach(([start, end], i) => {
-      parts.push(bytes.subarray(at, start), Buffer.from(`"${MARK}${i}"`));
+    for (const [start, end] of found) {
+      const skip = isSkipped(start);
+      parts.push(bytes.subarray(at, start), Buffer.from(skip ? '""' : `"${MARK}${spans.length}"`));
+      if (!skip) spans.push([start, end]);
       at = end + 1;
-    });
+    }
     parts.push(bytes.subarray(at));
     const skeleton: unknown = JSON.parse(Buffer.concat(parts).toString('utf8'));
     const strings = spans.map(([start, end]) => decodePiecewise(bytes, start + 1, end));
@@ -273,9 +280,9 @@ function substitute(skeleton: unknown, strings: string[]): unknown {
 /**
  * The raw text of the value of member `key` of the object `buf` holds (valid JSON: it was parsed); undefined
  * when `buf` is not an object, holds `key` twice or not at all, has a key with an escape, or the value is a
- * container whose raw text is not to be spliced (see `splicesAsIs`).
+ * container whose raw text is not to be spliced (see `splicesAsIs`; `asIs` false: whatever its text).
  */
-function memberRaw(buf: Buffer, key: string): Buffer | undefined {
+function memberRaw(buf: Buffer, key: string, asIs = true): Buffer | undefined {
   const scanner = new JsonScanner(buf);
   let pos = scanner.ws(0);
   if (buf[pos] !== 0x7b) return undefined;
@@ -297,7 +304,7 @@ function memberRaw(buf: Buffer, key: string): Buffer | undefined {
       end = scanner.stringEnd(start) + 1;
     } else if (c === 0x7b || c === 0x5b) {
       end = scanner.skipContainer(start);
-      if (same && !scanner.splicesAsIs(start, end, SPLICE_MAX_DEPTH)) return undefined;
+      if (same && asIs && !scanner.splicesAsIs(start, end, SPLICE_MAX_DEPTH)) return undefined;
     } else {
       end = scanner.scalarEnd(start);
     }

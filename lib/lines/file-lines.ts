@@ -51,6 +51,7 @@ export class FileLines {
   private skipping = false;
   private skipped = 0;
   private readonly rules: LineRules;
+  private readonly maxLineBytes: number;
   private done = false;
   /** The caller keeps this chunk's buffer (see keepBuffer): the next chunk is read into a new one. */
   private kept = false;
@@ -74,6 +75,7 @@ export class FileLines {
   ) {
     this.buf = Buffer.allocUnsafeSlow(chunkBytes);
     this.rules = new LineRules(maxLineBytes);
+    this.maxLineBytes = maxLineBytes;
   }
 
   /**
@@ -168,9 +170,14 @@ export class FileLines {
     this.have = 0;
   }
 
-  /** A line that does not fit: a bigger buffer (the pending bytes are at its start). */
+  /**
+   * A line that does not fit: a bigger buffer (the pending bytes are at its start), of the line's size when
+   * its end is found ahead within the line limit (read ahead a chunk at a time: the line is then read once
+   * more, into a buffer of its size, not copied into ever larger ones), else twice the size.
+   */
   private grow(): void {
-    const bigger = Buffer.allocUnsafeSlow(this.buf.length * 2);
+    const size = this.lineEndAhead() ?? this.buf.length * 2;
+    const bigger = Buffer.allocUnsafeSlow(size);
     this.buf.copy(bigger, 0, 0, this.have);
     this.buf = bigger;
   }
@@ -211,6 +218,25 @@ export class FileLines {
       }
       onLine(line);
     }
+  }
+
+  /** The buffer size that holds the pending line to its newline, or undefined when it is not within the limit. */
+  private lineEndAhead(): number | undefined {
+    const probe = Buffer.allocUnsafe(this.chunkBytes);
+    for (let at = this.bytesRead; at < this.limit && at - this.bytesRead + this.have <= this.maxLineBytes;) {
+      const n = readSync(this.fd, probe, 0, Math.min(probe.length, this.limit - at), at);
+      if (n === 0) break;
+      const nl = probe.subarray(0, n).indexOf(10);
+      if (nl !== -1) return this.sizeFor(at + nl + 1);
+      at += n;
+    }
+    // The file ends inside the line: the buffer holds the rest (and room to see the end).
+    return this.limit - this.bytesRead + this.have <= this.maxLineBytes ? this.sizeFor(this.limit) : undefined;
+  }
+
+  /** A buffer size that holds the pending line up to file offset `end`, with a byte to spare. */
+  private sizeFor(end: number): number {
+    return Math.max(this.buf.length + 1, this.have + (end - this.bytesRead) + 1);
   }
 
   private emitOverLong(onLine: (line: FileLine) => void, no: number, bytes: number, last: boolean): void {

@@ -154,11 +154,18 @@ export interface TranscriptReading {
 /** One transcript's usage line counted elsewhere, or why it could not be read; the warnings met, in order. */
 export type UsageReply = { warnings: ReaderWarning[] } & ({ report: Record<string, unknown> } | { error: string });
 
-/** Worker threads counting transcripts' usage, whole files at a time. */
+/** What a usage worker is asked: one transcript. */
+export interface UsageTask {
+  path: string;
+  subagents: boolean;
+  maxRecordBytes?: number;
+}
+
+/** Worker threads counting transcripts' usage, whole files at a time (lib/session/usage-pool.ts). */
 export interface UsageCounting {
   readonly size: number;
   /** Count one transcript: its reply, or undefined when the caller must count it (the workers failed). */
-  count(task: { path: string; subagents: boolean; maxRecordBytes?: number }): Promise<UsageReply | undefined>;
+  count(task: UsageTask): Promise<UsageReply | undefined>;
   close(): void;
 }
 

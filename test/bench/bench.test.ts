@@ -71,7 +71,7 @@ interface Lengths {
 /** A run of the benchmark on a small short corpus (the parse loop and the filter, once) writing into `dir`. */
 const smallBench = (dir: string) => (...args: string[]) => spawnSync(process.execPath, [
   join(ROOT, 'bench', 'run.mjs'), '--events', '2000', '--corpora', 'short', '--tools', 'node-parse,filter', '--reps', '1',
-  '--latency-events', '0', '--corpus-dir', join(dir, 'corpora'), '--out-dir', join(dir, 'docs'), ...args,
+  '--latency-events', '0', '--sections', '', '--corpus-dir', join(dir, 'corpora'), '--out-dir', join(dir, 'docs'), ...args,
 ], { encoding: 'utf8', cwd: ROOT });
 
 const round = (n: number, digits: number) => Math.round(n * 10 ** digits) / 10 ** digits;
@@ -97,6 +97,7 @@ describe('bench/run.mjs', () => {
       tree: { files: number; bytes: number; events: number };
       lengths: Lengths;
       startup: { status: string; batches: number; node_cpu_ms: number; filter_cpu_ms: number; ratio: number };
+      sections: { realistic: { generated_at: string; data: { reps: number; tree: { files: number }; rows: (Row & { input: string })[] } } };
     };
     expect(report.machine.cores).toBeGreaterThan(0);
     // --quick: two start-up batches; CPU times in ms from GNU time, never compared with a number.
@@ -104,17 +105,19 @@ describe('bench/run.mjs', () => {
     expect(report.startup.node_cpu_ms).toBeGreaterThan(0);
     expect(report.startup.ratio).toBeGreaterThan(0);
     expect(report.machine.node).toBe(process.version);
-    const tools = ['cat', 'node-parse', 'jq', 'jq-pipe', 'filter-pipe', 'filter', 'read', 'convert'];
-    expect(report.rows.map((r) => `${r.corpus}/${r.tool}`)).toEqual(
-      [...['full', 'short', 'single'].flatMap((c) => tools.map((t) => `${c}/${t}`)), 'tree/ccusage', 'tree/read-usage'],
-    );
+    // jq of the file is opt-in; the many-file convert trees are made of the full corpus alone.
+    const tools = ['cat', 'node-parse', 'jq-pipe', 'filter-pipe', 'filter', 'read', 'convert'];
+    expect(report.rows.map((r) => `${r.corpus}/${r.tool}`)).toEqual([
+      ...['full', 'short', 'single'].flatMap((c) => [...tools, ...(c === 'full' ? ['convert-tree-j1', 'convert-tree-j2'] : [])].map((t) => `${c}/${t}`)),
+      'tree/ccusage', 'tree/read-usage',
+    ]);
     // --quick: two runs asked for (given flags win), a tree of 3 transcripts of 0.3 MB.
     expect(report.tree.files).toBe(3);
     expect(report.tree.bytes).toBeGreaterThan(3 * 0.3e6);
     for (const row of report.rows) {
       // jq and the pinned ccusage may be missing; read and convert may not exist in an older build: then said
       // so, never a failure.
-      if (['jq', 'jq-pipe', 'ccusage', 'read', 'convert', 'read-usage'].includes(row.tool)) expect(['ok', 'not available']).toContain(row.status);
+      if (['jq-pipe', 'ccusage', 'read', 'convert', 'read-usage', 'convert-tree-j1', 'convert-tree-j2'].includes(row.tool)) expect(['ok', 'not available']).toContain(row.status);
       else expect(row.status).toBe('ok');
       if (row.status !== 'ok') continue;
       const raw = row.raw!;
@@ -140,7 +143,9 @@ describe('bench/run.mjs', () => {
     const jqThere = report.rows.some((r) => r.tool === 'jq-pipe' && r.status === 'ok');
     const ccusageThere = report.rows.some((r) => r.tool === 'ccusage' && r.status === 'ok');
     expect(sideBySide.map((r) => `${r.corpus}/${r.tool}/${r.vs!.tool}`)).toEqual([
-      ...['full', 'short', 'single'].flatMap((c) => [...(jqThere ? [`${c}/filter-pipe/jq-pipe`] : []), `${c}/filter/node-parse`]),
+      ...['full', 'short', 'single'].flatMap((c) => [
+        ...(jqThere ? [`${c}/filter-pipe/jq-pipe`] : []), `${c}/filter/node-parse`, ...(c === 'full' ? ['full/convert-tree-j2/convert-tree-j1'] : []),
+      ]),
       ...(ccusageThere ? ['tree/read-usage/ccusage'] : []),
     ]);
     for (const row of sideBySide) {
@@ -159,11 +164,11 @@ describe('bench/run.mjs', () => {
     }
     // Peak RSS is a target for every row of this project's commands.
     for (const row of report.rows.filter((r) => ['filter', 'filter-pipe', 'read-usage'].includes(r.tool) && r.status === 'ok')) {
-      expect(report.targets.map((t) => t.target)).toContain(`${row.tool} peak RSS < 200 MB (${row.corpus}${row.corpus === 'tree' ? '' : ' corpus'})`);
+      expect(report.targets.map((t) => t.target)).toContain(`${row.tool} peak RSS < 256 MB (${row.corpus}${row.corpus === 'tree' ? '' : ' corpus'})`);
     }
-    // 200 MB of 10^6 bytes, in the MiB measured.
-    const limit = 200e6 / 2 ** 20;
-    for (const t of report.targets.filter((x) => x.target.includes('peak RSS < 200 MB'))) expect(t.pass).toBe(t.value < limit);
+    // 256 MB of 10^6 bytes, in the MiB measured.
+    const limit = 256e6 / 2 ** 20;
+    for (const t of report.targets.filter((x) => x.target.includes('peak RSS < 256 MB'))) expect(t.pass).toBe(t.value < limit);
     const base = (corpus: string) => report.rows.find((r) => r.corpus === corpus && r.tool === 'node-parse')!.raw!;
     for (const row of report.rows.filter((r) => r.tool === 'node-parse')) expect(row.raw!.speed_vs_node_parse).toBe(1);
     const filter = report.rows.find((r) => r.corpus === 'full' && r.tool === 'filter')!;
@@ -182,10 +187,10 @@ describe('bench/run.mjs', () => {
     }
     expect(report.targets.map((t) => t.target)).toEqual(expect.arrayContaining(['live latency median < 2 ms', 'live latency p99 < 20 ms']));
     for (const t of report.targets) expect(typeof t.pass).toBe('boolean');
-    // Memory against input length: N/4, N and 2N events (N: the quick full corpus), two runs each (--reps 2).
-    expect(report.lengths.corpora.map((c) => c.events)).toEqual([500, 2000, 4000]);
+    // Memory against input length: N/8, N/4 and N/2 events (N: the quick full corpus), two runs each (--reps 2).
+    expect(report.lengths.corpora.map((c) => c.events)).toEqual([250, 500, 1000]);
     expect(report.lengths.rows.map((r) => `${r.tool}/${r.events}`)).toEqual(
-      ['filter-pipe', 'filter', 'read'].flatMap((t) => [500, 2000, 4000].map((n) => `${t}/${n}`)),
+      ['filter-pipe', 'filter', 'read'].flatMap((t) => [250, 500, 1000].map((n) => `${t}/${n}`)),
     );
     for (const row of report.lengths.rows) {
       expect(row.status).toBe('ok');
@@ -196,12 +201,24 @@ describe('bench/run.mjs', () => {
     }
     for (const tool of ['filter-pipe', 'filter', 'read']) {
       const at = (n: number) => report.lengths.rows.find((r) => r.tool === tool && r.events === n)!;
-      const flat = report.targets.find((t) => t.target.startsWith(`${tool} peak RSS at 4,000 events <= 1.1x at 2,000`))!;
-      expect(flat.value).toBe(round(at(4000).peak_rss_median_mib / at(2000).peak_rss_median_mib, 2));
-      expect(flat.pass).toBe(at(4000).peak_rss_median_mib / at(2000).peak_rss_median_mib <= 1.1);
-      expect(report.targets.map((t) => t.target)).toContain(`${tool} peak RSS < 200 MB (500 events)`);
+      const flat = report.targets.find((t) => t.target.startsWith(`${tool} peak RSS at 1,000 events <= 1.1x at 500`))!;
+      expect(flat.value).toBe(round(at(1000).peak_rss_median_mib / at(500).peak_rss_median_mib, 2));
+      expect(flat.pass).toBe(at(1000).peak_rss_median_mib / at(500).peak_rss_median_mib <= 1.1);
+      expect(report.targets.map((t) => t.target)).toContain(`${tool} peak RSS < 256 MB (250 events)`);
     }
+    // The realistic section (a section module, bench/realistic.mjs): each command on the big transcript and
+    // the tree, two runs each (its own default), a peak RSS target per row.
+    const realistic = report.sections.realistic.data;
+    expect(realistic.tree.files).toBe(6);
+    expect(realistic.rows.map((r) => `${r.tool}/${r.input}/${r.status}/${r.runs!.length}`)).toEqual(
+      ['read/big/ok/2', 'convert/big/ok/2', 'read-usage/tree/ok/2', 'convert-j2/tree/ok/2'],
+    );
+    for (const row of realistic.rows) expect(row.raw!.peak_rss_mib).toBeGreaterThan(0);
+    expect(report.targets.map((t) => t.target)).toEqual(expect.arrayContaining([
+      'read of the realistic big transcript peak RSS < 256 MB', 'convert-j2 of the realistic tree peak RSS < 256 MB',
+    ]));
     const md = readFileSync(join(dir, 'docs', 'performance.md'), 'utf8');
+    expect(md).toContain('## The realistic corpus');
     expect(md).toContain('## Memory against input length');
     expect(md).toContain('| filter |');
     expect(md).toContain('| filter-pipe |');
@@ -237,7 +254,7 @@ describe('bench/run.mjs', () => {
     }
     // Each version's rows are held to the RSS limit too.
     expect((after as unknown as { targets: { target: string }[] }).targets.map((t) => t.target)).toEqual(expect.arrayContaining(
-      ['filter', 'read'].map((t) => `${t} peak RSS < 200 MB (Node ${process.version}, short corpus)`),
+      ['filter', 'read'].map((t) => `${t} peak RSS < 256 MB (Node ${process.version}, short corpus)`),
     ));
     // --versions-only keeps the lengths measured before (the filter's: --tools named it).
     expect((after as { lengths?: unknown }).lengths).toEqual((before as { lengths?: unknown }).lengths);
@@ -247,14 +264,36 @@ describe('bench/run.mjs', () => {
     expect(md).toContain(`| read | ${process.version} |`);
   }, 900_000);
 
+  test('--only measures a section module alone, and a later run that does not measure it keeps its figures and date', () => {
+    const dir = tempDir();
+    const bench = smallBench(dir);
+    const first = bench();
+    expect(first.status, first.stderr).toBe(0);
+    const before = JSON.parse(readFileSync(join(dir, 'docs', 'performance.json'), 'utf8')) as { rows: Row[]; sections: Record<string, unknown> };
+    expect(before.sections).toEqual({});
+    const second = bench('--quick', '--only', 'realistic', '--realistic-reps', '1', '--tree-dir', join(dir, 'tree'));
+    expect(second.status, second.stderr).toBe(0);
+    type Sections = { rows: Row[]; sections: { realistic: { generated_at: string; data: { rows: Row[] } } }; targets: { target: string }[] };
+    const after = JSON.parse(readFileSync(join(dir, 'docs', 'performance.json'), 'utf8')) as Sections;
+    expect(after.rows).toEqual(before.rows);
+    expect(after.sections.realistic.data.rows.map((r) => `${r.tool}/${r.runs!.length}`)).toEqual(['read/1', 'convert/1', 'read-usage/1', 'convert-j2/1']);
+    const third = bench();
+    expect(third.status, third.stderr).toBe(0);
+    const last = JSON.parse(readFileSync(join(dir, 'docs', 'performance.json'), 'utf8')) as Sections;
+    expect(last.sections.realistic).toEqual(after.sections.realistic);
+    expect(last.targets.map((t) => t.target)).toContain('read of the realistic big transcript peak RSS < 256 MB');
+    const md = readFileSync(join(dir, 'docs', 'performance.md'), 'utf8');
+    expect(md).toContain(`Measured ${after.sections.realistic.generated_at.slice(0, 10)}: 1 run(s) of each`);
+  }, 900_000);
+
   test('--lengths-only measures memory against input length and keeps every other figure', () => {
     const dir = tempDir();
     const bench = smallBench(dir);
     const first = bench();
     expect(first.status, first.stderr).toBe(0);
     const before = JSON.parse(readFileSync(join(dir, 'docs', 'performance.json'), 'utf8')) as { rows: Row[]; lengths: Lengths };
-    // --tools named filter: only it of --lengths-tools ran, at N/4, N and 2N.
-    expect(before.lengths.rows.map((r) => `${r.tool}/${r.events}`)).toEqual(['filter/500', 'filter/2000', 'filter/4000']);
+    // --tools named filter: only it of --lengths-tools ran, at N/8, N/4 and N/2.
+    expect(before.lengths.rows.map((r) => `${r.tool}/${r.events}`)).toEqual(['filter/250', 'filter/500', 'filter/1000']);
     const second = bench('--lengths', '300,600,1200', '--lengths-tools', 'filter,read', '--lengths-reps', '3', '--lengths-only');
     expect(second.status, second.stderr).toBe(0);
     const after = JSON.parse(readFileSync(join(dir, 'docs', 'performance.json'), 'utf8')) as {
@@ -268,7 +307,7 @@ describe('bench/run.mjs', () => {
     expect(after.targets.map((t) => t.target)).toEqual(expect.arrayContaining([
       'filter peak RSS at 1,200 events <= 1.1x at 600 (memory flat in input length; medians)',
       'read peak RSS at 1,200 events <= 1.1x at 600 (memory flat in input length; medians)',
-      'filter peak RSS < 200 MB (short corpus)', 'read peak RSS < 200 MB (1,200 events)',
+      'filter peak RSS < 256 MB (short corpus)', 'read peak RSS < 256 MB (1,200 events)',
     ]));
     const md = readFileSync(join(dir, 'docs', 'performance.md'), 'utf8');
     expect(md).toContain('--lengths 300,600,1200 --lengths-tools filter,read --lengths-reps 3 --lengths-only');

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { PassThrough, Readable } from 'node:stream';
 import { AppendFile } from '../../lib/session/append-file.js';
 import { LineSplitter, type Line } from '../../lib/lines/lines.js';
-import { jsonSourceOf, MIN_SPLICE_CHARS } from '../../lib/json/raw-json.js';
+import { jsonSourceOf, MIN_SPLICE_CHARS, parseBytes } from '../../lib/json/raw-json.js';
 import { isStringifyForm, stringifySpliced } from '../../lib/json/spliced-json.js';
 import { runFilter, type FilterOptions } from '../../lib/filter/index.js';
 import { tempDir } from '../support/run.js';
@@ -162,6 +162,25 @@ describe('JsonSource.rawMember', () => {
       }
     }
     expect(found).toBeGreaterThan(500);
+  });
+});
+
+describe('parseBytes', () => {
+  const BIG = 'é"\\'.repeat(40_000);
+  const line = Buffer.from(JSON.stringify({ type: 'user', message: { content: [{ type: 'tool_result', content: BIG }] }, toolUseResult: { stdout: BIG, code: 0 } }));
+
+  test('parses a line with long strings piecewise to what JSON.parse gives, their raw bytes known to the source', () => {
+    const parsedBytes = parseBytes(line)!;
+    expect(parsedBytes.value).toEqual(JSON.parse(line.toString('utf8')));
+    expect(parsedBytes.source.rawOf(BIG)?.toString('utf8')).toBe(JSON.stringify(BIG).slice(1, -1));
+  });
+
+  test('leaves the long strings of an unread top-level member empty, and the rest as JSON.parse gives it', () => {
+    const { value, source } = parseBytes(line, ['toolUseResult'])!;
+    const full = JSON.parse(line.toString('utf8')) as Record<string, unknown>;
+    expect(value).toEqual({ ...full, toolUseResult: { stdout: '', code: 0 } });
+    const content = ((value as { message: { content: { content: string }[] } }).message.content[0]!).content;
+    expect(source.rawOf(content)?.toString('utf8')).toBe(JSON.stringify(BIG).slice(1, -1));
   });
 });
 

@@ -99,3 +99,38 @@ describe('FileLines', () => {
     ]);
   });
 });
+
+describe('FileLines: the buffer a long line is read into', () => {
+  const linesOf = (content: Buffer, chunkBytes: number, max = 1 << 20) => {
+    const path = join(tempDir(), 'long.jsonl');
+    writeFileSync(path, content);
+    const fd = openSync(path, 'r');
+    const seen: { text: string; bufBytes: number; bytes: number }[] = [];
+    try {
+      const lines = new FileLines(fd, content.length, max, chunkBytes);
+      while (lines.readChunk((line) => {
+        if (!line.overLong) seen.push({ text: lineText(line), bufBytes: line.buf.length, bytes: line.bytes });
+      }));
+    } finally {
+      closeSync(fd);
+    }
+    return seen;
+  };
+
+  test('is the line\'s size found ahead, not a doubling of the chunk (no larger buffers left behind)', () => {
+    const long = `{"a":"${'é'.repeat(5000)}"}`;
+    const seen = linesOf(Buffer.from(`{"n":1}\n${long}\n{"n":2}\n`), 1024);
+    expect(seen.map((s) => s.text)).toEqual(['{"n":1}', long, '{"n":2}']);
+    const line = seen[1]!;
+    // 10 KB in chunks of 1 KiB: doubling would have made a 16 KiB buffer.
+    expect(line.bufBytes).toBeGreaterThanOrEqual(line.bytes);
+    expect(line.bufBytes).toBeLessThan(line.bytes + 1024);
+  });
+
+  test('a long last line without a newline, and one over the limit, are read as before', () => {
+    const long = `{"b":"${'x'.repeat(9000)}"}`;
+    expect(linesOf(Buffer.from(`{"n":1}\n${long}`), 1024).map((s) => s.text)).toEqual(['{"n":1}', long]);
+    // Over the limit (4 KiB): dropped as it goes by, the lines around it kept.
+    expect(linesOf(Buffer.from(`{"n":1}\n${long}\n{"n":2}\n`), 1024, 4096).map((s) => s.text)).toEqual(['{"n":1}', '{"n":2}']);
+  });
+});

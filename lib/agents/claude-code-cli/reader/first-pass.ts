@@ -4,11 +4,11 @@
 // in file order whoever scanned them.
 import { resolveTimestamp } from '../../../events.js';
 import { BranchIndex } from './branch.js';
-import { forEachTaskLine, pipeline } from './chunks.js';
 import { decodeRecordHead, HEAD_INTS, readRecordHead, type RecordHead } from './record-head.js';
 import type { TranscriptLine } from './scan.js';
 import type { TranscriptFile } from './transcript-file.js';
-import type { HeadsResult, WorkerPool } from './worker-pool.js';
+import { passChunks, type HeadsResult, type WorkerPool } from './worker-pool.js';
+import { forEachTaskLine } from '../../../session/chunk-pool.js';
 
 /** What the first pass learnt. */
 export interface FirstPass {
@@ -21,6 +21,8 @@ export interface FirstPass {
   regular: boolean;
   /** The last line's number. */
   lines: number;
+  /** Bytes of the longest line (of an over-long one: what it had when it was dropped). */
+  longest: number;
 }
 
 /** Index the file's records; `previews` keeps a preview of each (for the tree), which needs every record parsed. */
@@ -29,6 +31,7 @@ export async function firstPass(file: TranscriptFile, previews: boolean, pool?: 
   let first: string | undefined;
   let regular = true;
   let lines = 0;
+  let longest = 0;
   const scan = file.open();
   /** Over-long lines' heads, by line number, while their chunk is with the pool (its line table has no room). */
   const skippedHeads = new Map<number, RecordHead>();
@@ -53,6 +56,7 @@ export async function firstPass(file: TranscriptFile, previews: boolean, pool?: 
   };
   const onLine = (line: TranscriptLine) => {
     lines = line.no;
+    if (line.bytes > longest) longest = line.bytes;
     const head = previews || line.overLong || line.invalidUtf8
       ? undefined : readRecordHead(line.buf, line.start, line.end, first === undefined);
     if (head !== undefined) onHead(head, line.no);
@@ -62,12 +66,15 @@ export async function firstPass(file: TranscriptFile, previews: boolean, pool?: 
     while (file.readChunk(scan, onLine));
   } else {
     const wanted = (line: TranscriptLine) => {
+      if (line.bytes > longest) longest = line.bytes;
       if (line.skippedHead !== undefined) skippedHeads.set(line.no, line.skippedHead);
       return true;
     };
-    for await (const result of pipeline(file, scan, pool, 'heads', wanted)) {
+    // An over-long line's skipped head does not travel with the chunk (see skippedHeads).
+    const taskLine = { skippedHead: undefined } as TranscriptLine;
+    for await (const result of passChunks(file, scan, pool, 'heads', wanted)) {
       const { task, heads } = result as HeadsResult;
-      forEachTaskLine(task, (line, i) => {
+      forEachTaskLine<TranscriptLine>(task, (line, i) => {
         // A chunk no worker scanned (heads empty: the worker could not, or failed) is scanned here.
         if (heads.length > 0 && heads[i * HEAD_INTS]! >= 0) {
           lines = line.no;
@@ -75,10 +82,10 @@ export async function firstPass(file: TranscriptFile, previews: boolean, pool?: 
         } else {
           onLine(line);
         }
-      });
+      }, taskLine);
     }
   }
-  return { index, bytes: scan.summary.bytes, first, regular, lines };
+  return { index, bytes: scan.summary.bytes, first, regular, lines, longest };
 }
 
 function validTimestamp(value: string): string | undefined {

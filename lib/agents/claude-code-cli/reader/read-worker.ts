@@ -8,10 +8,8 @@ import { TranscriptEventMapper } from './map-record.js';
 import { deferredResponse, USAGE_MEMBER } from './responses.js';
 import { mapTaskRecords } from './chunks.js';
 import { HEAD_INTS, scanRecordHead } from './record-head.js';
-import {
-  LINE_INTS, LINE_INVALID_UTF8, LINE_OVER_LONG, type ChunkReply, type ChunkTask, type HeadsReply, type MapLog, type MapReply,
-  type WorkerSettings,
-} from './worker-pool.js';
+import type { ChunkReply, ChunkTask, HeadsReply, MapLog, MapReply, WorkerSettings } from './worker-pool.js';
+import { LINE_INTS, LINE_INVALID_UTF8, LINE_OVER_LONG } from '../../../session/chunk-pool.js';
 import { spillResolver } from './spill.js';
 import { serveTasks } from '../../../util/thread-pool.js';
 

@@ -7,17 +7,17 @@ import { existsSync, promises as fsp, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import type { ContextEvent, GenericEvent } from '../../../events.js';
-import { lstatBelow } from '../../../util/no-follow.js';
+import { lstatBelow, readBelow } from '../../../util/no-follow.js';
 import { ReaderError, type ReaderWarning, type TranscriptReading, type UsageEntry } from '../../../session/types.js';
 import { branchFilter, type TranscriptTree } from './branch.js';
 import { firstPass } from './first-pass.js';
 import { TranscriptEventMapper } from './map-record.js';
 import { isObject } from './record-types.js';
 import { eventText, secondPass, type EventOutput, type SecondPassPlan } from './second-pass.js';
-import { readSidecar, spillResolver } from './spill.js';
+import { spillResolver } from './spill.js';
 import { TranscriptFile } from './transcript-file.js';
 import { UsageCounter, type UsageTotals } from './usage.js';
-import { WorkerPool } from './worker-pool.js';
+import { workerPool, type WorkerPool } from './worker-pool.js';
 
 export { ReaderError, type ReaderWarning };
 
@@ -70,6 +70,9 @@ const MAX_META_BYTES = 1024 * 1024;
 
 /** Transcripts smaller than this are read on one thread: starting workers would cost more than they save. */
 const PARALLEL_MIN_BYTES = 16 * 1024 * 1024;
+
+/** A transcript holding a record longer than this has its second pass read on one thread (see `read`). */
+const SOLO_RECORD_BYTES = 16 * 1024 * 1024;
 
 /**
  * A reader of one Claude Code transcript. Nothing is read until it is iterated (the conversation as generic
@@ -162,7 +165,13 @@ export class ClaudeTranscriptReader implements AsyncIterable<GenericEvent>, Tran
 
   /** Both passes, the second's events to `out` (a subagent's header first). */
   private async *read<T>(out: EventOutput<T>, pool?: WorkerPool): AsyncGenerator<T> {
-    const { header, plan } = await this.plan(pool);
+    const { header, plan, longest } = await this.plan(pool);
+    // A record this big is mapped on this thread, and the workers' heaps would stand beside it: the second
+    // pass goes without them.
+    if (pool !== undefined && longest > SOLO_RECORD_BYTES) {
+      pool.close();
+      pool = undefined;
+    }
     if (plan !== undefined) this.options.collect?.();
     const first = header !== undefined ? out.events([header]) : undefined;
     if (first !== undefined) yield first;
@@ -175,14 +184,14 @@ export class ClaudeTranscriptReader implements AsyncIterable<GenericEvent>, Tran
    * the mapper and the branch: by line in a file without damage (the index is let go before the second pass
    * starts), otherwise by record (the branch filter keeps the index).
    */
-  private async plan(pool: WorkerPool | undefined): Promise<{ header: ContextEvent | undefined; plan?: SecondPassPlan }> {
+  private async plan(pool: WorkerPool | undefined): Promise<{ header: ContextEvent | undefined; plan?: SecondPassPlan; longest: number }> {
     const pass = await firstPass(this.file, false, pool);
-    const { index, first } = pass;
+    const { index, first, longest } = pass;
     const branch = this.options.branch;
     if (branch !== undefined && !index.has(branch)) throw new ReaderError(`${this.file.name}: no record with uuid ${JSON.stringify(branch)} (--branch)`);
     const selection = index.select(branch, this.file.warn);
     const header = this.subagent ? this.header(first) : undefined;
-    if (selection.leaf === undefined) return { header };
+    if (selection.leaf === undefined) return { header, longest };
     const spillDir = this.spillDir();
     const mapper = new TranscriptEventMapper({
       ...(this.options.includeEvents ? { includeEvents: true } : {}),
@@ -191,9 +200,9 @@ export class ClaudeTranscriptReader implements AsyncIterable<GenericEvent>, Tran
       ...(first !== undefined ? { now: first } : {}),
     });
     if (!pass.regular) {
-      return { header, plan: { mapper, bytes: pass.bytes, onBranch: branchFilter(index, selection) } };
+      return { header, longest, plan: { mapper, bytes: pass.bytes, onBranch: branchFilter(index, selection) } };
     }
-    return { header, plan: { mapper, bytes: pass.bytes, selected: index.selectedLines(selection, pass.lines) } };
+    return { header, longest, plan: { mapper, bytes: pass.bytes, selected: index.selectedLines(selection, pass.lines) } };
   }
 
   /** Worker threads for `ndjson()`, when it is asked for, the file is big enough and the worker module is there. */
@@ -209,7 +218,7 @@ export class ClaudeTranscriptReader implements AsyncIterable<GenericEvent>, Tran
     // The module is missing when this file runs from its TypeScript source (a test): then it is all done here.
     if (threads <= 0 || size < (this.options.parallelMinBytes ?? PARALLEL_MIN_BYTES) || !existsSync(workerUrl)) return undefined;
     const spillDir = this.spillDir();
-    return new WorkerPool(workerUrl, threads, {
+    return workerPool(workerUrl, threads, {
       includeEvents: this.options.includeEvents === true,
       ...(this.subagent ? { agentId: this.subagent.agentId } : {}),
       ...(spillDir !== undefined ? { spillDir } : {}),
@@ -292,7 +301,7 @@ export class ClaudeTranscriptReader implements AsyncIterable<GenericEvent>, Tran
       const agentId = match[1]!;
       const metaPath = join(dir, `agent-${agentId}.meta.json`);
       let meta: SubagentMeta = {};
-      const read = readSidecar(dir, [`agent-${agentId}.meta.json`], MAX_META_BYTES);
+      const read = readBelow(dir, [`agent-${agentId}.meta.json`], MAX_META_BYTES);
       if (read.ok) {
         try {
           const parsed: unknown = JSON.parse(read.text);

@@ -79,7 +79,8 @@ const hugeSources = new WeakMap<Record<string, unknown>, JsonSource>();
  */
 export function parseHugeRecord(line: FileLine): Record<string, unknown> | undefined {
   if (line.overLong || line.invalidUtf8 || line.end - line.start <= HUGE_LINE_BYTES) return undefined;
-  const parsed = parseBytes(line.buf.subarray(line.start, line.end));
+  // The reader never looks at toolUseResult: Claude Code's second copy of a tool's output.
+  const parsed = parseBytes(line.buf.subarray(line.start, line.end), ['toolUseResult']);
   if (parsed === undefined || !isObject(parsed.value)) return undefined;
   hugeSources.set(parsed.value, parsed.source);
   return parsed.value;

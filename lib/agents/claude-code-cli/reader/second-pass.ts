@@ -5,12 +5,12 @@
 // their response has not given yet, the once-only warnings given, the mapper's state carried on.
 import type { GenericEvent } from '../../../events.js';
 import { ByteSink } from '../../../util/byte-sink.js';
-import { eventSource, mapRecord, mapTaskRecords, pipeline } from './chunks.js';
+import { eventSource, mapRecord, mapTaskRecords } from './chunks.js';
 import { stringifySpliced, type JsonPieces } from '../../../json/spliced-json.js';
 import type { TranscriptEventMapper } from './map-record.js';
 import type { TranscriptLine, TranscriptScan } from './scan.js';
 import type { TranscriptFile } from './transcript-file.js';
-import type { MapResult, WorkerPool } from './worker-pool.js';
+import { passChunks, type MapResult, type WorkerPool } from './worker-pool.js';
 
 /** Where the second pass's events go: each chunk's become one T (undefined: nothing to give for it). */
 export interface EventOutput<T> {
@@ -46,7 +46,7 @@ export async function* secondPass<T>(
   let rest: GenericEvent[] = [];
   try {
     if (workers !== undefined && selected !== undefined && out.bytes !== undefined) {
-      for await (const result of pipeline(file, scan, workers.pool, 'map', (line) => selected[line.no] === 1)) {
+      for await (const result of passChunks(file, scan, workers.pool, 'map', (line) => selected[line.no] === 1)) {
         const settled = settle(file, result as MapResult, mapper, workers);
         const given = Buffer.isBuffer(settled) ? out.bytes(settled) : out.events(settled);
         if (given !== undefined) yield given;

@@ -3,11 +3,11 @@
 import type { TranscriptReader } from '../../../session/types.js';
 import { claudeTranscript } from '../transcript-input.js';
 import { ClaudeTranscriptReader, defaultThreads } from './reader.js';
-import { UsagePool } from './usage-pool.js';
+import { UsagePool } from '../../../session/usage-pool.js';
 
 export const claudeTranscripts: TranscriptReader = {
   name: 'Claude Code',
   input: claudeTranscript.name,
   open: (path, options) => new ClaudeTranscriptReader(path, options),
-  usagePool: (threads, most) => UsagePool.start(Math.min(threads ?? defaultThreads(), most)),
+  usagePool: (threads, most) => UsagePool.start(Math.min(threads ?? defaultThreads(), most), new URL('./usage-worker.js', import.meta.url)),
 };

@@ -1,5 +1,5 @@
-// What a `read --usage` worker is asked, and the usage line it counts (usage-pool.ts counts it on this thread
-// too, usage-worker.ts on a worker): apart from both, so that the worker imports nothing of the pool.
+// The usage line of one transcript, as `read --usage` prints it: counted on this thread, or on a worker
+// (usage-worker.ts, of lib/session/usage-pool.ts); apart from both, so that the worker imports nothing of the pool.
 import type { ClaudeTranscriptReader } from './reader.js';
 
 /** One transcript's usage line: its session, totals, and with `subagents` each subagent's. */
@@ -12,11 +12,4 @@ export async function usageReport(reader: ClaudeTranscriptReader, subagents: boo
     report.subagents = list;
   }
   return report;
-}
-
-/** What a worker is asked: one transcript. */
-export interface UsageTask {
-  path: string;
-  subagents: boolean;
-  maxRecordBytes?: number;
 }

@@ -1,7 +1,7 @@
-// A worker thread of `read --usage` (see usage-pool.ts): counts whole transcripts, one task at a time.
+// A worker thread of `read --usage` (lib/session/usage-pool.ts): counts whole transcripts, one task at a time.
 import { ClaudeTranscriptReader, ReaderError, type ReaderWarning } from './reader.js';
-import { usageReport, type UsageTask } from './usage-report.js';
-import type { UsageReply } from '../../../session/types.js';
+import { usageReport } from './usage-report.js';
+import type { UsageReply, UsageTask } from '../../../session/types.js';
 import { serveTasks } from '../../../util/thread-pool.js';
 
 serveTasks<UsageTask, UsageReply>(async (task) => {

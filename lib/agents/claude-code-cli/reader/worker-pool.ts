@@ -1,11 +1,12 @@
-// Worker threads for `read`'s two passes over a big transcript (read-worker.ts). The main thread reads the
-// file a chunk at a time and hands each chunk's lines to the next worker; the results come back in file
-// order and the main thread settles them there: in the first pass it decodes the heads the workers scanned
-// and builds the branch index; in the second it decides which events carry their response's model and usage,
+// Worker threads for `read`'s two passes over a big transcript (read-worker.ts), on the one ordered chunk
+// pool (lib/session/chunk-pool.ts): what a worker is asked and answers. The results come back in file order
+// and the main thread settles them there: in the first pass it decodes the heads the workers scanned and
+// builds the branch index; in the second it decides which events carry their response's model and usage,
 // gives the once-only warnings and carries the mapper's state on (see second-pass.ts).
-import type { Worker } from 'node:worker_threads';
 import type { MapperCarry } from './map-record.js';
-import { ThreadPool, WorkerLost } from '../../../util/thread-pool.js';
+import type { TranscriptLine, TranscriptScan } from './scan.js';
+import type { TranscriptFile } from './transcript-file.js';
+import { ChunkPool, pipeline, type ChunkedLines, type ChunkTask as GenericChunkTask } from '../../../session/chunk-pool.js';
 
 /** What every worker of one transcript's read is told once. */
 export interface WorkerSettings {
@@ -15,25 +16,9 @@ export interface WorkerSettings {
   spillDir?: string;
 }
 
-/** Line flags in a task's line table. */
-export const LINE_OVER_LONG = 1;
-export const LINE_INVALID_UTF8 = 2;
-export const LINE_LAST = 4;
-/** Int32s per line in a task's line table: number, start, end (for an over-long line: -1, its byte count), flags. */
-export const LINE_INTS = 4;
-
-/**
- * The lines of one chunk: their bytes, and a line table into them. `heads`: scan each record's head (first
- * pass); `map`: map the records to NDJSON (second pass; only the lines on the branch are sent). Both lie in
- * SharedArrayBuffers: the worker reads them where they are, and this thread keeps them, so it can handle the
- * chunk itself whatever becomes of the worker.
- */
-export interface ChunkTask {
-  kind: 'heads' | 'map';
-  seq: number;
-  bytes: Uint8Array;
-  lines: Int32Array;
-}
+/** A chunk of a pass for a worker: `heads` scans each record's head (first pass), `map` maps the records on
+ * the branch to NDJSON (second pass). */
+export type ChunkTask = GenericChunkTask<'heads' | 'map'>;
 
 /** A worker's first-pass reply: HEAD_INTS per line (record-head.ts), the first of them -1 for a line to parse. */
 export interface HeadsReply {
@@ -81,70 +66,27 @@ export type HeadsResult = HeadsReply & { task: ChunkTask };
 export type MapResult = MapReply & { task: ChunkTask };
 export type ChunkResult = HeadsResult | MapResult;
 
-/** Old generation of a worker, in MB. */
-const WORKER_OLD_MB = 64;
-
-/**
- * A few workers, each handling the chunks it is given in the order it gets them. When one fails (cannot
- * start, throws, runs out of memory, exits), all are stopped and every task given out and not answered
- * resolves as not handled: the main thread handles it, and every later one, itself (`onFailure` says so once).
- */
-export class WorkerPool {
-  private readonly pool: ThreadPool<ChunkTask, ChunkReply>;
-  private seq = 0;
-
-  /**
-   * The workers start with the first task (a transcript of a few huge records never needs them).
-   * @param onFailure called once, with what happened, when a worker fails (not when the pool is closed)
-   */
-  constructor(url: URL, readonly size: number, settings: WorkerSettings, onFailure: (message: string) => void) {
-    // Small heaps: a worker holds one chunk at a time (records over a megabyte stay on the main thread), and
-    // two workers with the default heap sizes more than doubled the peak RSS of a read.
-    this.pool = new ThreadPool(url, {
-      size, workerData: settings, oldMb: WORKER_OLD_MB, onLoss: 'stop',
-      lost: (loss) => onFailure(loss.how === 'exit' ? `a worker thread exited (code ${loss.code})`
-        : loss.how === 'error' ? `a worker thread failed: ${loss.error?.message}`
-          : `a worker thread's reply could not be read: ${loss.error?.message}`),
-    });
-  }
-
-  /** Whether the workers were started (by a first task). */
-  get started(): boolean {
-    return this.pool.started;
-  }
-
-  /** Set once a worker failed or the pool was closed: no task goes to a worker any more. */
-  get broken(): boolean {
-    return this.pool.broken !== undefined || this.pool.closed;
-  }
-
-  /** The workers (started by the first task). */
-  get workers(): readonly { worker: Worker }[] {
-    return this.pool.workers;
-  }
-
-  /** Handle one chunk on the next worker; `bytes` must lie in a SharedArrayBuffer (see ChunkTask). */
-  run(kind: 'heads', bytes: Uint8Array, lines: Int32Array): Promise<HeadsResult>;
-  run(kind: 'map', bytes: Uint8Array, lines: Int32Array): Promise<MapResult>;
-  async run(kind: 'heads' | 'map', bytes: Uint8Array, lines: Int32Array): Promise<ChunkResult> {
-    const task: ChunkTask = { kind, seq: this.seq, bytes, lines };
-    this.seq += 1;
-    if (this.broken) return unhandled(task);
-    // The bytes and the line table are shared: nothing moves.
-    const reply = await this.pool.run(task, []);
-    // Every task given out is still this thread's (the bytes were shared, not handed over): it handles them.
-    return reply instanceof WorkerLost ? unhandled(task) : { ...reply, task } as ChunkResult;
-  }
-
-  /** Stop the workers (what they still hold is dropped). */
-  close(): void {
-    void this.pool.close();
-  }
-}
-
-/** The result of a task no worker handled: the main thread handles it. */
+/** What a task no worker handled resolves to: the main thread handles it. Heads empty: it scans the chunk. */
 function unhandled(task: ChunkTask): ChunkResult {
   return task.kind === 'heads'
     ? { kind: 'heads', seq: task.seq, task, heads: new Int32Array(0) }
     : { kind: 'map', seq: task.seq, task, ok: false };
+}
+
+/** The worker threads of one transcript's read (see lib/session/chunk-pool.ts). */
+export type WorkerPool = ChunkPool<'heads' | 'map', ChunkReply>;
+
+/** Up to `size` workers of module `url`; `onFailure` hears once when one fails (the rest is read here). */
+export function workerPool(url: URL, size: number, settings: WorkerSettings, onFailure: (message: string) => void): WorkerPool {
+  return new ChunkPool<'heads' | 'map', ChunkReply>(url, size, settings, unhandled as (task: ChunkTask) => ChunkResult, onFailure);
+}
+
+/** A pass's chunks through the pool, in file order (see lib/session/chunk-pool.ts's pipeline). */
+export function passChunks(file: TranscriptFile, scan: TranscriptScan, pool: WorkerPool, kind: 'heads' | 'map', wanted: (line: TranscriptLine) => boolean): AsyncGenerator<ChunkResult> {
+  const lines: ChunkedLines<TranscriptLine> = {
+    chunkBytes: file.chunkBytes,
+    readChunk: (onLine, onChunkEnd) => file.readChunk(scan, onLine, onChunkEnd),
+    keepBuffer: () => scan.keepBuffer(),
+  };
+  return pipeline(lines, pool, kind, wanted, unhandled as (task: ChunkTask) => ChunkResult) as AsyncGenerator<ChunkResult>;
 }

@@ -186,6 +186,17 @@ describe('read on worker threads', () => {
     expect(threaded).toEqual(here);
   });
 
+  test('a transcript holding a record over 16 MiB has its second pass read on the main thread alone, the same bytes out', async () => {
+    // The workers' heaps would stand beside the huge record's bytes and strings for nothing: it is mapped here.
+    const lines = conversation();
+    lines.splice(30, 0, user('huge', 'u4', `${'z'.repeat(17 * 1024 * 1024)} end`));
+    const path = writeTranscript(lines);
+    const [threaded, here] = await both(path, { branch: 'huge' }, 4096);
+    expect(threaded.ndjson).toContain(' end"');
+    expect(threading.chunks).toBe(0);
+    expect(threaded).toEqual(here);
+  });
+
   test('a worker module that cannot start leaves the whole read to the main thread, the same bytes out', async () => {
     const broken = join(tempDir(), 'broken-worker.mjs');
     writeFileSync(broken, "throw new Error('this worker cannot start');\n");
