@@ -86,6 +86,9 @@ const sourceTotals = new Map<string, Totals>();
 const converted = { plain: new Map<string, string>(), kept: new Map<string, string>() };
 const byCcusage = new Map<string, Totals>();
 const byRead = new Map<string, Totals>();
+/** ccusage daily's and read --usage --by day's rows, by day. */
+const dailyByCcusage = new Map<string, Totals>();
+const dailyByRead = new Map<string, Totals>();
 let files: string[] = [];
 
 beforeAll(async () => {
@@ -119,10 +122,28 @@ beforeAll(async () => {
 
   files = readdirSync(join(root, 'projects'), { recursive: true, encoding: 'utf8' })
     .filter((name) => name.endsWith('.jsonl')).map((name) => join(root, 'projects', name));
-  const [ccusage, read] = await Promise.all([
+  const [ccusage, read, daily, readDaily] = await Promise.all([
     run(process.execPath, [CCUSAGE, 'claude', 'session', '--json', '--offline'], { env: cleanEnv({ CLAUDE_CONFIG_DIR: root, TZ: 'UTC' }) }),
     runBin(['read', '--usage', ...files], { env }),
+    run(process.execPath, [CCUSAGE, 'daily', '--json', '--offline'], { env: cleanEnv({ CLAUDE_CONFIG_DIR: root, TZ: 'UTC' }) }),
+    runBin(['read', '--usage', '--by', 'day', '--session-dir', `claude-code-cli=${root}`], { env: cleanEnv({ CLAUDE_CONFIG_DIR: root, TZ: 'UTC' }) }),
   ]);
+  expect(daily.code, daily.stderr).toBe(0);
+  for (const d of (JSON.parse(daily.stdout) as { daily: Record<string, number | string>[] }).daily) {
+    dailyByCcusage.set(String(d.period), {
+      input: Number(d.inputTokens), output: Number(d.outputTokens),
+      cacheCreation: Number(d.cacheCreationTokens), cacheRead: Number(d.cacheReadTokens),
+    });
+  }
+  expect(readDaily.code, readDaily.stderr).toBe(0);
+  for (const line of readDaily.stdout.split('\n').filter((l) => l !== '')) {
+    const t = JSON.parse(line) as Record<string, number | string>;
+    if (t.total === true) continue;
+    dailyByRead.set(String(t.day), {
+      input: Number(t.input_tokens), output: Number(t.output_tokens),
+      cacheCreation: Number(t.cache_write_tokens), cacheRead: Number(t.cache_read_tokens),
+    });
+  }
   expect(ccusage.code, ccusage.stderr).toBe(0);
   for (const s of (JSON.parse(ccusage.stdout) as { sessions: Record<string, number | string>[] }).sessions) {
     byCcusage.set(String(s.sessionId), {
@@ -161,6 +182,15 @@ describe('ccusage and read --usage count what we write', () => {
       expect(byCcusage.get(session), `ccusage, ${replay}`).toEqual(sourceTotals.get(source));
       expect(byRead.get(session), `read --usage, ${replay}`).toEqual(sourceTotals.get(source));
     }
+  });
+
+  test('ccusage daily counts each response once too (its records carry one request id): its days are read --usage --by day\'s, their sum the sessions\'', () => {
+    const sum = (values: Iterable<Totals>) => [...values].reduce((a, b) => ({
+      input: a.input + b.input, output: a.output + b.output, cacheCreation: a.cacheCreation + b.cacheCreation, cacheRead: a.cacheRead + b.cacheRead,
+    }), ZERO);
+    expect(dailyByCcusage.size, replay).toBeGreaterThan(0);
+    expect(sum(dailyByCcusage.values()), replay).toEqual(sum(byCcusage.values()));
+    expect(new Map([...dailyByRead].filter(([, t]) => t.input + t.output + t.cacheCreation + t.cacheRead > 0)), replay).toEqual(dailyByCcusage);
   });
 
   test('the records of every response are at strictly increasing times', () => {

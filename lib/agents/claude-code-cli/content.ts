@@ -8,3 +8,8 @@ export { imageBlock, resultContent, textOf } from '../../anthropic-content/block
 export function newMessageId(): string {
   return randomAlnum('msg_', 24);
 }
+
+/** A new API request id in the shape Claude Code records them (`requestId` beside an assistant message). */
+export function newRequestId(): string {
+  return randomAlnum('req_', 24);
+}

@@ -83,7 +83,9 @@ class ClaudeHarness extends JsonlHarness<ClaudeRecordMapper> {
     this.mapper.parentUuid = last.uuid;
     this.recent.own(last.uuid);
     const message = last.message as Record<string, unknown> | undefined;
-    if (last.type === 'assistant' && typeof message?.id === 'string') this.mapper.continueMessage(message.id);
+    if (last.type === 'assistant' && typeof message?.id === 'string') {
+      this.mapper.continueMessage(message.id, typeof last.requestId === 'string' ? last.requestId : undefined);
+    }
   }
 
   /** Someone else appended before this batch: continue their branch. */

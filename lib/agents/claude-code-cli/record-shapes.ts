@@ -3,7 +3,7 @@
 // notification's queue operations.
 import type { ClaudeRecord } from './mapper-types.js';
 
-export type TurnClass = new (parentUuid: string | null, type: string, message: ClaudeRecord, uuid: string, timestamp: string) => object;
+export type TurnClass = new (parentUuid: string | null, type: string, message: ClaudeRecord, uuid: string, timestamp: string, requestId?: string) => object;
 
 /** The class of a mapper's turn records: their fields in `chain`'s order, the common ones last, `prototype` theirs. */
 export function turnClass(prototype: object, common: ClaudeRecord): TurnClass {
@@ -11,11 +11,14 @@ export function turnClass(prototype: object, common: ClaudeRecord): TurnClass {
   // a session with more (a git branch, provenance) assigns them all again, in place, as before.
   const { userType, entrypoint, cwd, sessionId, version } = common;
   const more = Object.keys(common).join() === 'userType,entrypoint,cwd,sessionId,version' ? undefined : common;
-  function Turn(this: ClaudeRecord, parentUuid: string | null, type: string, message: ClaudeRecord, uuid: string, timestamp: string): void {
+  function Turn(this: ClaudeRecord, parentUuid: string | null, type: string, message: ClaudeRecord, uuid: string, timestamp: string, requestId?: string): void {
     this.parentUuid = parentUuid;
     this.isSidechain = false;
     this.type = type;
     this.message = message;
+    // An assistant record's API request, as Claude Code writes it: usage tools count a response once by
+    // message id and request id, and count every record of one without a request id.
+    if (requestId !== undefined) this.requestId = requestId;
     this.uuid = uuid;
     this.timestamp = timestamp;
     this.userType = userType;

@@ -22,7 +22,7 @@ export const DEFAULT_MODEL = 'claude-sonnet-4-5-20250929';
 
 /** How many tool call ids are remembered for matching results (bounded so memory stays flat). */
 const MAX_TOOL_IDS = 100_000;
-import { imageBlock, newMessageId, resultContent, textOf } from './content.js';
+import { imageBlock, newMessageId, newRequestId, resultContent, textOf } from './content.js';
 import { QUEUE_OPERATION, turnClass, type TurnClass } from './record-shapes.js';
 import {
   onceOnly, SUBAGENT_WARNING, UNSIGNED_WARNING, type ClaudeRecord, type Mapped, type MapperOptions,
@@ -39,6 +39,8 @@ export class ClaudeRecordMapper extends EventMapper<Mapped> {
   /** The uuid of the last chain record written (null before the first). */
   parentUuid: string | null = null;
   private messageId: string | undefined;
+  /** The request id of the response under way (one per message id). */
+  private requestId: string | undefined;
   /** The usage of the turn's response: what its events reported, summed (see response.ts). */
   private responseUsage: Usage | undefined;
   /** The timestamp of the response's last record: the next one is written later. */
@@ -104,9 +106,11 @@ export class ClaudeRecordMapper extends EventMapper<Mapped> {
     this.addedToolId = undefined;
   }
 
-  /** A turn under way continues message `id` (the last one of a reopened session). */
-  continueMessage(id: string): void {
-    if (this.messageId !== undefined) this.messageId = id;
+  /** A turn under way continues message `id` of request `requestId` (the last one of a reopened session). */
+  continueMessage(id: string, requestId?: string): void {
+    if (this.messageId === undefined) return;
+    this.messageId = id;
+    if (requestId !== undefined) this.requestId = requestId;
   }
 
   /** The turn under way continues as message `to` (its records were copied under that id; see fork.ts). */
@@ -194,9 +198,9 @@ export class ClaudeRecordMapper extends EventMapper<Mapped> {
    * A user or assistant record of the chain, with the same fields in the same order as `chain` gives it. Its
    * prototype carries the JSON of the common fields, so it can be serialised by template (see serialize.ts).
    */
-  private turn(type: 'user' | 'assistant', message: ClaudeRecord, timestamp: string): ClaudeRecord {
+  private turn(type: 'user' | 'assistant', message: ClaudeRecord, timestamp: string, requestId?: string): ClaudeRecord {
     const uuid = this.newUuid();
-    const record = new this.Turn(this.parentUuid, type, message, uuid, timestamp) as unknown as ClaudeRecord;
+    const record = new this.Turn(this.parentUuid, type, message, uuid, timestamp, requestId) as unknown as ClaudeRecord;
     this.parentUuid = uuid;
     return record;
   }
@@ -211,6 +215,7 @@ export class ClaudeRecordMapper extends EventMapper<Mapped> {
   /** The turn (one API response) is over: the next assistant block starts a new message.id, usage and time. */
   private endTurn(): void {
     this.messageId = undefined;
+    this.requestId = undefined;
     this.responseUsage = undefined;
     this.responseTime = undefined;
   }
@@ -235,6 +240,7 @@ export class ClaudeRecordMapper extends EventMapper<Mapped> {
     block: ClaudeRecord, model: string | undefined, usage: Usage | undefined, stopReason: string | null, timestamp: string,
   ): ClaudeRecord {
     this.messageId ??= newMessageId();
+    this.requestId ??= newRequestId();
     const resolved = model ?? this.lastModel ?? this.options.model ?? DEFAULT_MODEL;
     this.lastModel = resolved;
     return this.turn('assistant', {
@@ -246,7 +252,7 @@ export class ClaudeRecordMapper extends EventMapper<Mapped> {
       stop_reason: stopReason,
       stop_sequence: null,
       usage: this.addUsage(usage),
-    }, this.nextTime(timestamp));
+    }, this.nextTime(timestamp), this.requestId);
   }
 
   protected user(event: UserEvent): Mapped {

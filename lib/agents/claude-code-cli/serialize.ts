@@ -142,7 +142,8 @@ function serializeTurn(record: ClaudeRecord, tail: Buffer, out: JsonPieces, sour
   const message = record.message as Record<string, unknown>;
   const user = record.type === 'user';
   const head = `{"parentUuid":${quoteParent(record.parentUuid)}${user ? USER_HEAD : assistantHead(message.id, message.model)}`;
-  const after = `${user ? USER_END : assistantEnd(message.stop_reason, message.usage)},"uuid":${quoteOwn(record.uuid, (record as Templated).plainUuids)},"timestamp":${quoteTime(record.timestamp)}`;
+  const requestId = record.requestId === undefined ? '' : `,"requestId":${quote(record.requestId)}`;
+  const after = `${user ? USER_END : assistantEnd(message.stop_reason, message.usage)}${requestId},"uuid":${quoteOwn(record.uuid, (record as Templated).plainUuids)},"timestamp":${quoteTime(record.timestamp)}`;
   const content = (source && (splicedContent(message.content, source) ?? splicedAfter(record as Templated, message.content, source)))
     ?? (source?.holdsLongStrings ? stringifySpliced(message.content, source) : JSON.stringify(message.content));
   if (typeof content === 'string') {
