@@ -1,0 +1,60 @@
+// Codex's token_count lines read from a rollout file (lib/agents/codex-cli/usage.ts): a line in the exact shape
+// Codex writes is read from its count objects, any other shape is parsed whole, and both count alike; the
+// lines are found by a search over each chunk, so a mark in conversation text or across a chunk changes nothing.
+import { describe, expect, test } from 'vitest';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { codexUsage } from '../../../lib/agents/codex-cli/usage.js';
+import type { ReaderWarning } from '../../../lib/session/types.js';
+import { tempDir } from '../../support/run.js';
+
+const u = (input: number, cached: number, output: number, reasoning: number) => ({
+  input_tokens: input, cached_input_tokens: cached, output_tokens: output, reasoning_output_tokens: reasoning, total_tokens: input + output,
+});
+
+/** A rollout of `turns` turns; `reorder` writes each line's keys in another order (so it is parsed whole). */
+function rollout(turns: number, reorder: boolean): string {
+  const lines: object[] = [{ timestamp: '2026-01-01T00:00:00.000Z', type: 'session_meta', payload: { id: 'x', cwd: '/p' } }];
+  const total = u(0, 0, 0, 0);
+  for (let i = 0; i < turns; i += 1) {
+    lines.push({ timestamp: `2026-01-01T00:00:${String(i % 60).padStart(2, '0')}.000Z`, type: 'turn_context', payload: { cwd: '/p', model: `m${i % 3}` } });
+    lines.push({ timestamp: '2026-01-01T00:01:00.000Z', type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: `say "token_count" and turn_context ${'x'.repeat(i * 37 % 3000)}` }] } });
+    const last = u(1000 + i, 100 * (i % 5), 50 + i, i % 7);
+    for (const key of Object.keys(total) as (keyof typeof total)[]) total[key] += last[key];
+    const count = { timestamp: `2026-01-02T00:00:${String(i % 60).padStart(2, '0')}.000Z`, type: 'event_msg', payload: { type: 'token_count', info: { total_token_usage: { ...total }, last_token_usage: last, model_context_window: 258400 }, rate_limits: { primary: { used_percent: 1 } } } };
+    lines.push(count);
+    if (i % 4 === 0) lines.push(count);
+  }
+  const reordered = (value: unknown): unknown => (Array.isArray(value) ? value.map(reordered)
+    : value !== null && typeof value === 'object' ? Object.fromEntries(Object.entries(value).reverse().map(([k, v]) => [k, reordered(v)])) : value);
+  return lines.map((line) => `${JSON.stringify(reorder ? reordered(line) : line)}\n`).join('');
+}
+
+async function entries(text: string) {
+  const path = join(tempDir(), 'rollout.jsonl');
+  writeFileSync(path, text);
+  const warnings: ReaderWarning[] = [];
+  const found = await codexUsage.entries!(path, { onWarning: (w) => warnings.push(w) });
+  return { found, warnings };
+}
+
+describe('Codex usage read from a rollout file', () => {
+  test('lines in Codex\'s own shape count as the same lines parsed whole; repeats once; marks in text change nothing', async () => {
+    const quick = await entries(rollout(400, false));
+    const whole = await entries(rollout(400, true));
+    expect(quick.found).toHaveLength(400);
+    expect(quick.found).toEqual(whole.found);
+    expect(quick.warnings).toEqual([]);
+    expect(quick.found[5]).toEqual({ timestamp: '2026-01-02T00:00:05.000Z', model: 'm2', tokens: { input: 1005, output: 55, cacheRead: 0, cacheWrite: 0, reasoning: 5 } });
+  });
+
+  test('a cut-off last line is not counted; a bad line before it is told with its line number', async () => {
+    const text = rollout(3, false);
+    const lines = text.split('\n');
+    const bad = [...lines.slice(0, 2), '{"timestamp":"t","type":"turn_context","payload":{', ...lines.slice(2)].join('\n');
+    const cut = bad.slice(0, bad.length - 20);
+    const { found, warnings } = await entries(cut);
+    expect(found).toHaveLength(2);
+    expect(warnings).toEqual([{ file: expect.any(String), line: 3, message: 'not a JSON line; skipped' }]);
+  });
+});
