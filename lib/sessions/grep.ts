@@ -1,0 +1,147 @@
+// `sessions --grep <text>`: which listed sessions' conversations hold `text` (any case), and where. A session's
+// bytes are streamed once through a byte-level prefilter (the text, its JSON-escaped forms, case-folded); only
+// a session the prefilter passes is read through its agent's reader or adapter, and a hit counts only in an
+// event's conversation text (conversation.ts: user, assistant, thinking, tool calls and results, compaction
+// summaries), never in ids, paths or other metadata.
+import { createReadStream } from 'node:fs';
+import type { GenericEvent } from '../events.js';
+import { StoreError, type OpenedStore } from '../session/types.js';
+import { conversationText, fileEvents, storeEvents } from './events.js';
+import type { SessionRow } from './list.js';
+
+/** One place a session matched. */
+export interface GrepHit {
+  /** The event's type (`user`, `assistant`, `tool_result`, ...). */
+  event: string;
+  /** The event's number in the session's conversation, from 1. */
+  index: number;
+  /** The text around the match, on one line. */
+  snippet: string;
+}
+
+/** The most hits kept per session (the count goes on). */
+export const MOST_HITS = 5;
+const SNIPPET_AROUND = 30;
+
+/** The forms `needle` may take in a session file's bytes, case-folded: as it is, JSON-escaped once and twice, non-ASCII as \u escapes. */
+export function needleForms(needle: string): string[] {
+  const lower = needle.toLowerCase();
+  const once = JSON.stringify(lower).slice(1, -1);
+  const twice = JSON.stringify(once).slice(1, -1);
+  const ascii = once.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return [...new Set([lower, once, twice, ascii])];
+}
+
+/**
+ * A streaming test of chunks of bytes for any of `forms` (case-folded), across chunk boundaries. ASCII forms are
+ * looked for in the chunk read as latin1 (one character per byte), others in its UTF-8 text.
+ */
+export class Prefilter {
+  private readonly ascii: boolean;
+  private readonly keep: number;
+  private carry = '';
+  found = false;
+
+  constructor(private readonly forms: readonly string[]) {
+    this.ascii = forms.every((form) => /^[\x00-\x7f]*$/.test(form));
+    this.keep = Math.max(...forms.map((form) => Buffer.byteLength(form))) - 1;
+  }
+
+  /** Look at the next chunk; true once a form was seen. */
+  push(chunk: Buffer): boolean {
+    if (this.found) return true;
+    const text = this.carry + chunk.toString(this.ascii ? 'latin1' : 'utf8').toLowerCase();
+    if (this.forms.some((form) => text.includes(form))) return (this.found = true);
+    this.carry = this.keep > 0 ? text.slice(-this.keep) : '';
+    return false;
+  }
+}
+
+/** A snippet of `text` around its first match of `lower` (case-folded), on one line. */
+export function snippetAround(text: string, lower: string): string | undefined {
+  const at = text.toLowerCase().indexOf(lower);
+  if (at === -1) return undefined;
+  const start = Math.max(0, at - SNIPPET_AROUND);
+  const end = Math.min(text.length, at + lower.length + SNIPPET_AROUND);
+  return `${start > 0 ? '…' : ''}${text.slice(start, end).replace(/\s+/g, ' ')}${end < text.length ? '…' : ''}`;
+}
+
+/** Collects the hits of a needle in a stream of events. */
+class Hits {
+  readonly hits: GrepHit[] = [];
+  count = 0;
+  private index = 0;
+
+  constructor(private readonly lower: string) {}
+
+  readonly sink = (events: readonly GenericEvent[]): boolean => {
+    for (const event of events) {
+      this.index += 1;
+      const text = conversationText(event);
+      if (text === undefined) continue;
+      const snippet = snippetAround(text, this.lower);
+      if (snippet === undefined) continue;
+      this.count += 1;
+      if (this.hits.length < MOST_HITS) this.hits.push({ event: event.type, index: this.index, snippet });
+    }
+    return true;
+  };
+}
+
+/** Whether the file at `path` passes the prefilter (read to its end at most, stopping at the first sight). */
+async function filePasses(path: string, forms: readonly string[]): Promise<boolean> {
+  const filter = new Prefilter(forms);
+  const stream = createReadStream(path, { highWaterMark: 1024 * 1024 });
+  try {
+    for await (const chunk of stream) if (filter.push(chunk as Buffer)) return true;
+  } catch {
+    return false;
+  } finally {
+    stream.destroy();
+  }
+  return false;
+}
+
+/**
+ * The hits of `needle` in each of `rows` (same order; undefined for a session without one). Store sessions are
+ * read from their store, a database at a time. `problem` gets one line per store that cannot be read.
+ */
+export async function grepSessions(rows: readonly SessionRow[], needle: string, context: { env: Record<string, string | undefined>; tmpdir: string },
+  problem: (line: string) => void): Promise<Map<SessionRow, { hits: GrepHit[]; count: number }>> {
+  const forms = needleForms(needle);
+  const lower = needle.toLowerCase();
+  const out = new Map<SessionRow, { hits: GrepHit[]; count: number }>();
+  for (const row of rows) {
+    if (row.source.kind !== 'file') continue;
+    const file = row.files[0]!;
+    if (!await filePasses(file, forms)) continue;
+    const hits = new Hits(lower);
+    await fileEvents(file, hits.sink).catch(() => false);
+    if (hits.count > 0) out.set(row, { hits: hits.hits, count: hits.count });
+  }
+  const stores = rows.filter((row) => row.source.kind === 'store');
+  for (const db of new Set(stores.map((row) => (row.source.kind === 'store' ? row.source.match.db : '')))) {
+    const ofDb = stores.filter((row) => row.source.kind === 'store' && row.source.match.db === db);
+    const first = ofDb[0]!.source;
+    if (first.kind !== 'store') continue;
+    let opened: OpenedStore | undefined;
+    try {
+      opened = await first.match.agent.store.open(db, context);
+      const wanted = opened.sessions.filter((s) => ofDb.some((row) => row.id === s.id));
+      for await (const { session, lines } of opened.read(wanted)) {
+        const filter = new Prefilter(forms);
+        if (!lines.some((line) => filter.push(Buffer.from(line)))) continue;
+        const row = ofDb.find((r) => r.id === session.id)!;
+        const hits = new Hits(lower);
+        await storeEvents(lines, first.match.agent.store.input, `${db}#${session.id}`, hits.sink);
+        if (hits.count > 0) out.set(row, { hits: hits.hits, count: hits.count });
+      }
+    } catch (error) {
+      if (!(error instanceof StoreError)) throw error;
+      problem(`${db}: ${error.message}`);
+    } finally {
+      await opened?.close();
+    }
+  }
+  return out;
+}
