@@ -63,7 +63,8 @@ export const sessionsCommand: CommandModule<object, SessionsArgs> = {
         ...(since !== undefined ? { since } : {}),
         ...(argv.grep !== undefined ? { grep: argv.grep } : {}),
         table: argv.table || (!argv.json && process.stdout.isTTY === true),
-        width: helpWidth(),
+        // A table through a pipe (--table): $COLUMNS wide, else 160 columns.
+        width: process.stdout.isTTY === true ? helpWidth() : Number.parseInt(process.env.COLUMNS ?? '', 10) || 160,
         noCache: !argv.cache,
         sessionDirs,
         env: process.env,

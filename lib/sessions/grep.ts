@@ -4,6 +4,7 @@
 // event's conversation text (conversation.ts: user, assistant, thinking, tool calls and results, compaction
 // summaries), never in ids, paths or other metadata.
 import { createReadStream } from 'node:fs';
+import { StringDecoder } from 'node:string_decoder';
 import type { GenericEvent } from '../events.js';
 import { StoreError, type OpenedStore } from '../session/types.js';
 import { conversationText, fileEvents, storeEvents } from './events.js';
@@ -40,6 +41,8 @@ export class Prefilter {
   private readonly ascii: boolean;
   private readonly keep: number;
   private carry = '';
+  /** UTF-8 text a character at a time across chunks (a character split between two is decoded whole). */
+  private readonly decoder = new StringDecoder('utf8');
   found = false;
 
   constructor(private readonly forms: readonly string[]) {
@@ -50,7 +53,7 @@ export class Prefilter {
   /** Look at the next chunk; true once a form was seen. */
   push(chunk: Buffer): boolean {
     if (this.found) return true;
-    const text = this.carry + chunk.toString(this.ascii ? 'latin1' : 'utf8').toLowerCase();
+    const text = this.carry + (this.ascii ? chunk.toString('latin1') : this.decoder.write(chunk)).toLowerCase();
     if (this.forms.some((form) => text.includes(form))) return (this.found = true);
     this.carry = this.keep > 0 ? text.slice(-this.keep) : '';
     return false;
