@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { eventLines, generateCorpus } from './generate.mjs';
 import { generateTree } from './transcripts.mjs';
+import { measureSessions, sessionsMarkdown } from './sessions.mjs';
 import { clientBin, installTestClients } from '../test/clients/clients.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -1041,6 +1042,7 @@ function measuredParts(report) {
   parts.startup = report.startup ? lines(startupMarkdown(report.startup)) : '';
   parts.versions = report.versions ? lines(versionsMarkdown(report.versions)) : '';
   parts.lengths = report.lengths ? lines(lengthsMarkdown(report.lengths)) : '';
+  parts.sessions = sessionsMarkdown(report.sessions);
   parts.targets = lines(['| target | value | met |', '|---|---:|---|', ...report.targets.map((t) => `| ${t.target} | ${fmt(t.value, 2)} | ${t.pass ? 'yes' : '**no**'} |`)]);
   return parts;
 }
@@ -1240,6 +1242,7 @@ async function main() {
       start = await startup(opts, work, info.gnu_time);
       log(start.status === 'ok' ? `  ${start.filter_cpu_ms} ms against ${start.node_cpu_ms} ms: ${start.ratio}x` : `  ${start.note}`);
     }
+    const sessions = only ? kept?.sessions : measureSessions({ ...(opts.quick ? { files: 200, mb: 1, minMb: 0.005 } : {}), reps: opts.reps, treeDir: opts.treeDir, bin: opts.bin, node: opts.node, log });
     const report = kept ? { ...kept, versions, lengths, startup: start, targets: targets(kept.rows, kept.latency, lengths, versions, start) } : {
       generated_at: new Date().toISOString(),
       machine: info,
@@ -1252,6 +1255,7 @@ async function main() {
       ...(start ? { startup: start } : {}),
       ...(versions ? { versions } : {}),
       ...(lengths ? { lengths } : {}),
+      ...(sessions ? { sessions } : {}),
     };
     mkdirSync(opts.outDir, { recursive: true });
     writeFileSync(join(opts.outDir, 'performance.json'), `${JSON.stringify(report, null, 2)}\n`);

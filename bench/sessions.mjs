@@ -1,0 +1,130 @@
+// The `asyncai-log sessions` rows of the benchmark: listing a tree of Claude Code transcripts (bench/transcripts.mjs,
+// kept in .cache/bench) cold (an empty sessions index: every transcript read once) and warm (the index holds: only
+// directory listings and stats), and `sessions --grep` of a text in none of them (every byte looked at) against
+// `rg -i -F` of it over the same tree. Whole-process wall times, the median of --reps runs.
+// bench/run.mjs calls `measureSessions` and renders `sessionsMarkdown`; run alone,
+// `node bench/sessions.mjs [--files N] [--mb M] [--min-mb m] [--reps N] [--out-dir DIR]` measures, stores its
+// figures under `sessions` in <out-dir>/performance.json and renders docs/performance.md again from it.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { generateTree } from './transcripts.mjs';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+/** A text in no generated transcript (its words are not in the generator's pool). */
+const NEEDLE = 'Quixotic Zephyr';
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
+/** Wall seconds of one run of `command args`; throws when it fails (`ok` exit codes allowed). */
+function timed(command, args, env, ok = [0]) {
+  const start = process.hrtime.bigint();
+  const r = spawnSync(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 1 << 30 });
+  const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+  if (!ok.includes(r.status)) throw new Error(`${command} ${args.join(' ')}: exit ${r.status}: ${String(r.stderr).slice(0, 500)}`);
+  return { seconds, stdout: String(r.stdout) };
+}
+
+/**
+ * Measure the sessions rows: `files` transcripts of `minMb`..`mb` MB (about 2 GB for 2,000 of 0.025..10 MB).
+ * Returns the figures performance.json keeps under `sessions`.
+ */
+export function measureSessions({ files = 2000, mb = 10, minMb = 0.025, reps = 3, treeDir = join(ROOT, '.cache', 'bench'), bin = join(ROOT, 'dist', 'bin', 'asyncai-log.js'), node = process.execPath, log = () => {} } = {}) {
+  const name = `claude-sessions-${files}x${minMb}-${mb}mb-s1`;
+  log(`sessions: tree ${name}`);
+  const tree = generateTree(join(treeDir, name), { files, mb, minMb, seed: 1 });
+  const home = mkdtempSync(join(tmpdir(), 'asyncai-log-bench-sessions-'));
+  try {
+    const env = { PATH: process.env.PATH, HOME: home, XDG_CACHE_HOME: join(home, 'cache'), LANG: 'C.UTF-8' };
+    const list = ['--expose-gc', bin, 'sessions', '--json', '--session-dir', `claude-code-cli=${tree.root}`];
+    // The page cache warmed (both tools read the same bytes after this), then the index made by a cold listing.
+    spawnSync('sh', ['-c', 'cat "$@" > /dev/null', 'sh', ...tree.files.slice(0, 4000)]);
+    const cold = timed(node, list, env);
+    const listed = cold.stdout.split('\n').filter((l) => l !== '').length;
+    if (listed !== tree.files.length) throw new Error(`sessions listed ${listed} of ${tree.files.length} transcripts`);
+    const warm = [];
+    for (let i = 0; i < reps; i += 1) warm.push(timed(node, list, env).seconds);
+    const grep = [];
+    const rg = [];
+    const haveRg = spawnSync('rg', ['--version']).status === 0;
+    for (let i = 0; i < reps; i += 1) {
+      const ours = timed(node, [...list, '--grep', NEEDLE], env);
+      if (ours.stdout !== '') throw new Error(`sessions --grep found ${JSON.stringify(NEEDLE)}`);
+      grep.push(ours.seconds);
+      if (haveRg) rg.push(timed('rg', ['-i', '-F', '-l', NEEDLE, tree.root], env, [1]).seconds);
+    }
+    const result = {
+      generated_at: new Date().toISOString(),
+      tree: { name, files: tree.files.length, bytes: tree.bytes, recipe: `generateTree({ files: ${files}, mb: ${mb}, minMb: ${minMb} })` },
+      reps,
+      cold_s: cold.seconds,
+      warm_s: median(warm),
+      grep_s: median(grep),
+      needle: NEEDLE,
+      rg: haveRg ? { version: String(spawnSync('rg', ['--version']).stdout).split('\n')[0], seconds: median(rg), ratio: median(grep) / median(rg) } : null,
+    };
+    log(`  listing cold ${result.cold_s.toFixed(2)} s, warm ${result.warm_s.toFixed(2)} s; --grep ${result.grep_s.toFixed(2)} s`
+      + (result.rg ? `, rg ${result.rg.seconds.toFixed(2)} s (${result.rg.ratio.toFixed(2)}x)` : ', rg not available'));
+    return result;
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
+const fmt = (n, digits) => Number(n).toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+/** The sessions section's table (markdown), '' when not measured. */
+export function sessionsMarkdown(s) {
+  if (!s) return '';
+  const gb = fmt(s.tree.bytes / 1e9, 2);
+  return [
+    `Tree: ${fmt(s.tree.files, 0)} Claude Code transcripts, ${gb} GB (\`${s.tree.recipe}\`); median of ${s.reps} run(s), measured ${s.generated_at.slice(0, 10)}.`,
+    '',
+    '| row | wall s | note |',
+    '|---|---:|---|',
+    `| sessions listing: ${fmt(s.tree.files, 0)} sessions, ${gb} GB, warm | ${fmt(s.warm_s, 2)} | the sessions index holds: directory listings and stats |`,
+    `| sessions listing, cold | ${fmt(s.cold_s, 2)} | an empty index: every transcript read once (page cache warm) |`,
+    `| sessions --grep (a text in none of them) | ${fmt(s.grep_s, 2)} | every byte looked at, warm index |`,
+    s.rg
+      ? `| \`rg -i -F -l\` of the same text, same bytes | ${fmt(s.rg.seconds, 2)} | ${s.rg.version}; --grep / rg: **${fmt(s.rg.ratio, 2)}x** |`
+      : '| `rg -i -F` of the same text | not available | rg is not installed |',
+  ].join('\n');
+}
+
+async function main() {
+  const { values } = parseArgs({
+    options: {
+      files: { type: 'string', default: '2000' }, mb: { type: 'string', default: '10' }, 'min-mb': { type: 'string', default: '0.025' },
+      reps: { type: 'string', default: '3' }, 'out-dir': { type: 'string', default: join(ROOT, 'docs') },
+      'tree-dir': { type: 'string', default: join(ROOT, '.cache', 'bench') }, help: { type: 'boolean', default: false },
+    },
+  });
+  if (values.help) {
+    process.stdout.write('usage: node bench/sessions.mjs [--files N] [--mb M] [--min-mb m] [--reps N] [--out-dir DIR] [--tree-dir DIR]\n');
+    return;
+  }
+  const result = measureSessions({
+    files: Number(values.files), mb: Number(values.mb), minMb: Number(values['min-mb']), reps: Number(values.reps),
+    treeDir: resolve(values['tree-dir']), log: (line) => process.stderr.write(`${line}\n`),
+  });
+  const out = resolve(values['out-dir']);
+  const file = join(out, 'performance.json');
+  const report = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : undefined;
+  if (report === undefined) {
+    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    return;
+  }
+  report.sessions = result;
+  writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+  const render = spawnSync(process.execPath, [join(ROOT, 'bench', 'run.mjs'), '--render-only', '--out-dir', out], { stdio: 'inherit' });
+  if (render.status !== 0) process.exitCode = 1;
+}
+
+if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main();
