@@ -7,7 +7,7 @@
 // figures under `sessions` in <out-dir>/performance.json and renders docs/performance.md again from it.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -23,13 +23,23 @@ const median = (values) => {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 };
 
-/** Wall seconds of one run of `command args`; throws when it fails (`ok` exit codes allowed). */
+const GNU_TIME = '/usr/bin/time';
+const haveTime = existsSync(GNU_TIME);
+
+/**
+ * Wall seconds of one run of `command args`, and its CPU seconds (user + system, from GNU time when there is one:
+ * on a loaded machine the wall time says more about the load); throws when it fails (`ok` exit codes allowed).
+ */
 function timed(command, args, env, ok = [0]) {
+  const marker = 'asyncai-log-bench-cpu ';
+  const [cmd, argv] = haveTime ? [GNU_TIME, ['-f', `${marker}%U %S`, command, ...args]] : [command, args];
   const start = process.hrtime.bigint();
-  const r = spawnSync(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 1 << 30 });
+  const r = spawnSync(cmd, argv, { env, stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 1 << 30 });
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
   if (!ok.includes(r.status)) throw new Error(`${command} ${args.join(' ')}: exit ${r.status}: ${String(r.stderr).slice(0, 500)}`);
-  return { seconds, stdout: String(r.stdout) };
+  const cpuLine = String(r.stderr).split('\n').find((line) => line.startsWith(marker));
+  const cpu = cpuLine === undefined ? null : cpuLine.slice(marker.length).split(' ').reduce((sum, n) => sum + Number(n), 0);
+  return { seconds, cpu, stdout: String(r.stdout) };
 }
 
 /**
@@ -50,25 +60,48 @@ export function measureSessions({ files = 2000, mb = 10, minMb = 0.025, reps = 3
     const listed = cold.stdout.split('\n').filter((l) => l !== '').length;
     if (listed !== tree.files.length) throw new Error(`sessions listed ${listed} of ${tree.files.length} transcripts`);
     const warm = [];
-    for (let i = 0; i < reps; i += 1) warm.push(timed(node, list, env).seconds);
+    const warmCpu = [];
+    for (let i = 0; i < reps; i += 1) {
+      const run = timed(node, list, env);
+      warm.push(run.seconds);
+      if (run.cpu !== null) warmCpu.push(run.cpu);
+    }
+    const start = [];
+    for (let i = 0; i < reps; i += 1) start.push(timed(node, ['--expose-gc', bin, 'sessions', '--help'], env).seconds);
     const grep = [];
+    const grepCpu = [];
     const rg = [];
+    const rgCpu = [];
     const haveRg = spawnSync('rg', ['--version']).status === 0;
     for (let i = 0; i < reps; i += 1) {
       const ours = timed(node, [...list, '--grep', NEEDLE], env);
       if (ours.stdout !== '') throw new Error(`sessions --grep found ${JSON.stringify(NEEDLE)}`);
       grep.push(ours.seconds);
-      if (haveRg) rg.push(timed('rg', ['-i', '-F', '-l', NEEDLE, tree.root], env, [1]).seconds);
+      if (ours.cpu !== null) grepCpu.push(ours.cpu);
+      if (haveRg) {
+        const theirs = timed('rg', ['-i', '-F', '-l', NEEDLE, tree.root], env, [1]);
+        rg.push(theirs.seconds);
+        if (theirs.cpu !== null) rgCpu.push(theirs.cpu);
+      }
     }
     const result = {
       generated_at: new Date().toISOString(),
       tree: { name, files: tree.files.length, bytes: tree.bytes, recipe: `generateTree({ files: ${files}, mb: ${mb}, minMb: ${minMb} })` },
       reps,
+      load_before: loadavg()[0],
       cold_s: cold.seconds,
+      cold_cpu_s: cold.cpu,
       warm_s: median(warm),
+      warm_cpu_s: warmCpu.length ? median(warmCpu) : null,
+      start_s: median(start),
       grep_s: median(grep),
+      grep_cpu_s: grepCpu.length ? median(grepCpu) : null,
       needle: NEEDLE,
-      rg: haveRg ? { version: String(spawnSync('rg', ['--version']).stdout).split('\n')[0], seconds: median(rg), ratio: median(grep) / median(rg) } : null,
+      rg: haveRg ? {
+        version: String(spawnSync('rg', ['--version']).stdout).split('\n')[0], seconds: median(rg), cpu_s: rgCpu.length ? median(rgCpu) : null,
+        ratio: median(grep) / median(rg),
+      } : null,
+      load_after: loadavg()[0],
     };
     log(`  listing cold ${result.cold_s.toFixed(2)} s, warm ${result.warm_s.toFixed(2)} s; --grep ${result.grep_s.toFixed(2)} s`
       + (result.rg ? `, rg ${result.rg.seconds.toFixed(2)} s (${result.rg.ratio.toFixed(2)}x)` : ', rg not available'));
@@ -80,6 +113,8 @@ export function measureSessions({ files = 2000, mb = 10, minMb = 0.025, reps = 3
 
 const fmt = (n, digits) => Number(n).toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
+const cpu = (n) => (n === null || n === undefined ? '' : fmt(n, 2));
+
 /** The sessions section's table (markdown), '' when not measured. */
 export function sessionsMarkdown(s) {
   if (!s) return '';
@@ -87,14 +122,16 @@ export function sessionsMarkdown(s) {
   return [
     `Tree: ${fmt(s.tree.files, 0)} Claude Code transcripts, ${gb} GB (\`${s.tree.recipe}\`); median of ${s.reps} run(s), measured ${s.generated_at.slice(0, 10)}.`,
     '',
-    '| row | wall s | note |',
-    '|---|---:|---|',
-    `| sessions listing: ${fmt(s.tree.files, 0)} sessions, ${gb} GB, warm | ${fmt(s.warm_s, 2)} | the sessions index holds: directory listings and stats |`,
-    `| sessions listing, cold | ${fmt(s.cold_s, 2)} | an empty index: every transcript read once (page cache warm) |`,
-    `| sessions --grep (a text in none of them) | ${fmt(s.grep_s, 2)} | every byte looked at, warm index |`,
+    `Load average (1 min) ${fmt(s.load_before, 1)} before, ${fmt(s.load_after, 1)} after: on a busy machine the CPU seconds say more than the wall time.`,
+    '',
+    '| row | wall s | CPU s | note |',
+    '|---|---:|---:|---|',
+    `| sessions listing: ${fmt(s.tree.files, 0)} sessions, ${gb} GB, warm | ${fmt(s.warm_s, 2)} | ${cpu(s.warm_cpu_s)} | the sessions index holds: directory listings and stats; \`sessions --help\` alone (start-up): ${fmt(s.start_s, 2)} s |`,
+    `| sessions listing, cold | ${fmt(s.cold_s, 2)} | ${cpu(s.cold_cpu_s)} | an empty index: every transcript read once (page cache warm) |`,
+    `| sessions --grep (a text in none of them) | ${fmt(s.grep_s, 2)} | ${cpu(s.grep_cpu_s)} | every byte looked at, after a warm listing |`,
     s.rg
-      ? `| \`rg -i -F -l\` of the same text, same bytes | ${fmt(s.rg.seconds, 2)} | ${s.rg.version}; --grep / rg: **${fmt(s.rg.ratio, 2)}x** |`
-      : '| `rg -i -F` of the same text | not available | rg is not installed |',
+      ? `| \`rg -i -F -l\` of the same text, same bytes | ${fmt(s.rg.seconds, 2)} | ${cpu(s.rg.cpu_s)} | ${s.rg.version}; --grep / rg (wall): **${fmt(s.rg.ratio, 2)}x** |`
+      : '| `rg -i -F` of the same text | not available | | rg is not installed |',
   ].join('\n');
 }
 

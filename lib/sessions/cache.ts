@@ -79,6 +79,11 @@ export class SessionIndex {
     return entry !== undefined && entry.stamp === stamp ? entry : undefined;
   }
 
+  /** `key` is still there, not looked at this run (not listed as asked): kept as it is. */
+  keep(key: string): void {
+    this.seen.add(key);
+  }
+
   set(key: string, entry: IndexEntry): void {
     this.seen.add(key);
     this.entries.set(key, entry);

@@ -2,7 +2,7 @@
 // agent's `SessionLookup.describe` over the file's head and end, else the generic facts any agent's records
 // give there) and what only a read of its conversation gives (turns, first user text), the latter kept in the
 // sessions index (cache.ts) so that an unchanged session is only stat'ed next time.
-import { promises as fsp } from 'node:fs';
+import { statSync } from 'node:fs';
 import { everySession, type LookupContext, type SessionMatch, type StoreSessionMatch } from '../agents/find-sessions.js';
 import { StoreError, type OpenedStore } from '../session/types.js';
 import { cutText, fileEnds, genericFacts } from '../session/session-facts.js';
@@ -67,7 +67,7 @@ async function stampOf(files: readonly string[]): Promise<{ stamp: string; bytes
   let mtime = 0;
   for (const file of files) {
     try {
-      const stat = await fsp.stat(file);
+      const stat = statSync(file);
       parts.push(`${stat.size}:${stat.mtimeMs}`);
       bytes += stat.size;
       mtime = Math.max(mtime, stat.mtimeMs);
@@ -87,19 +87,34 @@ function row(entry: IndexEntry, rest: Omit<SessionRow, 'agent' | 'id' | 'title' 
   };
 }
 
+/** What a listing may leave out before describing a session: by its id, by its last update (ms). */
+export interface Wanted {
+  id?: (id: string) => boolean;
+  since?: number;
+}
+
 /**
  * Every session of the agents `formats` (all when undefined), newest first (by last update), described from the
- * index where it holds. `problems` gets one line per store that could not be read.
+ * index where it holds; those `wanted` turns down are left out undescribed (their index entries kept).
+ * `problems` gets one line per store that could not be read.
  */
 export async function listSessions(context: LookupContext & { tmpdir: string }, index: SessionIndex, formats: readonly string[] | undefined,
-  problem: (line: string) => void): Promise<SessionRow[]> {
+  problem: (line: string) => void, wanted: Wanted = {}): Promise<SessionRow[]> {
   const found = await everySession(context, formats);
   for (const line of found.problems) problem(line);
   const rows: SessionRow[] = [];
   for (const match of found.files) {
+    const key = match.files.join('\0');
+    if (wanted.id !== undefined && !wanted.id(match.id)) {
+      index.keep(key);
+      continue;
+    }
     const stat = await stampOf(match.files);
     if (stat === undefined) continue;
-    const key = match.files.join('\0');
+    if (wanted.since !== undefined && stat.mtime < wanted.since) {
+      index.keep(key);
+      continue;
+    }
     let entry = index.get(key, stat.stamp);
     if (entry === undefined) {
       entry = await describeFile(match, stat.stamp);
@@ -107,7 +122,12 @@ export async function listSessions(context: LookupContext & { tmpdir: string }, 
     }
     rows.push(row(entry, { updated: new Date(stat.mtime).toISOString(), bytes: stat.bytes, files: [...match.files], source: { kind: 'file', match } }));
   }
-  await storeRows(context, found.stores, index, rows, problem);
+  const stores = found.stores.filter((m) => {
+    const keep = (wanted.id === undefined || wanted.id(m.id)) && (wanted.since === undefined || m.session.updated >= wanted.since);
+    if (!keep) index.keep(`${m.db}#${m.id}`);
+    return keep;
+  });
+  await storeRows(context, stores, index, rows, problem);
   return rows.sort((a, b) => b.updated.localeCompare(a.updated) || a.id.localeCompare(b.id));
 }
 

@@ -127,14 +127,17 @@ export async function runSessions(options: SessionsOptions, io: SessionsIO): Pro
   const formats = options.agents.length > 0 ? options.agents : undefined;
   const index = new SessionIndex(options.noCache ? undefined : cacheDir(options.env, options.homedir));
   if (index.refused !== undefined) io.stderr.write(`asyncai-log: ${escapeText(index.refused)}\n`);
-  let rows = await listSessions(options, index, formats, problem);
+  const id = options.id?.toLowerCase();
+  let rows = await listSessions(options, index, formats, problem, {
+    ...(id !== undefined ? { id: (candidate: string) => candidate.toLowerCase().startsWith(id) } : {}),
+    ...(options.since !== undefined ? { since: options.since } : {}),
+  });
   try {
     index.save(formats ?? listedFormats());
   } catch (error) {
     io.stderr.write(`asyncai-log: sessions cache: ${escapeText((error as Error).message)}\n`);
   }
-  if (options.id !== undefined) {
-    const id = options.id.toLowerCase();
+  if (options.id !== undefined && id !== undefined) {
     const whole = rows.filter((r) => r.id.toLowerCase() === id);
     rows = whole.length > 0 ? whole : rows.filter((r) => r.id.toLowerCase().startsWith(id));
     const why = lookupProblem(rows.map((r) => ({ id: r.id, format: r.agent })), 'listed');
@@ -147,7 +150,6 @@ export async function runSessions(options: SessionsOptions, io: SessionsIO): Pro
     const dir = resolve(options.processCwd, options.cwd);
     rows = rows.filter((r) => r.cwd !== undefined && within(r.cwd, dir));
   }
-  if (options.since !== undefined) rows = rows.filter((r) => Date.parse(r.updated) >= options.since!);
   let hits: Map<SessionRow, { hits: GrepHit[]; count: number }> | undefined;
   if (options.grep !== undefined) {
     hits = await grepSessions(rows, options.grep, options, problem);

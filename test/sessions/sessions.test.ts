@@ -142,6 +142,13 @@ describe('the sessions index', () => {
     const file = join(e.XDG_CACHE_HOME!, 'asyncai-log', 'sessions-index.json');
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(statSync(join(e.XDG_CACHE_HOME!, 'asyncai-log')).mode & 0o777).toBe(0o700);
+    // A listing of one id, one agent or a recent time keeps the other sessions' entries.
+    const entries = () => Object.keys(JSON.parse(readFileSync(file, 'utf8')).entries).length;
+    expect(entries()).toBe(7);
+    for (const only of [[placed[0]!.id], ['--agent', 'pi'], ['--since', '1m']]) {
+      expect((await runBin(['sessions', ...only, ...args], { env: e })).code).toBe(0);
+      expect(entries()).toBe(7);
+    }
     const qwen = placed.find((p) => p.format === 'qwen-code')!;
     // Its first words changed in place, its size and time kept: a warm listing that read it again would say so.
     const mtime = statSync(qwen.file).mtime;
