@@ -30,7 +30,8 @@ const USAGE = `usage: node bench/run.mjs [options]
   --corpus-dir DIR    where corpora are generated and kept (default bench/out)
   --out-dir DIR       where performance.md and performance.json go (default docs)
   --tools LIST        which tools: cat,node-parse,jq,jq-pipe,filter-pipe,filter,read,convert on each
-                      corpus, ccusage,read-usage on the tree of transcripts (default all of these);
+                      corpus, ccusage,read-usage on the tree of transcripts, sessions (bench/sessions.mjs)
+                      (default all of these);
                       convert-tree-j1,convert-tree-j2 (convert a many-file tree, --jobs 1 and 2; only when named)
   --tree-files N      transcripts in the tree for ccusage and read-usage (default 20)
   --tree-mb M         size of each, in MB (default 100)
@@ -84,7 +85,7 @@ function options() {
       bin: { type: 'string', default: join(ROOT, 'dist', 'bin', 'asyncai-log.js') },
       'corpus-dir': { type: 'string', default: join(ROOT, 'bench', 'out') },
       'out-dir': { type: 'string', default: join(ROOT, 'docs') },
-      tools: { type: 'string', default: [...TOOLS.filter((t) => !OPT_IN_TOOLS.includes(t)), ...TREE_TOOLS].join(',') },
+      tools: { type: 'string', default: [...TOOLS.filter((t) => !OPT_IN_TOOLS.includes(t)), ...TREE_TOOLS, 'sessions'].join(',') },
       'tree-files': { type: 'string', default: '20' },
       'tree-mb': { type: 'string', default: '100' },
       'tree-dir': { type: 'string', default: join(ROOT, '.cache', 'bench') },
@@ -1242,7 +1243,8 @@ async function main() {
       start = await startup(opts, work, info.gnu_time);
       log(start.status === 'ok' ? `  ${start.filter_cpu_ms} ms against ${start.node_cpu_ms} ms: ${start.ratio}x` : `  ${start.note}`);
     }
-    const sessions = only ? kept?.sessions : measureSessions({ ...(opts.quick ? { files: 200, mb: 1, minMb: 0.005 } : {}), reps: opts.reps, treeDir: opts.treeDir, bin: opts.bin, node: opts.node, log });
+    const sessions = only || !opts.tools.includes('sessions') ? kept?.sessions
+      : measureSessions({ ...(opts.quick ? { files: 20, mb: 0.3, minMb: 0.01 } : {}), reps: opts.reps, treeDir: opts.treeDir, bin: opts.bin, node: opts.node, log });
     const report = kept ? { ...kept, versions, lengths, startup: start, targets: targets(kept.rows, kept.latency, lengths, versions, start) } : {
       generated_at: new Date().toISOString(),
       machine: info,

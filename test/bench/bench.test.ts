@@ -97,6 +97,7 @@ describe('bench/run.mjs', () => {
       tree: { files: number; bytes: number; events: number };
       lengths: Lengths;
       startup: { status: string; batches: number; node_cpu_ms: number; filter_cpu_ms: number; ratio: number };
+      sessions: { tree: { files: number; bytes: number }; cold_s: number; warm_s: number; grep_s: number; rg: { seconds: number; ratio: number } | null };
     };
     expect(report.machine.cores).toBeGreaterThan(0);
     // --quick: two start-up batches; CPU times in ms from GNU time, never compared with a number.
@@ -108,6 +109,11 @@ describe('bench/run.mjs', () => {
     expect(report.rows.map((r) => `${r.corpus}/${r.tool}`)).toEqual(
       [...['full', 'short', 'single'].flatMap((c) => tools.map((t) => `${c}/${t}`)), 'tree/ccusage', 'tree/read-usage'],
     );
+    // bench/sessions.mjs on --quick's tree of 20 transcripts: the listing cold and warm, --grep and rg (when installed).
+    expect(report.sessions.tree.files).toBe(20);
+    for (const figure of [report.sessions.cold_s, report.sessions.warm_s, report.sessions.grep_s]) expect(figure).toBeGreaterThan(0);
+    if (report.sessions.rg !== null) expect(report.sessions.rg.ratio).toBeGreaterThan(0);
+    expect(readFileSync(join(dir, 'docs', 'performance.md'), 'utf8')).toContain('| sessions listing: 20 sessions,');
     // --quick: two runs asked for (given flags win), a tree of 3 transcripts of 0.3 MB.
     expect(report.tree.files).toBe(3);
     expect(report.tree.bytes).toBeGreaterThan(3 * 0.3e6);
