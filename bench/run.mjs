@@ -124,6 +124,7 @@ function options() {
   };
   const reps = Math.max(1, Math.round(positive('reps')));
   return {
+    quick: values.quick,
     events: Math.round(positive('events')),
     singleMb: positive('single-mb'),
     corpora: values.corpora.split(',').filter(Boolean),
