@@ -27,6 +27,7 @@ const GNU_TIME = '/usr/bin/time';
 const SECTIONS = [
   './realistic.mjs',
   './usage-codex.mjs',
+  './sessions.mjs',
 ];
 const sections = await Promise.all(SECTIONS.map(async (path) => (await import(path)).default));
 

@@ -6,13 +6,14 @@ import { filterCommand } from './commands/filter.js';
 import { completion, completionCommand, YARGS_COMPLETION_NAME } from './completion.js';
 import { convertCommand } from './commands/convert.js';
 import { readCommand } from './commands/read.js';
+import { sessionsCommand } from './commands/sessions.js';
 import { markOperands, unmarkOperands } from './arguments.js';
 import { helpWidth, withoutTypeColumn } from './help.js';
 import { commandOf, knownFlags, usageErrorMessage, usageErrorText } from './usage-error.js';
 
 /** Parse the command line with yargs and run the command it names. */
 export async function runCli(): Promise<void> {
-  const cli = withoutTypeColumn(yargs(markOperands(hideBin(process.argv), ['read', 'convert', 'completion'])));
+  const cli = withoutTypeColumn(yargs(markOperands(hideBin(process.argv), ['read', 'convert', 'sessions', 'completion'])));
   await cli
     .scriptName('asyncai-log')
     .usage('$0 [options] [file...]    (no file, or -: stdin)\n\nTurn agent events into session transcripts that the agent CLIs resume.')
@@ -22,6 +23,7 @@ export async function runCli(): Promise<void> {
     .command(filterCommand)
     .command(readCommand)
     .command(convertCommand)
+    .command(sessionsCommand)
     .command(completionCommand(() => (cli as unknown as { showCompletionScript($0: string, cmd: string): void }).showCompletionScript('asyncai-log', 'completion')))
     .completion(YARGS_COMPLETION_NAME, false,
       completion(() => knownFlags((filterCommand.builder as (y: Argv) => Argv)(yargs([])))))

@@ -6,7 +6,7 @@ import { HARNESSES } from '../lib/filter/index.js';
 import { inputFormatNames, knownFormats } from '../lib/index.js';
 
 /** The commands besides the default one (the filter), as typed. */
-export const COMMANDS = ['read', 'convert', 'completion'];
+export const COMMANDS = ['read', 'convert', 'sessions', 'completion'];
 
 /** The terminal's width when stdout is one, else 80 columns. */
 export function helpWidth(stdout: { isTTY?: boolean; columns?: number } = process.stdout): number {
@@ -72,11 +72,19 @@ export const CONVERT_EXAMPLES = examples(
   ['Generic event logs into sessions under ./out', '$0 convert logs/*.ndjson --session-dir claude-code-cli=./out'],
 );
 
+export const SESSIONS_EXAMPLES = examples(
+  ['Every session on this machine, newest first', '$0 sessions'],
+  ['This project\'s Codex sessions of the last week', '$0 sessions --here --agent codex-cli --since 7d'],
+  ['Find a session by what was said in it, then move it to Claude Code',
+    '$0 sessions --grep "flaky test"', '$0 convert <session_id> --session-format claude-code-cli'],
+  ['One session by a prefix of its id, as JSON', '$0 sessions 1e43738a --json'],
+);
+
 export const MAIN_NOTES = [
   'Exit codes: 0 success (bad input lines are reported on stderr and skipped), 1 failure at run time, 2 usage error, '
     + '130, 143 and 129 after SIGINT, SIGTERM and SIGHUP (what was read is written).',
   `Sessions are written under ${HARNESSES.map((h) => `${h.rootHelp} for ${h.format}`).join('; ')}, unless --session-dir says otherwise.`,
-  'More: asyncai-log read --help, asyncai-log convert --help, man asyncai-log, and the README.',
+  'More: asyncai-log read --help, asyncai-log convert --help, asyncai-log sessions --help, man asyncai-log, and the README.',
 ].join('\n\n');
 
 export const READ_NOTES = 'Exit codes: 0 when every transcript was read (damaged lines are reported on stderr), 1 when one could not be '
@@ -84,3 +92,6 @@ export const READ_NOTES = 'Exit codes: 0 when every transcript was read (damaged
 
 export const CONVERT_NOTES = 'Exit codes: 0 when every input was converted or skipped, 1 when any failed (the others go on), 2 usage error, '
   + '130, 143, 129 after SIGINT, SIGTERM, SIGHUP (the files in progress are finished).';
+
+export const SESSIONS_NOTES = 'Exit codes: 0 success, 1 when the id names no session or several, or a store could not be read (the rest is '
+  + 'listed), 2 usage error.';

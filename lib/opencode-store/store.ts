@@ -96,6 +96,7 @@ function literal(id: string): string {
 }
 
 const LIST_QUERY = 'SELECT s.id AS id, s.time_updated AS updated, s.parent_id IS NOT NULL AS child, '
+  + 's.title AS title, s.directory AS directory, s.time_created AS created, '
   + '(SELECT coalesce(sum(length(m.data)), 0) FROM message m WHERE m.session_id = s.id) '
   + '+ (SELECT coalesce(sum(length(p.data)), 0) FROM part p WHERE p.session_id = s.id) AS bytes '
   + 'FROM session s ORDER BY s.time_created, s.id';
@@ -208,7 +209,12 @@ export async function openStore(flavour: Flavour, db: string, options: StoreOpti
         odd += 1;
         continue;
       }
-      sessions.push({ id: row.id, updated: Number(row.updated) || 0, child: Boolean(row.child), bytes: Number(row.bytes) || 0 });
+      sessions.push({
+        id: row.id, updated: Number(row.updated) || 0, child: Boolean(row.child), bytes: Number(row.bytes) || 0,
+        ...(typeof row.title === 'string' ? { title: row.title } : {}),
+        ...(typeof row.directory === 'string' ? { cwd: row.directory } : {}),
+        ...(Number(row.created) > 0 ? { created: Number(row.created) } : {}),
+      });
     }
     return { sessions, odd, read: (wanted) => readSessions(reading, wanted), close };
   } catch (error) {

@@ -229,6 +229,28 @@ export interface SessionLookup {
   find(root: string, prefix: string): Promise<FoundSession[]>;
   /** Where under `root` sessions are looked for (what a failed lookup names). */
   sessionsDir(root: string): string;
+  /**
+   * Optional: what the agent itself keeps about a session found (its title, project, start), for `sessions`,
+   * from the parsed lines of its first file's head and end (`ends`) and at most small files beside it; never a
+   * whole transcript. Without it (or where it says nothing) the listing's generic facts stand.
+   */
+  describe?(files: readonly string[], ends: FileEnds): SessionFacts | Promise<SessionFacts>;
+}
+
+/** The JSON values of the whole lines in a file's first and last bytes (lib/session/session-facts.ts). */
+export interface FileEnds {
+  readonly head: readonly unknown[];
+  readonly tail: readonly unknown[];
+}
+
+/** What a session listing shows of a session beyond its id, size and times, as its agent keeps it. */
+export interface SessionFacts {
+  /** The agent's own title of the session (a custom or generated title, a summary). */
+  title?: string;
+  /** Its project directory. */
+  cwd?: string;
+  /** When it started, RFC 3339. */
+  started?: string;
 }
 
 /** A failure reading a session store: one line. */
@@ -243,6 +265,10 @@ export interface StoreSession {
   child: boolean;
   /** Bytes of its data in the store (about what reading it returns). */
   bytes: number;
+  /** Its title in the store, its project directory, when it was created (ms since the epoch), where the store keeps them. */
+  title?: string;
+  cwd?: string;
+  created?: number;
 }
 
 /** A store being read: its sessions listed once, then read; `close` lets go of what opening it made. */

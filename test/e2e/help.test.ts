@@ -124,7 +124,7 @@ describe('completion', () => {
   });
 
   test('bash completes commands, each command\'s flags, and the values of --session-format and --from', async () => {
-    expect(await complete(['asyncai-log', ''])).toEqual(['read', 'convert', 'completion']);
+    expect(await complete(['asyncai-log', ''])).toEqual(['read', 'convert', 'sessions', 'completion']);
     expect(await complete(['asyncai-log', 'conv'])).toEqual(['convert']);
     expect(await complete(['asyncai-log', '--session-f'])).toEqual(['--session-format']);
     expect(await complete(['asyncai-log', '--no-s'])).toEqual(['--no-session', '--no-strict']);
@@ -133,6 +133,7 @@ describe('completion', () => {
     expect(await complete(['asyncai-log', 'convert', '--dry'])).toEqual(['--dry-run']);
     expect(await complete(['asyncai-log', 'convert', 'x', '--session-dir', 'co'])).toEqual(['codex-cli=', 'copilot-cli=']);
     expect(await complete(['asyncai-log', 'read', '--tr'])).toEqual(['--tree']);
+    expect(await complete(['asyncai-log', 'sessions', '--agent', 'q'])).toEqual(['qwen-code']);
   });
 });
 

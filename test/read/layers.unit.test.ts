@@ -17,7 +17,7 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const LAYERS: [number, string, RegExp][] = [
   [7, 'bin', /^bin\//],
   [6, 'public entry point', /^lib\/index\.ts$/],
-  [5, 'commands', /^lib\/(filter|convert|read)\//],
+  [5, 'commands', /^lib\/(filter|convert|read|sessions)\//],
   [4, 'agents registry', /^lib\/agents\/[^/]+\.ts$/],
   [3, 'agent folders', /^lib\/agents\/[^/]+\//],
   [2, 'session, input, monitor, gemini-content, anthropic-content, opencode-store', /^lib\/(session|input|monitor|gemini-content|anthropic-content|opencode-store)\//],
@@ -25,7 +25,7 @@ const LAYERS: [number, string, RegExp][] = [
 ];
 
 /** What the bin may import from lib/: the public API and each command's entry module. */
-const ENTRY_POINTS = ['lib/index.ts', 'lib/filter/index.ts', 'lib/read/index.ts', 'lib/convert/index.ts'];
+const ENTRY_POINTS = ['lib/index.ts', 'lib/filter/index.ts', 'lib/read/index.ts', 'lib/convert/index.ts', 'lib/sessions/index.ts'];
 
 function layerOf(file: string): number {
   const found = LAYERS.find(([, , pattern]) => pattern.test(file));

@@ -3,6 +3,7 @@
 import { join, resolve } from 'node:path';
 import type { SessionLookup } from '../../session/types.js';
 import { filesById, grouped, namesIn, UUID_PREFIX } from '../../session/session-lookup.js';
+import { latestTitle } from '../../session/session-facts.js';
 
 const SESSION_FILE = /^([0-9a-f-]{36})\.jsonl$/i;
 
@@ -17,4 +18,9 @@ export const droidSessions: SessionLookup = {
     return grouped(found);
   },
   sessionsDir: (root) => resolve(root, 'sessions'),
+  // The title droid keeps in the `session_start` record that opens the file.
+  describe: (_files, ends) => {
+    const title = latestTitle({ head: ends.head.slice(0, 1), tail: [] }, (r) => (r.type === 'session_start' ? r.title : undefined));
+    return title === undefined ? {} : { title };
+  },
 };

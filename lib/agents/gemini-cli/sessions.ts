@@ -1,10 +1,13 @@
 // Gemini CLI's sessions by id (`read <id>`, `convert <id>`): `<root>/tmp/<slug>/chats/session-<time>-<id8>.jsonl`
 // (or `.json`). The name holds the id's first 8 characters only: a chat whose 8 fit the prefix has its whole id
 // read from its first 64 KiB (the metadata record that opens it), never the whole file.
-import { join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { promises as fsp } from 'node:fs';
 import type { SessionLookup } from '../../session/types.js';
 import { grouped, namesIn, startsWithId, UUID_PREFIX } from '../../session/session-lookup.js';
+import { latestTitle } from '../../session/session-facts.js';
+import { readOwnFile } from '../../util/small-file.js';
+import { MARKER_FILE } from './paths.js';
 
 const CHAT_NAME = /^session-.*-([0-9a-f]{8})\.jsonl?$/i;
 const SESSION_ID = /"sessionId"\s*:\s*"([0-9a-fA-F-]{36})"/;
@@ -43,4 +46,14 @@ export const geminiSessions: SessionLookup = {
     return grouped(found);
   },
   sessionsDir: (root) => resolve(root, 'tmp'),
+  // The title is the metadata's `summary` (a later `$set` may change it); the project, the slug directory's marker.
+  describe(files, ends) {
+    const title = latestTitle(ends, (r) => (r.$set !== null && typeof r.$set === 'object' ? (r.$set as Record<string, unknown>).summary : r.summary));
+    let cwd: string | undefined;
+    try {
+      const text = readOwnFile(join(dirname(dirname(files[0]!)), MARKER_FILE), 4096)?.text.trim();
+      if (text !== undefined && isAbsolute(text)) cwd = text;
+    } catch { /* no marker: the generic facts stand */ }
+    return { ...(title !== undefined ? { title } : {}), ...(cwd !== undefined ? { cwd } : {}) };
+  },
 };

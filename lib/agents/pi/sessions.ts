@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import type { SessionLookup } from '../../session/types.js';
 import { firstLineValue, grouped, namesIn, startsWithId, UUID_PREFIX } from '../../session/session-lookup.js';
 import { isObject } from '../../util/is-object.js';
+import { latestTitle } from '../../session/session-facts.js';
 
 const FILE_NAME = /_([0-9a-f-]{36})\.jsonl$/i;
 
@@ -32,4 +33,9 @@ export const piSessions: SessionLookup = {
     return grouped(found);
   },
   sessionsDir: (root) => resolve(root, 'sessions'),
+  // Pi's picker title: the latest `session_info` entry's name (else the listing's first user text).
+  describe: (_files, ends) => {
+    const title = latestTitle(ends, (r) => (r.type === 'session_info' ? r.name : undefined));
+    return title === undefined ? {} : { title };
+  },
 };

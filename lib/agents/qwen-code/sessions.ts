@@ -4,6 +4,8 @@ import { join, resolve } from 'node:path';
 import type { SessionLookup } from '../../session/types.js';
 import { filesById, grouped, namesIn, UUID_PREFIX } from '../../session/session-lookup.js';
 import { CHAT_FILE } from './paths.js';
+import { latestTitle } from '../../session/session-facts.js';
+import { isObject } from '../../util/is-object.js';
 
 export const qwenSessions: SessionLookup = {
   matches: (value) => UUID_PREFIX.test(value),
@@ -16,4 +18,9 @@ export const qwenSessions: SessionLookup = {
     return grouped(found);
   },
   sessionsDir: (root) => resolve(root, 'projects'),
+  // `qwen sessions list`'s title: the latest `custom_title` system record's (else the first prompt).
+  describe: (_files, ends) => {
+    const title = latestTitle(ends, (r) => (r.type === 'system' && r.subtype === 'custom_title' && isObject(r.systemPayload) ? r.systemPayload.customTitle : undefined));
+    return title === undefined ? {} : { title };
+  },
 };

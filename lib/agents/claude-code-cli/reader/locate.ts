@@ -4,6 +4,7 @@
 import { join, resolve } from 'node:path';
 import type { SessionLookup } from '../../../session/types.js';
 import { filesById, grouped, namesIn, UUID_PREFIX } from '../../../session/session-lookup.js';
+import { latestTitle } from '../../../session/session-facts.js';
 
 /** What a session id must look like before it becomes part of a path. */
 export const SESSION_UUID = /^[0-9a-f-]{36}$/i;
@@ -27,6 +28,13 @@ export const claudeSessions: SessionLookup = {
     return grouped(found);
   },
   sessionsDir: (root) => resolve(root, 'projects'),
+  // The title Claude Code's picker shows: a custom title (/rename), else its generated one, else a summary record's.
+  describe: (_files, ends) => {
+    const title = latestTitle(ends, (r) => (r.type === 'custom-title' ? r.customTitle : undefined))
+      ?? latestTitle(ends, (r) => (r.type === 'ai-title' ? r.aiTitle ?? r.title : undefined))
+      ?? latestTitle(ends, (r) => (r.type === 'summary' ? r.summary : undefined));
+    return title === undefined ? {} : { title };
+  },
 };
 
 /**

@@ -1,0 +1,176 @@
+// The rows of `asyncai-log sessions`: every session `everySession` finds, with what its agent keeps of it (the
+// agent's `SessionLookup.describe` over the file's head and end, else the generic facts any agent's records
+// give there) and what only a read of its conversation gives (turns, first user text), the latter kept in the
+// sessions index (cache.ts) so that an unchanged session is only stat'ed next time.
+import { statSync } from 'node:fs';
+import { everySession, type LookupContext, type SessionMatch, type StoreSessionMatch } from '../agents/find-sessions.js';
+import { StoreError, type OpenedStore } from '../session/types.js';
+import { cutText, fileEnds, genericFacts } from '../session/session-facts.js';
+import { fileEvents, storeEvents } from './events.js';
+import type { IndexEntry, SessionIndex } from './cache.js';
+
+/** One listed session. */
+export interface SessionRow {
+  /** Its agent's `--session-format`. */
+  agent: string;
+  id: string;
+  /** The agent's own title, else the first user text, cut; '' when there is neither. */
+  title: string;
+  /** Its project directory, when known. */
+  cwd?: string;
+  /** RFC 3339. */
+  started?: string;
+  updated: string;
+  /** User turns. */
+  turns: number;
+  /** Bytes of its files (a store session: of its data in the store). */
+  bytes: number;
+  /** Its files, or `<database>#<id>` for a store session. */
+  files: string[];
+  /** A subagent's session. */
+  child?: boolean;
+  /** Kept for `--grep`: how to read it. */
+  readonly source: { kind: 'file'; match: SessionMatch } | { kind: 'store'; match: StoreSessionMatch };
+}
+
+/** What a read of the conversation gives: user turns and the first user text. */
+export async function conversationFacts(read: (sink: (events: readonly { type: string; text?: string }[]) => boolean) => Promise<boolean>):
+  Promise<{ turns: number; firstUser?: string; unread?: true }> {
+  let turns = 0;
+  let firstUser: string | undefined;
+  const ok = await read((events) => {
+    for (const event of events) {
+      if (event.type !== 'user') continue;
+      turns += 1;
+      if (firstUser === undefined && typeof event.text === 'string' && event.text.trim() !== '') firstUser = cutText(event.text);
+    }
+    return true;
+  }).catch(() => false);
+  return { turns, ...(firstUser !== undefined ? { firstUser } : {}), ...(ok ? {} : { unread: true as const }) };
+}
+
+/** A file session's index entry: its head and end described, its conversation read. */
+async function describeFile(match: SessionMatch, stamp: string): Promise<IndexEntry> {
+  const first = match.files[0]!;
+  const ends = await fileEnds(first);
+  const generic = genericFacts(ends);
+  const own = match.agent.sessions?.describe === undefined ? {} : await match.agent.sessions.describe(match.files, ends);
+  const facts = { ...generic, ...own };
+  const conversation = await conversationFacts((sink) => fileEvents(first, sink));
+  return { format: match.format, id: match.id, stamp, ...facts, ...conversation };
+}
+
+/** `<size>:<mtime>` of each file, and the total size and latest time; undefined when one cannot be stat'ed. */
+async function stampOf(files: readonly string[]): Promise<{ stamp: string; bytes: number; mtime: number } | undefined> {
+  const parts: string[] = [];
+  let bytes = 0;
+  let mtime = 0;
+  for (const file of files) {
+    try {
+      const stat = statSync(file);
+      parts.push(`${stat.size}:${stat.mtimeMs}`);
+      bytes += stat.size;
+      mtime = Math.max(mtime, stat.mtimeMs);
+    } catch {
+      return undefined;
+    }
+  }
+  return { stamp: parts.join(','), bytes, mtime };
+}
+
+function row(entry: IndexEntry, rest: Omit<SessionRow, 'agent' | 'id' | 'title' | 'turns' | 'cwd' | 'started'>): SessionRow {
+  return {
+    agent: entry.format, id: entry.id, title: entry.title ?? entry.firstUser ?? '',
+    ...(entry.cwd !== undefined ? { cwd: entry.cwd } : {}),
+    ...(entry.started !== undefined ? { started: entry.started } : {}),
+    ...rest, turns: entry.turns,
+  };
+}
+
+/** What a listing may leave out before describing a session: by its id, by its last update (ms). */
+export interface Wanted {
+  id?: (id: string) => boolean;
+  since?: number;
+}
+
+/**
+ * Every session of the agents `formats` (all when undefined), newest first (by last update), described from the
+ * index where it holds; those `wanted` turns down are left out undescribed (their index entries kept).
+ * `problems` gets one line per store that could not be read.
+ */
+export async function listSessions(context: LookupContext & { tmpdir: string }, index: SessionIndex, formats: readonly string[] | undefined,
+  problem: (line: string) => void, wanted: Wanted = {}): Promise<SessionRow[]> {
+  const found = await everySession(context, formats);
+  for (const line of found.problems) problem(line);
+  const rows: SessionRow[] = [];
+  for (const match of found.files) {
+    const key = match.files.join('\0');
+    if (wanted.id !== undefined && !wanted.id(match.id)) {
+      index.keep(key);
+      continue;
+    }
+    const stat = await stampOf(match.files);
+    if (stat === undefined) continue;
+    if (wanted.since !== undefined && stat.mtime < wanted.since) {
+      index.keep(key);
+      continue;
+    }
+    let entry = index.get(key, stat.stamp);
+    if (entry === undefined) {
+      entry = await describeFile(match, stat.stamp);
+      index.set(key, entry);
+    }
+    rows.push(row(entry, { updated: new Date(stat.mtime).toISOString(), bytes: stat.bytes, files: [...match.files], source: { kind: 'file', match } }));
+  }
+  const stores = found.stores.filter((m) => {
+    const keep = (wanted.id === undefined || wanted.id(m.id)) && (wanted.since === undefined || m.session.updated >= wanted.since);
+    if (!keep) index.keep(`${m.db}#${m.id}`);
+    return keep;
+  });
+  await storeRows(context, stores, index, rows, problem);
+  return rows.sort((a, b) => b.updated.localeCompare(a.updated) || a.id.localeCompare(b.id));
+}
+
+/** The rows of store sessions: the store's own title, project and times; turns read (once per change) from its lines. */
+async function storeRows(context: { env: Record<string, string | undefined>; tmpdir: string }, stores: readonly StoreSessionMatch[],
+  index: SessionIndex, rows: SessionRow[], problem: (line: string) => void): Promise<void> {
+  const keyOf = (m: StoreSessionMatch) => `${m.db}#${m.id}`;
+  const stampOfStore = (m: StoreSessionMatch) => `${m.session.bytes}:${m.session.updated}`;
+  const missing = stores.filter((m) => index.get(keyOf(m), stampOfStore(m)) === undefined);
+  for (const db of new Set(missing.map((m) => m.db))) {
+    const ofDb = missing.filter((m) => m.db === db);
+    const agent = ofDb[0]!.agent;
+    let opened: OpenedStore | undefined;
+    try {
+      opened = await agent.store.open(db, { env: context.env, tmpdir: context.tmpdir });
+      const wanted = opened.sessions.filter((s) => ofDb.some((m) => m.id === s.id));
+      for await (const { session, lines } of opened.read(wanted)) {
+        const m = ofDb.find((x) => x.id === session.id)!;
+        const conversation = await conversationFacts((sink) => storeEvents(lines, agent.store.input, keyOf(m), sink));
+        index.set(keyOf(m), {
+          format: m.format, id: m.id, stamp: stampOfStore(m),
+          ...(m.session.title !== undefined && m.session.title !== '' ? { title: cutText(m.session.title) } : {}),
+          ...(m.session.cwd !== undefined ? { cwd: m.session.cwd } : {}),
+          ...(m.session.created !== undefined ? { started: new Date(m.session.created).toISOString() } : {}),
+          ...conversation,
+        });
+      }
+    } catch (error) {
+      if (!(error instanceof StoreError)) throw error;
+      problem(`${db}: ${error.message}`);
+    } finally {
+      await opened?.close();
+    }
+  }
+  for (const m of stores) {
+    const entry = index.get(keyOf(m), stampOfStore(m)) ?? {
+      format: m.format, id: m.id, stamp: stampOfStore(m), turns: 0, unread: true as const,
+      ...(m.session.title !== undefined ? { title: cutText(m.session.title) } : {}),
+      ...(m.session.cwd !== undefined ? { cwd: m.session.cwd } : {}),
+    };
+    rows.push(row(entry, {
+      updated: new Date(m.session.updated).toISOString(), bytes: m.session.bytes, files: [`${m.db}#${m.id}`],
+      ...(m.session.child ? { child: true } : {}), source: { kind: 'store', match: m },
+    }));
+  }
+}

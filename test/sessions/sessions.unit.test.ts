@@ -1,0 +1,82 @@
+// The pure pieces of `sessions`: the grep prefilter's needle forms and its search across chunk boundaries, the
+// snippet, --since, sizes, the cut title, the generic facts of a file's head and each agent's title records.
+import { describe, expect, test } from 'vitest';
+import { needleForms, Prefilter, snippetAround } from '../../lib/sessions/grep.js';
+import { humanBytes, parseSince } from '../../lib/sessions/run.js';
+import { cutText, genericFacts, latestTitle } from '../../lib/session/session-facts.js';
+import { AGENTS } from '../../lib/agents/index.js';
+import type { FileEnds } from '../../lib/session/types.js';
+
+const describeOf = (format: string) => AGENTS.find((a) => a.harness.format === format)!.sessions!.describe!;
+
+describe('the grep prefilter', () => {
+  test('a needle\'s forms: case-folded, JSON-escaped once and twice, non-ASCII as \\u escapes', () => {
+    expect(needleForms('Say "Hi"')).toEqual(['say "hi"', 'say \\"hi\\"', 'say \\\\\\"hi\\\\\\"']);
+    expect(needleForms('Café')).toEqual(['café', 'caf\\u00e9']);
+  });
+
+  test('finds a form split across two chunks, in any case; misses what is not there', () => {
+    const hit = new Prefilter(needleForms('needle'));
+    expect(hit.push(Buffer.from('{"text":"a NEE'))).toBe(false);
+    expect(hit.push(Buffer.from('DLE here"}'))).toBe(true);
+    const miss = new Prefilter(needleForms('needle'));
+    expect(miss.push(Buffer.from('{"text":"a need'))).toBe(false);
+    expect(miss.push(Buffer.from('ed thing"}'))).toBe(false);
+    const utf8 = new Prefilter(needleForms('CAFÉ'));
+    const bytes = Buffer.from('{"text":"au café"}');
+    expect(utf8.push(bytes.subarray(0, 16))).toBe(false);
+    expect(utf8.push(bytes.subarray(16))).toBe(true);
+  });
+
+  test('the snippet: the match with some text around it, on one line', () => {
+    expect(snippetAround('short\ntext with Needle in it', 'needle')).toBe('short text with Needle in it');
+    expect(snippetAround(`${'a'.repeat(50)} needle ${'b'.repeat(50)}`, 'needle')).toBe(`…${'a'.repeat(29)} needle ${'b'.repeat(29)}…`);
+    expect(snippetAround('nothing', 'needle')).toBeUndefined();
+  });
+});
+
+describe('--since, sizes, titles', () => {
+  const now = Date.parse('2026-12-05T12:00:00.000Z');
+  test('an age or a time', () => {
+    expect(parseSince('30m', now)).toBe(now - 30 * 60_000);
+    expect(parseSince('2w', now)).toBe(now - 14 * 86_400_000);
+    expect(parseSince('2026-12-01T10:00Z', now)).toBe(Date.parse('2026-12-01T10:00:00.000Z'));
+    expect(parseSince('2026-12-01', now)).toBe(Date.parse('2026-12-01'));
+    for (const bad of ['yesterday', '7', '1y', '2026-13-45x']) expect(() => parseSince(bad, now)).toThrow(/--since/);
+  });
+
+  test('sizes and cut text', () => {
+    expect([humanBytes(512), humanBytes(1234), humanBytes(45_600_000), humanBytes(2_000_000_000)]).toEqual(['512 B', '1.2 KB', '46 MB', '2.0 GB']);
+    expect(cutText('  two\n\nlines  ')).toBe('two lines');
+    expect(cutText('x'.repeat(100))).toBe(`${'x'.repeat(79)}…`);
+  });
+});
+
+describe('facts from a file\'s head and end', () => {
+  const ends = (head: unknown[], tail: unknown[] = []): FileEnds => ({ head, tail });
+
+  test('the first absolute cwd and the first time, wherever a record keeps them', () => {
+    expect(genericFacts(ends([{ type: 'x' }, { timestamp: '2026-11-29T22:10:35.086Z', payload: { cwd: '/home/user/project' } }])))
+      .toEqual({ cwd: '/home/user/project', started: '2026-11-29T22:10:35.086Z' });
+    expect(genericFacts(ends([{ data: { context: { cwd: 'relative' } }, time: 1764000000000 }]))).toEqual({ started: new Date(1764000000000).toISOString() });
+  });
+
+  test('the latest title record wins, the end after the head', () => {
+    const pick = (r: Record<string, unknown>) => (r.type === 't' ? r.title : undefined);
+    expect(latestTitle(ends([{ type: 't', title: 'first' }], [{ type: 't', title: 'later' }, { type: 'u', title: 'not a title' }]), pick)).toBe('later');
+    expect(latestTitle(ends([{ type: 't', title: '  ' }]), pick)).toBeUndefined();
+  });
+
+  test('each agent\'s own title record', async () => {
+    expect(await describeOf('claude-code-cli')([], ends([{ type: 'summary', summary: 'A summary' }], [{ type: 'custom-title', customTitle: 'Renamed' }])))
+      .toEqual({ title: 'Renamed' });
+    expect(await describeOf('claude-code-cli')([], ends([{ type: 'summary', summary: 'A summary' }]))).toEqual({ title: 'A summary' });
+    expect(await describeOf('pi')([], ends([{ type: 'session_info', name: 'old' }], [{ type: 'session_info', name: 'new' }]))).toEqual({ title: 'new' });
+    expect(await describeOf('qwen-code')([], ends([], [{ type: 'system', subtype: 'custom_title', systemPayload: { customTitle: 'Mine' } }])))
+      .toEqual({ title: 'Mine' });
+    expect(await describeOf('droid')([], ends([{ type: 'session_start', title: 'Droid title' }]))).toEqual({ title: 'Droid title' });
+    expect((await describeOf('gemini-cli')(['/nonexistent/tmp/p/chats/session-x.jsonl'], ends([{ sessionId: 's', summary: 'first' }], [{ $set: { summary: 'second' } }]))).title)
+      .toBe('second');
+    expect(await describeOf('droid')([], ends([{ type: 'message' }]))).toEqual({});
+  });
+});
