@@ -13,7 +13,7 @@ test('--only usage_codex measures the Codex tree (the same totals in both tools)
     join(ROOT, 'bench', 'run.mjs'), '--events', '2000', '--corpora', 'short', '--tools', 'node-parse', '--reps', '1',
     '--latency-events', '0', '--corpus-dir', join(dir, 'corpora'), '--out-dir', join(dir, 'docs'), '--tree-dir', join(dir, 'tree'), ...args,
   ], { encoding: 'utf8', cwd: ROOT });
-  const first = bench('--sections', '');
+  const first = bench('--quick', '--sections', '');
   expect(first.status, first.stderr).toBe(0);
   const before = JSON.parse(readFileSync(join(dir, 'docs', 'performance.json'), 'utf8'));
   const second = bench('--quick', '--only', 'usage_codex', '--usage-codex-files', '3', '--usage-codex-turns', '4');
