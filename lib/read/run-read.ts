@@ -22,50 +22,12 @@ import { keepStream, readAdapted, sniffFile, sniffStream } from './any-input.js'
 import { openInputPath } from '../input/file-input.js';
 import { orderedAccount, Output } from './output.js';
 import { diagnosticLine } from '../util/shown-text.js';
-import { groupsUsage, runUsageBy, type UsageGroup } from './usage-by.js';
+import { groupsUsage, runUsageBy } from './usage-by.js';
 import { inspectAdapted, inspectReading, shapeLine, type InspectedSession } from './inspect.js';
+import type { ReadCommandOptions, ReadIO } from './read-options.js';
+import { endsInNewline, readOne } from './read-one.js';
 
-export interface ReadCommandOptions {
-  /** Transcript paths, bare session ids, or `-` (stdin). */
-  inputs: string[];
-  usage: boolean;
-  /** With `usage`: group every session's tokens, in the one shape, by this (see usage-by.ts). */
-  by?: UsageGroup;
-  /** With a grouped usage: print a table (stdout is a terminal) instead of NDJSON. */
-  table?: boolean;
-  tree: boolean;
-  /** Also read subagent transcripts. */
-  subagents: boolean;
-  /** Also emit context events. */
-  events: boolean;
-  /** Print each session's shape instead (read/inspect.ts): one JSON object per session, none of its text. */
-  inspect?: boolean;
-  branch?: string;
-  /** Resolve spilled output (default true). */
-  spills: boolean;
-  maxRecordBytes?: number;
-  /** Worker threads for a large transcript (see ReaderOptions.threads; 0: one thread). */
-  threads?: number;
-  /** `--session-dir` values, parsed (those of agents with a transcript reader are used). */
-  sessionDirs: Record<string, string>;
-  env: Record<string, string | undefined>;
-  homedir: string;
-  processCwd: string;
-  /** Where a transcript read from a stream is kept while it is read, and a big index's uuids (default: the system's). */
-  tmpdir?: string;
-  /** Called between a transcript's two passes (see ReaderOptions.collect). */
-  collect?: () => void;
-  /** Where the account of what was read goes at the end (`--fidelity-json`): a new file, or a FIFO or terminal. */
-  fidelityJson?: string;
-}
-
-export interface ReadIO {
-  stdout: NodeJS.WritableStream;
-  stderr: NodeJS.WritableStream;
-  /** What `-` reads (default: nothing). */
-  stdin?: AsyncIterable<Buffer | string>;
-}
-
+export type { ReadCommandOptions, ReadIO } from './read-options.js';
 
 /** Run the read command. Resolves with the exit code: 0, or 1 when any transcript could not be read. */
 export async function runRead(options: ReadCommandOptions, io: ReadIO): Promise<number> {
@@ -420,45 +382,4 @@ class ReadRun {
       return 1;
     }
   }
-}
-
-async function readOne(reader: TranscriptReading, options: ReadCommandOptions, out: Output): Promise<void> {
-  const subagents = options.subagents ? await reader.subagents() : [];
-  if (options.usage) {
-    const totals = { session_id: reader.sessionId, ...(await reader.usage()) } as Record<string, unknown>;
-    if (options.subagents) {
-      const list: Record<string, unknown>[] = [];
-      for (const sub of subagents) list.push({ agent_id: sub.agentId, ...(await sub.usage()) });
-      totals.subagents = list;
-    }
-    await out.write(totals);
-    return;
-  }
-  if (options.tree) {
-    for (const sub of [reader, ...subagents]) {
-      const tree = await sub.tree();
-      for (const branch of tree.branches) {
-        if (out.closed) return;
-        await out.write({ session_id: reader.sessionId, ...(sub.agentId !== undefined ? { agent_id: sub.agentId } : {}), ...branch });
-      }
-    }
-    return;
-  }
-  for (const source of [reader, ...subagents]) {
-    for await (const text of source.ndjson((event, error) => out.unwritable(event, error))) {
-      if (out.closed) return;
-      await out.writeText(text);
-    }
-  }
-}
-
-/** `chunks` as they are; at their end, `done` learns whether the last non-empty one ended in a newline (else the input was cut off). */
-async function* endsInNewline(chunks: AsyncIterable<Buffer | string>, done: (ends: boolean) => void): AsyncIterable<Buffer> {
-  let last = 0x0a;
-  for await (const chunk of chunks) {
-    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
-    if (bytes.length > 0) last = bytes[bytes.length - 1]!;
-    yield bytes;
-  }
-  done(last === 0x0a);
 }
