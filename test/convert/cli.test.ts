@@ -404,7 +404,7 @@ describe('convert: job counts', () => {
       .flatMap((l) => (l.harnesses ?? []).map((h: { session_file: string }) => readFileSync(h.session_file, 'utf8')));
     const ids = new Map<string, string>();
     return [stdout, ...sessions].join('\n')
-      .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|msg_[a-z0-9]{24}/g, (id) => {
+      .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|(?:msg|req)_[a-z0-9]{24}/g, (id) => {
         if (!ids.has(id)) ids.set(id, `<id ${ids.size}>`);
         return ids.get(id)!;
       })
