@@ -128,29 +128,21 @@ beforeAll(async () => {
     run(process.execPath, [CCUSAGE, 'daily', '--json', '--offline'], { env: cleanEnv({ CLAUDE_CONFIG_DIR: root, TZ: 'UTC' }) }),
     runBin(['read', '--usage', '--by', 'day', '--session-dir', `claude-code-cli=${root}`], { env: cleanEnv({ CLAUDE_CONFIG_DIR: root, TZ: 'UTC' }) }),
   ]);
+  /** ccusage's rows (camelCase) and read --usage --by's (the one shape) as Totals. */
+  const ccusageTotals = (r: Record<string, number | string>): Totals => ({
+    input: Number(r.inputTokens), output: Number(r.outputTokens), cacheCreation: Number(r.cacheCreationTokens), cacheRead: Number(r.cacheReadTokens),
+  });
   expect(daily.code, daily.stderr).toBe(0);
-  for (const d of (JSON.parse(daily.stdout) as { daily: Record<string, number | string>[] }).daily) {
-    dailyByCcusage.set(String(d.period), {
-      input: Number(d.inputTokens), output: Number(d.outputTokens),
-      cacheCreation: Number(d.cacheCreationTokens), cacheRead: Number(d.cacheReadTokens),
-    });
-  }
+  for (const d of (JSON.parse(daily.stdout) as { daily: Record<string, number | string>[] }).daily) dailyByCcusage.set(String(d.period), ccusageTotals(d));
   expect(readDaily.code, readDaily.stderr).toBe(0);
-  for (const line of readDaily.stdout.split('\n').filter((l) => l !== '')) {
-    const t = JSON.parse(line) as Record<string, number | string>;
+  for (const t of readDaily.stdout.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, number | string>)) {
     if (t.total === true) continue;
     dailyByRead.set(String(t.day), {
-      input: Number(t.input_tokens), output: Number(t.output_tokens),
-      cacheCreation: Number(t.cache_write_tokens), cacheRead: Number(t.cache_read_tokens),
+      input: Number(t.input_tokens), output: Number(t.output_tokens), cacheCreation: Number(t.cache_write_tokens), cacheRead: Number(t.cache_read_tokens),
     });
   }
   expect(ccusage.code, ccusage.stderr).toBe(0);
-  for (const s of (JSON.parse(ccusage.stdout) as { sessions: Record<string, number | string>[] }).sessions) {
-    byCcusage.set(String(s.sessionId), {
-      input: Number(s.inputTokens), output: Number(s.outputTokens),
-      cacheCreation: Number(s.cacheCreationTokens), cacheRead: Number(s.cacheReadTokens),
-    });
-  }
+  for (const s of (JSON.parse(ccusage.stdout) as { sessions: Record<string, number | string>[] }).sessions) byCcusage.set(String(s.sessionId), ccusageTotals(s));
   expect(read.code, read.stderr).toBe(0);
   for (const line of read.stdout.split('\n').filter((l) => l !== '')) {
     const t = JSON.parse(line) as Record<string, number | string>;
