@@ -20,21 +20,12 @@ import { defaultUsageThreads, EntriesPool } from './usage-entries-pool.js';
 import { UsageError } from '../session/options.js';
 import { diagnosticLine } from '../util/shown-text.js';
 import { group, ndjson, usageTable, type Counted, type UsageGroup } from './usage-rows.js';
+import type { ReadCommandOptions as ReadOptions } from './read-options.js';
 
 export { localDay, usageTable, USAGE_GROUPS, type UsageGroup, type UsageRow } from './usage-rows.js';
 
-/** What the grouped usage needs of the read command's options (run-read.ts ReadCommandOptions). */
-export interface UsageByOptions {
-  inputs: string[];
-  by?: UsageGroup;
-  sessionDirs: Record<string, string>;
-  env: Record<string, string | undefined>;
-  homedir: string;
-  processCwd: string;
-  tmpdir?: string;
-  maxRecordBytes?: number;
-  threads?: number;
-}
+/** What the grouped usage needs of the read command's options. */
+export type UsageByOptions = Pick<ReadOptions, 'inputs' | 'by' | 'sessionDirs' | 'env' | 'homedir' | 'processCwd' | 'tmpdir' | 'maxRecordBytes' | 'threads'>;
 type ReadCommandOptions = UsageByOptions;
 
 /** One session to count: a file of an agent, or a session of a store. */

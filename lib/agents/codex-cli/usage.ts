@@ -29,7 +29,8 @@ const LAST = Buffer.from('"last_token_usage":');
 function flatObject(buf: Buffer, at: number, end: number): Record<string, unknown> | undefined {
   if (buf[at] !== 0x7b) return undefined;
   const close = buf.indexOf(0x7d, at);
-  if (close === -1 || close >= end || buf.indexOf(0x7b, at + 1) < close && buf.indexOf(0x7b, at + 1) !== -1) return undefined;
+  const inner = buf.indexOf(0x7b, at + 1);
+  if (close === -1 || close >= end || (inner !== -1 && inner < close)) return undefined;
   try {
     const value: unknown = JSON.parse(buf.toString('latin1', at, close + 1));
     return isObject(value) ? value : undefined;
