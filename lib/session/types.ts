@@ -130,6 +130,11 @@ export interface TranscriptReadOptions {
   threads?: number;
   /** What warnings and errors call the transcript (default: its path). */
   name?: string;
+  /**
+   * Only user turns are wanted (a count of them): a reader may then leave other events out, never a user event
+   * (one without a faster way reads everything).
+   */
+  userRecordsOnly?: boolean;
   onWarning: (warning: ReaderWarning) => void;
 }
 

@@ -24,8 +24,11 @@ async function adapted(chunks: AsyncIterable<Buffer>, format: InputFormat, name:
   });
 }
 
-/** Feed the events of the session file at `path` to `sink`; false when it is no format read knows. */
-export async function fileEvents(path: string, sink: EventSink): Promise<boolean> {
+/**
+ * Feed the events of the session file at `path` to `sink`; false when it is no format read knows. `usersOnly`:
+ * only its user events are wanted, and a transcript reader may leave the others out.
+ */
+export async function fileEvents(path: string, sink: EventSink, usersOnly = false): Promise<boolean> {
   const sniffed = sniffFile(path, MAX_RECORD_BYTES);
   if (sniffed.kind === 'adapted') {
     await adapted(createReadStream(path, { highWaterMark: 1024 * 1024 }), sniffed.format, path, sink);
@@ -34,7 +37,8 @@ export async function fileEvents(path: string, sink: EventSink): Promise<boolean
   if (sniffed.kind !== 'transcript' || sniffed.input === undefined) return false;
   const reader = TRANSCRIPT_READERS.find((agent) => agent.reader.input === sniffed.input)?.reader;
   if (reader === undefined) return false;
-  const reading = reader.open(path, { includeEvents: false, resolveSpills: false, maxRecordBytes: MAX_RECORD_BYTES, threads: 0, onWarning: () => {} });
+  const reading = reader.open(path, { includeEvents: false, resolveSpills: false, maxRecordBytes: MAX_RECORD_BYTES, threads: 0, onWarning: () => {},
+    ...(usersOnly ? { userRecordsOnly: true } : {}) });
   let rest = '';
   const decoder = new StringDecoder('utf8');
   for await (const chunk of reading.ndjson(() => {})) {

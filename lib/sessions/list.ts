@@ -49,14 +49,14 @@ export async function conversationFacts(read: (sink: (events: readonly { type: s
   return { turns, ...(firstUser !== undefined ? { firstUser } : {}), ...(ok ? {} : { unread: true as const }) };
 }
 
-/** A file session's index entry: its head and end described, its conversation read. */
-async function describeFile(match: SessionMatch, stamp: string): Promise<IndexEntry> {
+/** A file session's index entry: its head and end described, its user turns read (`whole`: with everything else). */
+export async function describeFile(match: SessionMatch, stamp: string, whole = false): Promise<IndexEntry> {
   const first = match.files[0]!;
   const ends = await fileEnds(first);
   const generic = genericFacts(ends);
   const own = match.agent.sessions?.describe === undefined ? {} : await match.agent.sessions.describe(match.files, ends);
   const facts = { ...generic, ...own };
-  const conversation = await conversationFacts((sink) => fileEvents(first, sink));
+  const conversation = await conversationFacts((sink) => fileEvents(first, sink, !whole));
   return { format: match.format, id: match.id, stamp, ...facts, ...conversation };
 }
 

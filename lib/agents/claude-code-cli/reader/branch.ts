@@ -159,9 +159,10 @@ export class BranchIndex extends RecordGraph {
 
   /**
    * What `branchFilter` says of each line, from the index alone, for a file whose every line held one record
-   * (the first pass saw no damage): 1 at the line numbers of the records the second pass maps.
+   * (the first pass saw no damage): 1 at the line numbers of the records the second pass maps (`only`: of
+   * those, the records of that kind).
    */
-  selectedLines(selection: BranchSelection, lines: number): Uint8Array {
+  selectedLines(selection: BranchSelection, lines: number, only?: NodeKind): Uint8Array {
     const selected = new Uint8Array(lines + 1);
     if (selection.leaf === undefined) return selected;
     const onBranch = this.linkFilter(selection);
@@ -169,7 +170,8 @@ export class BranchIndex extends RecordGraph {
       const flags = this.flags.get(id);
       const parent = (flags & PARENT_STRING) !== 0 ? this.parent.get(id) : NOT_A_STRING;
       const logical = (flags & LOGICAL_STRING) !== 0 ? this.logical.get(id) : NOT_A_STRING;
-      if (onBranch(id, parent, logical, this.kindOf(id))) selected[line] = 1;
+      const kind = this.kindOf(id);
+      if (onBranch(id, parent, logical, kind) && (only === undefined || kind === only)) selected[line] = 1;
     };
     if (this.turns === undefined) {
       // ids in file order: no table of the lines' ids is needed (4 bytes a line).

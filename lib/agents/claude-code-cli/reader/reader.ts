@@ -43,6 +43,11 @@ export interface ReaderOptions {
   workerUrl?: URL;
   /** Bytes read at a time (default 1 MiB); the work handed to a worker thread is one such chunk. */
   chunkBytes?: number;
+  /**
+   * Map only the records that can be user turns (of kind "user": not tool results only, as the first pass
+   * knows) in a file without damage: every user event is given, most others are not (a turn count).
+   */
+  userRecordsOnly?: boolean;
   /** The name warnings and errors give the transcript (default: its path; `stdin` for a copy of stdin). */
   name?: string;
   /**
@@ -202,7 +207,8 @@ export class ClaudeTranscriptReader implements AsyncIterable<GenericEvent>, Tran
     if (!pass.regular) {
       return { header, longest, plan: { mapper, bytes: pass.bytes, onBranch: branchFilter(index, selection) } };
     }
-    return { header, longest, plan: { mapper, bytes: pass.bytes, selected: index.selectedLines(selection, pass.lines) } };
+    const only = this.options.userRecordsOnly ? 'user' : undefined;
+    return { header, longest, plan: { mapper, bytes: pass.bytes, selected: index.selectedLines(selection, pass.lines, only) } };
   }
 
   /** Worker threads for `ndjson()`, when it is asked for, the file is big enough and the worker module is there. */
