@@ -1,5 +1,5 @@
 // `sessions --grep <text>`: which listed sessions' conversations hold `text` (any case), and where. A session's
-// bytes are streamed once through a byte-level prefilter (the text, its JSON-escaped forms, case-folded); only
+// bytes are streamed once through a byte-level prefilter (the text, its JSON-escaped forms, in any case); only
 // a session the prefilter passes is read through its agent's reader or adapter, and a hit counts only in an
 // event's conversation text (conversation.ts: user, assistant, thinking, tool calls and results, compaction
 // summaries), never in ids, paths or other metadata.
@@ -33,28 +33,83 @@ export function needleForms(needle: string): string[] {
   return [...new Set([lower, once, twice, ascii])];
 }
 
-/** Bytes folded and searched at a time. */
+/** Bytes searched at a time. */
 const SCAN_BYTES = 1 << 20;
 
-/** `bytes` with the 0x20 bit of every byte set: ASCII letters in lower case (and some other bytes changed alike). */
-function folded(bytes: Buffer): Buffer {
-  const out = Buffer.from(bytes);
-  for (let i = 0; i < out.length; i++) out[i]! |= 0x20;
-  return out;
+/** ASCII bytes from the most to the least common in transcripts, roughly: a needle's rarest bytes are searched for. */
+const COMMON = ' e"tainosrlhc,:du{}mpfgywb.-_kv0123456789\\/xjqz';
+const rarity = (byte: number): number => {
+  const at = COMMON.indexOf(String.fromCharCode(byte));
+  return at === -1 ? COMMON.length : at;
+};
+const isLower = (byte: number): boolean => byte >= 0x61 && byte <= 0x7a;
+
+/** The longest run of a needle searched for with `Buffer.indexOf` (2^run spellings at most). */
+const ANCHOR_BYTES = 3;
+
+/**
+ * One ASCII form (lower case) found in bytes in any case: each spelling of its rarest run of up to three bytes
+ * (upper and lower case of its letters) is searched for with `Buffer.indexOf` (memmem), and the whole form is
+ * compared, letters in either case, where one is found.
+ */
+class AsciiNeedle {
+  private readonly bytes: Buffer;
+  private readonly offset: number;
+  private readonly anchors: Buffer[];
+
+  constructor(form: string) {
+    this.bytes = Buffer.from(form);
+    const run = Math.min(ANCHOR_BYTES, this.bytes.length);
+    let best = -1;
+    this.offset = 0;
+    for (let at = 0; at + run <= this.bytes.length; at += 1) {
+      let score = 0;
+      for (let i = at; i < at + run; i += 1) score += rarity(this.bytes[i]!);
+      if (score > best) [best, this.offset] = [score, at];
+    }
+    const anchor = this.bytes.subarray(this.offset, this.offset + run);
+    const letters = [...anchor.keys()].filter((i) => isLower(anchor[i]!));
+    this.anchors = [];
+    for (let mask = 0; mask < 1 << letters.length; mask += 1) {
+      const spelling = Buffer.from(anchor);
+      letters.forEach((i, bit) => { if ((mask >> bit) & 1) spelling[i] = anchor[i]! - 0x20; });
+      this.anchors.push(spelling);
+    }
+  }
+
+  /** Whether `view` holds the form, letters in any case. */
+  in(view: Buffer): boolean {
+    const length = this.bytes.length;
+    if (length === 0) return true;
+    for (const anchor of this.anchors) {
+      for (let at = view.indexOf(anchor); at !== -1; at = view.indexOf(anchor, at + 1)) {
+        const start = at - this.offset;
+        if (start >= 0 && start + length <= view.length && this.at(view, start)) return true;
+      }
+    }
+    return false;
+  }
+
+  private at(view: Buffer, start: number): boolean {
+    const bytes = this.bytes;
+    for (let i = 0; i < bytes.length; i += 1) {
+      const want = bytes[i]!;
+      const have = view[start + i]!;
+      if (have !== want && !(isLower(want) && (have | 0x20) === want)) return false;
+    }
+    return true;
+  }
 }
 
 /**
- * A streaming test of chunks of bytes for any of `forms` (case-folded), across chunk boundaries. ASCII forms
- * are looked for with the 0x20 bit of every byte set, in the needle and in the bytes, four bytes at a time in
- * an aligned buffer, then `Buffer.indexOf` (memmem): a letter of either case matches, and what else the fold
- * makes equal (`@` and a backquote, a newline and `*`) is only a candidate the confirming read turns down.
- * Other forms are looked for in the chunk's UTF-8 text, lower-cased.
+ * A streaming test of chunks of bytes for any of `forms` (lower case), in any case, across chunk boundaries.
+ * ASCII forms are found in the bytes themselves (AsciiNeedle: ASCII letters of either case match); other forms
+ * in the chunk's UTF-8 text, lower-cased.
  */
 export class Prefilter {
   private readonly ascii: boolean;
   private readonly keep: number;
-  private readonly needles: Buffer[];
-  private readonly words: Uint32Array;
+  private readonly needles: AsciiNeedle[];
   private readonly bytes: Buffer;
   /** Bytes carried over at the start of `bytes` (the end of the last chunk). */
   private carried = 0;
@@ -65,11 +120,9 @@ export class Prefilter {
 
   constructor(private readonly forms: readonly string[]) {
     this.ascii = forms.every((form) => /^[\x00-\x7f]*$/.test(form));
-    this.needles = forms.map((form) => folded(Buffer.from(form)));
-    this.keep = Math.max(...this.needles.map((needle) => needle.length)) - 1;
-    const buffer = new ArrayBuffer(this.ascii ? SCAN_BYTES + this.keep + 8 : 0);
-    this.words = new Uint32Array(buffer, 0, buffer.byteLength >>> 2);
-    this.bytes = Buffer.from(buffer);
+    this.needles = this.ascii ? forms.map((form) => new AsciiNeedle(form)) : [];
+    this.keep = Math.max(0, ...forms.map((form) => Buffer.byteLength(form) - 1));
+    this.bytes = Buffer.allocUnsafe(this.ascii ? SCAN_BYTES + this.keep : 0);
   }
 
   /** Start again, for another stream. */
@@ -81,7 +134,7 @@ export class Prefilter {
     return this;
   }
 
-  /** Look at the bytes of the file at `path` (read into the aligned buffer itself); true once a form was seen. */
+  /** Look at the bytes of the file at `path` (read into the search buffer itself); true once a form was seen. */
   scanFile(path: string): boolean {
     const fd = openSync(path, 'r');
     try {
@@ -97,12 +150,10 @@ export class Prefilter {
     }
   }
 
-  /** Fold and search the first `end` bytes of the buffer (the carried ones first); keep the end for the next. */
+  /** Search the first `end` bytes of the buffer (the carried ones first); keep the end for the next. */
   private scan(end: number): boolean {
-    const words = this.words;
-    for (let i = 0, n = (end + 3) >>> 2; i < n; i++) words[i]! |= 0x20202020;
     const view = this.bytes.subarray(0, end);
-    for (const needle of this.needles) if (view.indexOf(needle) !== -1) return (this.found = true);
+    for (const needle of this.needles) if (needle.in(view)) return (this.found = true);
     this.carried = Math.min(this.keep, end);
     this.bytes.copyWithin(0, end - this.carried, end);
     return false;

@@ -15,6 +15,29 @@ describe('the grep prefilter', () => {
     expect(needleForms('Café')).toEqual(['café', 'caf\\u00e9']);
   });
 
+  test('says what an ASCII case-insensitive search says, for seeded random texts cut into random chunks', () => {
+    let seed = 7;
+    const random = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    const alphabet = 'abAB xX"\\:{}zZ@`';
+    const word = (n: number) => Array.from({ length: n }, () => alphabet[random(alphabet.length)]).join('');
+    for (let round = 0; round < 400; round += 1) {
+      const needle = word(1 + random(5)).toLowerCase();
+      const text = word(random(60));
+      const filter = new Prefilter([needle]);
+      const bytes = Buffer.from(text);
+      let found = false;
+      for (let at = 0; at < bytes.length;) {
+        const next = at + 1 + random(8);
+        found = filter.push(bytes.subarray(at, next));
+        at = next;
+      }
+      expect(found, JSON.stringify({ needle, text })).toBe(text.replace(/[A-Z]/g, (c) => c.toLowerCase()).includes(needle));
+    }
+  });
+
   test('finds a form split across two chunks, in any case; misses what is not there', () => {
     const hit = new Prefilter(needleForms('needle'));
     expect(hit.push(Buffer.from('{"text":"a NEE'))).toBe(false);
