@@ -2,7 +2,7 @@
 // registered agent's root (`--session-dir <format>=<dir>`, else the agent's default, its environment variables
 // honoured) through each agent's `Agent.sessions`. A whole id that names a session is that one, whatever longer
 // ids it starts; otherwise the sessions whose id starts with it, from every agent, are the matches.
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { AGENTS, SESSION_STORES, type StoreAgent } from './index.js';
 import { StoreError, type Agent, type OpenedStore, type StoreSession } from '../session/types.js';
@@ -89,6 +89,27 @@ export interface StoreSessionMatch {
   readonly session: StoreSession;
 }
 
+/**
+ * Stores' session lists kept between runs (the sessions index): a database's sessions, given while its files
+ * (the database and its `-wal` and `-shm`) have the sizes and modification times of `stamp`.
+ */
+export interface StoreListings {
+  get(db: string, stamp: string): readonly StoreSession[] | undefined;
+  set(db: string, format: string, stamp: string, sessions: readonly StoreSession[]): void;
+}
+
+/** `<size>:<mtime ms>` of a store's database, its `-wal` and its `-shm` (`-` for one missing). */
+export function databaseStamp(db: string): string {
+  return [db, `${db}-wal`, `${db}-shm`].map((path) => {
+    try {
+      const stat = statSync(path);
+      return `${stat.size}:${stat.mtimeMs}`;
+    } catch {
+      return '-';
+    }
+  }).join(',');
+}
+
 /** What `everySession` found: sessions in files, sessions in stores, and the stores that could not be opened. */
 export interface EverySession {
   readonly files: SessionMatch[];
@@ -100,9 +121,10 @@ export interface EverySession {
 /**
  * Every session of every registered agent on this machine: each agent's root (`--session-dir <format>=`, else
  * its default, its environment variables honoured), in registry order. `formats` keeps only those agents. A
- * store is listed (opened and closed again) only when its database exists; a root that does not exist has none.
+ * store is listed (opened and closed again) only when its database exists, and not even then when `listings`
+ * holds its list for the database's files as they are; a root that does not exist has none.
  */
-export async function everySession(context: LookupContext & { tmpdir: string }, formats?: readonly string[]): Promise<EverySession> {
+export async function everySession(context: LookupContext & { tmpdir: string }, formats?: readonly string[], listings?: StoreListings): Promise<EverySession> {
   const wanted = (format: string) => formats === undefined || formats.includes(format);
   const files: SessionMatch[] = [];
   for (const agent of AGENTS) {
@@ -118,10 +140,17 @@ export async function everySession(context: LookupContext & { tmpdir: string }, 
     const root = context.sessionDirs[agent.format];
     const db = resolve(context.processCwd, agent.store.database(root === undefined ? undefined : resolve(context.processCwd, root), context.env, context.homedir));
     if (!existsSync(db)) continue;
+    const stamp = listings === undefined ? '' : databaseStamp(db);
+    const kept = listings?.get(db, stamp);
+    if (kept !== undefined) {
+      for (const session of kept) stores.push({ format: agent.format, agent, id: session.id, db, session });
+      continue;
+    }
     let opened: OpenedStore | undefined;
     try {
       opened = await agent.store.open(db, { env: context.env, tmpdir: context.tmpdir });
       for (const session of opened.sessions) stores.push({ format: agent.format, agent, id: session.id, db, session });
+      listings?.set(db, agent.format, stamp, opened.sessions);
     } catch (error) {
       if (!(error instanceof StoreError)) throw error;
       problems.push(`${db}: ${error.message}`);

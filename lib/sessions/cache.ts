@@ -1,7 +1,8 @@
 // The sessions index: what `sessions` learned of each session file (or store session) that only a whole read
 // tells (its turns, its first user text) and what its head and end said, keyed by the session's files and
-// stamped with their sizes and modification times, so that a listing of unchanged sessions only lists
-// directories and stats files. One JSON file, `$XDG_CACHE_HOME/asyncai-log/sessions-index.json` (default
+// stamped with their sizes and modification times, and each store's list of sessions, stamped with its
+// database files', so that a listing of unchanged sessions only lists directories and stats files (and runs
+// no store's program). One JSON file, `$XDG_CACHE_HOME/asyncai-log/sessions-index.json` (default
 // `~/.cache/...`): directory 0700, file 0600, written whole to a new temporary file and renamed over the old
 // one. A cache that is a symbolic link, not a regular file or directory, or not this user's is not read and
 // not written (said once); a damaged one is read as empty. Shell completion reads its ids.
@@ -9,6 +10,8 @@ import { lstatSync, mkdirSync, renameSync, unlinkSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { readOwnFile, writeNewFile } from '../util/small-file.js';
 import { isObject } from '../util/is-object.js';
+import type { StoreListings } from '../agents/find-sessions.js';
+import type { StoreSession } from '../session/types.js';
 
 /** The cache file's format; another version is read as empty. */
 const VERSION = 1;
@@ -27,6 +30,13 @@ export interface IndexEntry {
   turns: number;
   /** Set when the conversation could not be read (the other facts stand). */
   unread?: true;
+}
+
+/** A store's session list, as its database's files were (`stamp`, find-sessions.ts's databaseStamp). */
+export interface StoreEntry {
+  format: string;
+  stamp: string;
+  sessions: StoreSession[];
 }
 
 /** The cache directory: `$XDG_CACHE_HOME/asyncai-log` (an absolute one), else `~/.cache/asyncai-log`. */
@@ -51,9 +61,14 @@ function notOurs(path: string, kind: 'file' | 'dir'): string | undefined {
   return undefined;
 }
 
-/** The sessions index of one run: loaded once, updated as sessions are described, saved once when changed. */
+/**
+ * The sessions index of one run: loaded once, updated as sessions are described (and stores listed), saved
+ * once when changed.
+ */
 export class SessionIndex {
   private readonly entries = new Map<string, IndexEntry>();
+  private readonly stores = new Map<string, StoreEntry>();
+  private readonly seenStores = new Set<string>();
   private readonly seen = new Set<string>();
   private changed = false;
   /** Why the cache is not used (said once by the caller), or undefined. */
@@ -69,8 +84,24 @@ export class SessionIndex {
       this.refused = `${notOurs(dir, 'dir') !== undefined ? dir : this.file}: ${why}, not used as the sessions cache`;
       return;
     }
-    for (const [key, entry] of readEntries(this.file)) this.entries.set(key, entry);
+    const { entries, stores } = readIndex(this.file);
+    for (const [key, entry] of entries) this.entries.set(key, entry);
+    for (const [db, entry] of stores) this.stores.set(db, entry);
   }
+
+  /** Stores' session lists: a database's while its files are unchanged (everySession's `listings`). */
+  readonly storeListings: StoreListings = {
+    get: (db, stamp) => {
+      this.seenStores.add(db);
+      const entry = this.stores.get(db);
+      return entry !== undefined && entry.stamp === stamp ? entry.sessions : undefined;
+    },
+    set: (db, format, stamp, sessions) => {
+      this.seenStores.add(db);
+      this.stores.set(db, { format, stamp, sessions: [...sessions] });
+      this.changed = true;
+    },
+  };
 
   /** The entry of `key` if its stamp is `stamp` (the session unchanged). */
   get(key: string, stamp: string): IndexEntry | undefined {
@@ -102,12 +133,18 @@ export class SessionIndex {
         this.changed = true;
       }
     }
+    for (const [db, entry] of this.stores) {
+      if (!this.seenStores.has(db) && formats.includes(entry.format)) {
+        this.stores.delete(db);
+        this.changed = true;
+      }
+    }
     if (!this.changed) return;
     mkdirSync(this.dir, { recursive: true, mode: 0o700 });
     const why = notOurs(this.dir, 'dir') ?? notOurs(this.file, 'file');
     if (why !== undefined) throw new Error(`${this.dir}: ${why}, not written`);
     const temp = `${this.file}.${process.pid}.${Date.now()}.tmp`;
-    const text = JSON.stringify({ version: VERSION, entries: Object.fromEntries(this.entries) });
+    const text = JSON.stringify({ version: VERSION, entries: Object.fromEntries(this.entries), stores: Object.fromEntries(this.stores) });
     if (!writeNewFile(temp, text)) throw new Error(`${temp}: exists already, not written`);
     try {
       renameSync(temp, this.file);
@@ -120,24 +157,42 @@ export class SessionIndex {
 
 /** The entries of the index file at `path` (none when it is missing, damaged, or of another version). */
 export function readEntries(path: string): [string, IndexEntry][] {
+  return readIndex(path).entries;
+}
+
+/** Whether `value` is a store session as a store lists it. */
+function isStoreSession(value: unknown): value is StoreSession {
+  return isObject(value) && typeof value.id === 'string' && typeof value.updated === 'number' && typeof value.child === 'boolean'
+    && typeof value.bytes === 'number' && (value.title === undefined || typeof value.title === 'string')
+    && (value.cwd === undefined || typeof value.cwd === 'string') && (value.created === undefined || typeof value.created === 'number');
+}
+
+/** The session entries and store lists of the index file at `path` (none when it is missing, damaged, or of another version). */
+function readIndex(path: string): { entries: [string, IndexEntry][]; stores: [string, StoreEntry][] } {
+  const none = { entries: [], stores: [] };
   let text: string | undefined;
   try {
     text = readOwnFile(path)?.text;
   } catch {
-    return [];
+    return none;
   }
-  if (text === undefined) return [];
+  if (text === undefined) return none;
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch {
-    return [];
+    return none;
   }
-  if (!isObject(parsed) || parsed.version !== VERSION || !isObject(parsed.entries)) return [];
-  return Object.entries(parsed.entries).filter((pair): pair is [string, IndexEntry] => {
+  if (!isObject(parsed) || parsed.version !== VERSION || !isObject(parsed.entries)) return none;
+  const entries = Object.entries(parsed.entries).filter((pair): pair is [string, IndexEntry] => {
     const e = pair[1];
     return isObject(e) && typeof e.format === 'string' && typeof e.id === 'string' && typeof e.stamp === 'string' && typeof e.turns === 'number';
   });
+  const stores = Object.entries(isObject(parsed.stores) ? parsed.stores : {}).filter((pair): pair is [string, StoreEntry] => {
+    const e = pair[1];
+    return isObject(e) && typeof e.format === 'string' && typeof e.stamp === 'string' && Array.isArray(e.sessions) && e.sessions.every(isStoreSession);
+  });
+  return { entries, stores };
 }
 
 /**

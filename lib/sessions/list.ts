@@ -100,7 +100,7 @@ export interface Wanted {
  */
 export async function listSessions(context: LookupContext & { tmpdir: string }, index: SessionIndex, formats: readonly string[] | undefined,
   problem: (line: string) => void, wanted: Wanted = {}): Promise<SessionRow[]> {
-  const found = await everySession(context, formats);
+  const found = await everySession(context, formats, index.storeListings);
   for (const line of found.problems) problem(line);
   const rows: SessionRow[] = [];
   for (const match of found.files) {

@@ -1,7 +1,7 @@
 // `asyncai-log sessions` of the agents that keep sessions in a store: the session the real OpenCode (and Kilo)
 // made, loaded into a fresh store with the real CLI's `import`, listed with the store's own title, directory and
 // times, its turns read from its lines (as `read` gives them), found by --grep and by an id prefix.
-import { readFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { opencodeBinary, opencodeHome, runOpencode } from '../support/opencode.js';
@@ -12,12 +12,25 @@ const ndjson = (text: string) => text.split('\n').filter((l) => l !== '').map((l
 
 interface Store {
   format: string;
+  /** The variable naming the store's program to the bin. */
+  variable: string;
   make(): { env: Record<string, string>; run: (cwd: string, args: string[]) => Promise<RunResult> };
+}
+
+/** A program that notes each start (a line in its log) and runs `real`: how a test sees that the store's CLI ran. */
+function recordingProgram(real: string): { program: string; starts: () => number } {
+  const dir = tempDir('asyncai-log-shim-');
+  const log = join(dir, 'starts.log');
+  const program = join(dir, 'program');
+  writeFileSync(program, `#!/bin/sh\necho "$1" >> ${JSON.stringify(log)}\nexec ${JSON.stringify(real)} "$@"\n`);
+  chmodSync(program, 0o755);
+  return { program, starts: () => (existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter((l) => l !== '').length : 0) };
 }
 
 const STORES: Store[] = [
   {
     format: 'opencode',
+    variable: 'ASYNCAI_LOG_OPENCODE',
     make() {
       const home = opencodeHome('http://127.0.0.1:9');
       return { env: { ...home.env, ASYNCAI_LOG_OPENCODE: opencodeBinary(), XDG_CACHE_HOME: join(home.home, 'cache') }, run: (cwd, args) => runOpencode(home, cwd, args) };
@@ -25,6 +38,7 @@ const STORES: Store[] = [
   },
   {
     format: 'kilo',
+    variable: 'ASYNCAI_LOG_KILO',
     make() {
       const home = kiloHome('http://127.0.0.1:9');
       return { env: { ...home.env, ASYNCAI_LOG_KILO: kiloBinary() }, run: (cwd, args) => runKilo(home, cwd, args) };
@@ -32,7 +46,7 @@ const STORES: Store[] = [
   },
 ];
 
-describe.each(STORES)('sessions of $format\'s store', ({ format, make }) => {
+describe.each(STORES)('sessions of $format\'s store', ({ format, variable, make }) => {
   test('the captured session, imported by the real CLI: its title, directory, times and turns; --grep and an id prefix find it', async () => {
     const { env, run } = make();
     const fixture = join(FIXTURES, format, 'session.json');
@@ -54,8 +68,17 @@ describe.each(STORES)('sessions of $format\'s store', ({ format, make }) => {
     });
     expect(listed.bytes).toBeGreaterThan(0);
     expect(listed.files).toEqual([expect.stringMatching(new RegExp(`#${info.id}$`))]);
-    // Warm: the same, from the index.
-    expect((await runBin(['sessions', '--agent', format], { env })).stdout).toBe(r.stdout);
+    // Warm: the same, from the index, without starting the store's program; a changed database is read again.
+    const recording = recordingProgram(env[variable]!);
+    const shimmed = { ...env, [variable]: recording.program };
+    expect((await runBin(['sessions', '--agent', format], { env: shimmed })).stdout).toBe(r.stdout);
+    expect(recording.starts()).toBe(0);
+    const renamed = await run(tempDir(), ['db', `UPDATE session SET title = 'Renamed in the store', time_updated = time_updated + 1000`]);
+    expect(renamed.code, renamed.stderr).toBe(0);
+    const changed = await runBin(['sessions', '--agent', format], { env: shimmed });
+    expect([changed.code, changed.stderr]).toEqual([0, '']);
+    expect(recording.starts()).toBeGreaterThan(0);
+    expect(ndjson(changed.stdout)).toMatchObject([{ id: info.id, title: 'Renamed in the store', updated: new Date(stored!.updated + 1000).toISOString() }]);
     const userText = (events.find((e) => e.type === 'user') as { text: string }).text;
     const word = userText.split(/\s+/).find((w) => w.length >= 5)!.toUpperCase();
     const grep = await runBin(['sessions', '--agent', format, '--grep', word], { env });
