@@ -1,9 +1,11 @@
 // A worker thread of `read --usage --by` (see usage-entries-pool.ts): counts whole session files through their
-// agent's `usage.entries`, one task at a time.
+// agent's `usage.entries`, one task at a time, and answers with them merged (usage-rows.ts mergedEntries): the
+// same rows, far fewer objects to copy from thread to thread.
 import { findAgent } from '../agents/index.js';
 import { ReaderError, type ReaderWarning } from '../session/types.js';
 import { serveTasks } from '../util/thread-pool.js';
 import type { EntriesReply, EntriesTask } from './usage-entries-task.js';
+import { mergedEntries } from './usage-rows.js';
 
 serveTasks<EntriesTask, EntriesReply>(async (task) => {
   const warnings: ReaderWarning[] = [];
@@ -12,10 +14,10 @@ serveTasks<EntriesTask, EntriesReply>(async (task) => {
   try {
     return {
       warnings,
-      entries: await entries(task.path, {
+      entries: mergedEntries(await entries(task.path, {
         onWarning: (warning) => warnings.push(warning),
         ...(task.maxRecordBytes !== undefined ? { maxRecordBytes: task.maxRecordBytes } : {}),
-      }),
+      })),
     };
   } catch (error) {
     // Anything but a file that cannot be read is a fault: the worker stops and the main thread counts.
