@@ -14,6 +14,7 @@ import { commandOf, knownFlags, usageErrorMessage, usageErrorText } from './usag
 /** Parse the command line with yargs and run the command it names. */
 export async function runCli(): Promise<void> {
   const cli = withoutTypeColumn(yargs(markOperands(hideBin(process.argv), ['read', 'convert', 'sessions', 'completion'])));
+  skipHelpCache(cli);
   await cli
     .scriptName('asyncai-log')
     .usage('$0 [options] [file...]    (no file, or -: stdin)\n\nTurn agent events into session transcripts that the agent CLIs resume.')
@@ -43,3 +44,15 @@ export async function runCli(): Promise<void> {
     })
     .parseAsync();
 }
+
+/**
+ * yargs renders a command's whole help text each time it starts the command's handler, to have it ready should
+ * the handler ask for it; no handler here does (a usage error prints its own text, usage-error.ts), and the
+ * rendering (string widths, wrapping) is a tenth of a second of every run, so it is left out.
+ */
+function skipHelpCache(cli: Argv): void {
+  const usage = (cli as unknown as { getInternalMethods?(): { getUsageInstance?(): { cacheHelpMessage?: () => void } } })
+    .getInternalMethods?.().getUsageInstance?.();
+  if (typeof usage?.cacheHelpMessage === 'function') usage.cacheHelpMessage = () => {};
+}
+

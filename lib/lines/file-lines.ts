@@ -11,7 +11,7 @@ export const CHUNK_BYTES = 1024 * 1024;
 
 /** One line of the file. The object and its bytes are only valid during the callback that gets it. */
 export interface FileLine {
-  /** 1-based line number (0 in a marked read, which does not count lines: see `lineNumberAt`). */
+  /** 1-based line number. */
   no: number;
   /** The file offset of the line's first byte (after a BOM), where it is known (FileLines sets it). */
   offset?: number;
@@ -67,13 +67,16 @@ export class FileLines {
    * @param maxLineBytes longest line handed over with its bytes
    * @param chunkBytes bytes read at a time (tests use small chunks to split lines at awkward places)
    * @param onSkippedBytes gets the bytes of each over-long line in order, as they go by, before the line itself
+   * @param buffer the buffer to read chunks into (of `chunkBytes` bytes), one reused from file to file by a
+   *   reader of many files, that no other FileLines is reading into at the same time
    */
   constructor(
     private readonly fd: number, private readonly limit: number, maxLineBytes: number,
     private readonly chunkBytes = CHUNK_BYTES,
     private readonly onSkippedBytes?: (buf: Buffer, start: number, end: number) => void,
+    buffer?: Buffer,
   ) {
-    this.buf = Buffer.allocUnsafeSlow(chunkBytes);
+    this.buf = buffer !== undefined && buffer.length === chunkBytes ? buffer : Buffer.allocUnsafeSlow(chunkBytes);
     this.rules = new LineRules(maxLineBytes);
     this.maxLineBytes = maxLineBytes;
   }
@@ -81,18 +84,36 @@ export class FileLines {
   /**
    * Read one chunk and hand over the lines it completes, then call `onChunkEnd` (the lines' bytes are still
    * valid then: a caller can copy them in one piece). False once the file is done (nothing was read).
-   * With `marks`, only the lines holding one of them are handed over, found by a native search over the chunk
-   * rather than line by line, and lines are not counted (`no` is 0): a reader that needs a few kinds of lines
-   * of a big file. One FileLines is read with marks or without, never both.
    */
-  readChunk(onLine: (line: FileLine) => void, onChunkEnd?: () => void, marks?: readonly Buffer[]): boolean {
+  readChunk(onLine: (line: FileLine) => void, onChunkEnd?: () => void): boolean {
+    return this.read(onLine, onChunkEnd, undefined);
+  }
+
+  /**
+   * Read one chunk and hand over the lines it completes as one span `buf[start, end)`, each line with its LF
+   * (the file's last line, without one, comes alone with `last`), for a reader that walks the lines itself
+   * and looks at only a few of them: no line object, no count, no UTF-8 check. A BOM at the file's start is
+   * left out. A line over the limit that spans chunks is dropped as it goes by (to `onSkippedBytes`); one
+   * within a chunk is in the span (the reader checks lengths). False once the file is done.
+   * One FileLines is read by lines or by spans, never both.
+   */
+  readSpan(onSpan: (buf: Buffer, start: number, end: number, last: boolean) => void): boolean {
+    return this.read(undefined, undefined, onSpan);
+  }
+
+  /** The file offset of `buf[at]` of the span or line handed over last. */
+  offsetAt(at: number): number {
+    return this.base + at;
+  }
+
+  private read(onLine: ((line: FileLine) => void) | undefined, onChunkEnd: (() => void) | undefined, onSpan: ((buf: Buffer, start: number, end: number, last: boolean) => void) | undefined): boolean {
     if (this.done) return false;
     if (this.have === this.buf.length) this.grow();
     const want = Math.min(this.buf.length - this.have, this.limit - this.bytesRead);
     const n = want > 0 ? readSync(this.fd, this.buf, this.have, want, this.bytesRead) : 0;
     if (n === 0) {
       this.done = true;
-      this.finish(onLine, marks);
+      this.finish(onLine, onSpan);
       onChunkEnd?.();
       return false;
     }
@@ -112,15 +133,16 @@ export class FileLines {
       }
       this.onSkippedBytes?.(view, this.have, nl);
       this.skipped += nl - this.have;
-      this.emitOverLong(onLine, this.rules.dropped(), this.skipped, false);
+      if (onLine !== undefined) this.emitOverLong(onLine, this.rules.dropped(), this.skipped, false);
       this.skipping = false;
       start = nl + 1;
     }
     const lastNl = view.lastIndexOf(10);
-    if (lastNl >= start && marks !== undefined) {
-      this.emitMarked(onLine, view, start, lastNl, marks);
+    if (lastNl >= start && onSpan !== undefined) {
+      if (this.base + start === 0 && view[0] === 0xef && view[1] === 0xbb && view[2] === 0xbf) start += 3;
+      if (lastNl >= start) onSpan(view, start, lastNl + 1, false);
       start = lastNl + 1;
-    } else if (lastNl >= start) {
+    } else if (lastNl >= start && onLine !== undefined) {
       // Validating the chunk once is much cheaper than validating each line (most chunks are valid).
       const chunkValid = isUtf8(view.subarray(start, lastNl));
       let nl = view.indexOf(10, start);
@@ -160,11 +182,14 @@ export class FileLines {
     this.kept = true;
   }
 
-  private finish(onLine: (line: FileLine) => void, marks: readonly Buffer[] | undefined): void {
+  private finish(onLine: ((line: FileLine) => void) | undefined, onSpan: ((buf: Buffer, start: number, end: number, last: boolean) => void) | undefined): void {
     this.base = this.bytesRead - this.have;
     if (this.skipping) {
-      this.emitOverLong(onLine, this.rules.dropped(), this.skipped, true);
-    } else if (this.have > 0 && (marks === undefined || marks.some((mark) => this.buf.subarray(0, this.have).includes(mark)))) {
+      if (onLine !== undefined) this.emitOverLong(onLine, this.rules.dropped(), this.skipped, true);
+    } else if (this.have > 0 && onSpan !== undefined) {
+      const bom = this.base === 0 && this.have >= 3 && this.buf[0] === 0xef && this.buf[1] === 0xbb && this.buf[2] === 0xbf ? 3 : 0;
+      onSpan(this.buf, bom, this.have, true);
+    } else if (this.have > 0 && onLine !== undefined) {
       this.emit(onLine, 0, this.have, false, true);
     }
     this.have = 0;
@@ -180,44 +205,6 @@ export class FileLines {
     const bigger = Buffer.allocUnsafeSlow(size);
     this.buf.copy(bigger, 0, 0, this.have);
     this.buf = bigger;
-  }
-
-  /** The lines of `view[from, lastNl]` (whole lines) holding one of `marks`, in order, each once. */
-  private emitMarked(onLine: (line: FileLine) => void, view: Buffer, from: number, lastNl: number, marks: readonly Buffer[]): void {
-    const next = marks.map((mark) => view.indexOf(mark, from));
-    let pos = from;
-    for (;;) {
-      let at = -1;
-      for (const found of next) if (found !== -1 && found < lastNl && (at === -1 || found < at)) at = found;
-      if (at === -1) return;
-      let start = Math.max(pos, view.lastIndexOf(10, at) + 1);
-      let end = view.indexOf(10, at);
-      pos = end + 1;
-      for (let k = 0; k < marks.length; k += 1) if (next[k] !== -1 && next[k]! < pos) next[k] = view.indexOf(marks[k]!, pos);
-      if (this.base + start === 0 && view[0] === 0xef && view[1] === 0xbb && view[2] === 0xbf) start += 3;
-      if (end > start && view[end - 1] === 13) end -= 1;
-      const line = this.line;
-      line.no = 0;
-      line.offset = this.base + start;
-      line.last = false;
-      if (this.rules.over(end - start)) {
-        this.onSkippedBytes?.(view, start, end);
-        line.buf = EMPTY;
-        line.start = 0;
-        line.end = 0;
-        line.bytes = end - start;
-        line.overLong = true;
-        line.invalidUtf8 = false;
-      } else {
-        line.buf = view;
-        line.start = start;
-        line.end = end;
-        line.bytes = end - start;
-        line.overLong = false;
-        line.invalidUtf8 = !isUtf8(view.subarray(start, end));
-      }
-      onLine(line);
-    }
   }
 
   /** The buffer size that holds the pending line to its newline, or undefined when it is not within the limit. */

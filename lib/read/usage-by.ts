@@ -174,7 +174,7 @@ function fileUnit(path: string, options: ReadCommandOptions, fail: ((message: st
   return { kind: 'file', agent, id: idOfPath(path), path };
 }
 
-/** Without `--threads`, bytes of files to count on workers below which this thread counts them all (a worker loads every agent). */
+/** Without `--threads`, bytes of files to count on workers below which this thread counts them all (a worker has its own start). */
 const POOL_MIN_BYTES = 128 * 1024 * 1024;
 
 /**

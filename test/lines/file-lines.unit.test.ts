@@ -74,6 +74,36 @@ describe('FileLines', () => {
     }
   });
 
+  test('by spans: the same lines within the limit, blank ones too, for every chunk size, into a buffer given', () => {
+    const dir = tempDir();
+    const rand = random(11);
+    const within = (text: string | undefined) => text !== undefined && text.trim() !== '';
+    for (let n = 0; n < 200; n += 1) {
+      const bytes = randomFile(rand);
+      const path = join(dir, `${n}.jsonl`);
+      writeFileSync(path, bytes);
+      const want = expected(bytes).map((line) => [line.text, line.last]).filter(([text]) => within(text as string | undefined));
+      for (const chunk of [1, 3, 7, 64, 4096]) {
+        const fd = openSync(path, 'r');
+        const seen: [string, boolean][] = [];
+        try {
+          const lines = new FileLines(fd, Number.MAX_SAFE_INTEGER, MAX, chunk, undefined, Buffer.alloc(chunk));
+          while (lines.readSpan((buf, start, end, last) => {
+            const text = buf.toString('utf8', start, end);
+            const parts = last ? [text] : text.slice(0, -1).split('\n');
+            for (const part of parts) {
+              const line = part.replace(/\r$/, '');
+              if (Buffer.byteLength(line) <= MAX) seen.push([line, last]);
+            }
+          }));
+        } finally {
+          closeSync(fd);
+        }
+        expect(seen.filter(([text]) => within(text)), `file ${n}, chunk ${chunk}`).toEqual(want);
+      }
+    }
+  });
+
   test('reads only the first `limit` bytes', () => {
     const path = join(tempDir(), 'limit.jsonl');
     writeFileSync(path, '{"a":1}\n{"b":2}\n{"c":3}\n');

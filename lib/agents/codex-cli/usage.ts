@@ -3,8 +3,11 @@
 // `turn_context` before it. Its `last_token_usage` is what it adds (else what `total_token_usage` grew by); a
 // count whose running total equals the one before repeats it and is skipped. Codex's `input_tokens` include
 // the cached ones: input is what remains once `cached_input_tokens` (the cache reads) are taken out.
+// A rollout is walked line by line from its first bytes: Codex starts each line with its time and type, so
+// the lines of other types (most of the bytes) are passed over unread, and a count's numbers are read from
+// its bytes; a line of another shape is parsed whole.
 import { closeSync, fstatSync, openSync } from 'node:fs';
-import { FileLines, lineNumberAt, lineText } from '../../lines/file-lines.js';
+import { CHUNK_BYTES, FileLines, lineNumberAt } from '../../lines/file-lines.js';
 import { MAX_RECORD_BYTES } from '../../util/record-limit.js';
 import { isObject } from '../../util/is-object.js';
 import { tokenCount, type TokenCounts } from '../../usage.js';
@@ -13,61 +16,130 @@ import { ReaderError, type SessionUsage, type UsageEntry } from '../../session/t
 
 const FIELDS = ['input_tokens', 'cached_input_tokens', 'cache_write_input_tokens', 'output_tokens', 'reasoning_output_tokens'] as const;
 type Counts = Record<(typeof FIELDS)[number], number>;
+const FIELD_BYTES = FIELDS.map((field) => Buffer.from(field));
 
+const bytes = (text: string) => Buffer.from(text);
+/** How Codex starts every line of a rollout: `{"timestamp":"<time>","type":"<type>"` (serde's field order). */
+const HEAD = bytes('{"timestamp":"');
+const TYPE = bytes('","type":"');
+const TURN_CONTEXT = bytes('turn_context');
+const EVENT_MSG = bytes('event_msg');
+/** An event_msg's payload is a tagged enum: its own type first. */
+const PAYLOAD = bytes('","payload":{"type":"');
+const TOKEN_COUNT = bytes('token_count');
+const INFO = bytes('","info":{');
+const TOTAL = bytes('"total_token_usage":');
+const LAST = bytes('"last_token_usage":');
 /**
- * The lines that matter hold `"token_count"` or `"turn_context"`; both hold `n_co`, searched once over each chunk
- * (one native search rather than two). A line that holds it otherwise is parsed and passed over.
+ * A line not in Codex's own shape is parsed when it holds `n_co` (in both `token_count` and `turn_context`:
+ * one search for the two), else passed over.
  */
-const MARKS = [Buffer.from('n_co')];
+const MARK = bytes('n_co');
 
-const HEAD = Buffer.from('{"timestamp":"');
-const TOKEN_COUNT = Buffer.from('","type":"event_msg","payload":{"type":"token_count","info":{');
-const TOTAL = Buffer.from('"total_token_usage":');
-const LAST = Buffer.from('"last_token_usage":');
+/** Bytes read at a time: most rollouts in one read. */
+const SPAN_BYTES = 4 * CHUNK_BYTES;
+/** The buffer every rollout of this thread is read into, one at a time (rolloutEntries does not yield while reading). */
+let spare: Buffer | undefined;
 
-/** A flat object of numbers starting at `buf[at]` (`{...}` with no object inside), or undefined. */
-function flatObject(buf: Buffer, at: number, end: number): Record<string, unknown> | undefined {
-  if (buf[at] !== 0x7b) return undefined;
-  const close = buf.indexOf(0x7d, at);
-  const inner = buf.indexOf(0x7b, at + 1);
-  if (close === -1 || close >= end || (inner !== -1 && inner < close)) return undefined;
-  try {
-    const value: unknown = JSON.parse(buf.toString('latin1', at, close + 1));
-    return isObject(value) ? value : undefined;
-  } catch {
-    return undefined;
+/** Whether `buf[at, ...)` starts with `pattern`. */
+function startsWith(buf: Buffer, at: number, end: number, pattern: Buffer): boolean {
+  if (at + pattern.length > end) return false;
+  for (let i = 0; i < pattern.length; i += 1) if (buf[at + i] !== pattern[i]) return false;
+  return true;
+}
+
+/** Whether the string body `buf[start, end)` is `pattern`. */
+const isString = (buf: Buffer, start: number, end: number, pattern: Buffer) => end - start === pattern.length && startsWith(buf, start, end, pattern);
+
+/** The quote ending the JSON string whose body starts at `buf[at]`, or -1 when it holds an escape (or does not end by `end`). */
+function stringEnd(buf: Buffer, at: number, end: number): number {
+  for (let i = at; i < end; i += 1) {
+    const c = buf[i];
+    if (c === 0x22) return i;
+    if (c === 0x5c) return -1;
   }
+  return -1;
 }
 
 /**
- * A token_count line in the exact shape Codex writes it (`{"timestamp":"...","type":"event_msg","payload":
- * {"type":"token_count","info":{"total_token_usage":{...},"last_token_usage":{...},...`), read from those few
- * bytes rather than parsed whole (most of a big rollout's parsing time); undefined for any other shape (the
- * line is then parsed whole). The two counts must be flat objects of plain ASCII.
+ * Reads a flat object of whole numbers at `buf[at]` (`{"key":123,...}`, no space, no escape, no other value)
+ * into `out`'s fields (0 when missing, the last of a repeated key, as JSON.parse): the index after its `}`, or
+ * -1 for any other shape (the line is then parsed whole).
  */
-function quickTokenCount(buf: Buffer, start: number, end: number): Record<string, unknown> | undefined {
-  if (buf.compare(HEAD, 0, HEAD.length, start, start + HEAD.length) !== 0) return undefined;
-  const quote = buf.indexOf(0x22, start + HEAD.length);
-  if (quote === -1 || quote + TOKEN_COUNT.length >= end || buf.compare(TOKEN_COUNT, 0, TOKEN_COUNT.length, quote, quote + TOKEN_COUNT.length) !== 0) return undefined;
-  const info = quote + TOKEN_COUNT.length;
-  let totalUsage: Record<string, unknown> | undefined;
-  let lastUsage: Record<string, unknown> | undefined;
-  let at = info;
-  if (buf.compare(TOTAL, 0, TOTAL.length, at, at + TOTAL.length) === 0) {
-    totalUsage = flatObject(buf, at + TOTAL.length, end);
-    if (totalUsage === undefined) return undefined;
-    at = buf.indexOf(0x7d, at) + 1;
-    if (buf[at] !== 0x2c) return undefined;
-    at += 1;
+function readCounts(buf: Buffer, at: number, end: number, out: Counts): number {
+  if (buf[at] !== 0x7b) return -1;
+  for (const key of FIELDS) out[key] = 0;
+  let i = at + 1;
+  if (buf[i] === 0x7d) return i + 1;
+  for (;;) {
+    if (buf[i] !== 0x22) return -1;
+    const close = stringEnd(buf, i + 1, end);
+    if (close === -1 || buf[close + 1] !== 0x3a) return -1;
+    let field = -1;
+    for (let k = 0; k < FIELD_BYTES.length; k += 1) if (isString(buf, i + 1, close, FIELD_BYTES[k]!)) field = k;
+    i = close + 2;
+    const first = i;
+    let value = 0;
+    for (let c = buf[i]!; c >= 0x30 && c <= 0x39 && i < end; c = buf[i += 1]!) value = value * 10 + (c - 0x30);
+    // No number, a leading zero, a fraction, an exponent or more digits than a safe integer holds: parsed whole.
+    const digits = i - first;
+    if (digits === 0 || digits > 15 || (digits > 1 && buf[first] === 0x30)) return -1;
+    if (field !== -1) out[FIELDS[field]!] = value;
+    if (buf[i] === 0x2c) i += 1;
+    else if (buf[i] === 0x7d) return i + 1;
+    else return -1;
   }
-  if (buf.compare(LAST, 0, LAST.length, at, at + LAST.length) === 0) {
-    lastUsage = flatObject(buf, at + LAST.length, end);
-    if (lastUsage === undefined) return undefined;
+}
+
+/** What to do with a line. */
+const SKIP = 0;
+const PARSE = 1;
+const COUNT = 2;
+
+/**
+ * What a line is, from its first bytes when it is in Codex's own shape: a token_count whose counts are read
+ * from its bytes (COUNT, `info` at `at.info`), a line to parse whole (a turn_context, a count of another shape),
+ * or one of another type, passed over. A line of another shape is parsed when it holds the mark.
+ */
+class LineKinds {
+  info = 0;
+  timestampEnd = 0;
+  private buf: Buffer | undefined;
+  /** The next mark at or after `markFrom` in `buf` (-1: none), searched once per stretch of a span. */
+  private mark = -1;
+  private markFrom = -1;
+
+  kind(buf: Buffer, start: number, end: number): number {
+    if (startsWith(buf, start, end, HEAD)) {
+      const quote = stringEnd(buf, start + HEAD.length, end);
+      if (quote !== -1 && startsWith(buf, quote, end, TYPE)) {
+        this.timestampEnd = quote;
+        const type = quote + TYPE.length;
+        const typeEnd = stringEnd(buf, type, end);
+        if (typeEnd === -1 || isString(buf, type, typeEnd, TURN_CONTEXT)) return PARSE;
+        if (!isString(buf, type, typeEnd, EVENT_MSG)) return SKIP;
+        if (!startsWith(buf, typeEnd, end, PAYLOAD)) return PARSE;
+        const event = typeEnd + PAYLOAD.length;
+        const eventEnd = stringEnd(buf, event, end);
+        if (eventEnd === -1) return PARSE;
+        if (!isString(buf, event, eventEnd, TOKEN_COUNT)) return SKIP;
+        if (!startsWith(buf, eventEnd, end, INFO)) return PARSE;
+        this.info = eventEnd + INFO.length;
+        return COUNT;
+      }
+    }
+    if (buf !== this.buf || this.markFrom > start || (this.mark !== -1 && this.mark < start)) {
+      this.buf = buf;
+      this.markFrom = start;
+      this.mark = buf.indexOf(MARK, start);
+    }
+    return this.mark !== -1 && this.mark < end ? PARSE : SKIP;
   }
-  if (totalUsage === undefined && lastUsage === undefined) return undefined;
-  const timestamp = buf.toString('utf8', start + HEAD.length, quote);
-  if (timestamp.includes('\\')) return undefined;
-  return { timestamp, type: 'event_msg', payload: { type: 'token_count', info: { total_token_usage: totalUsage, last_token_usage: lastUsage } } };
+
+  /** The span's bytes changed. */
+  reset(): void {
+    this.buf = undefined;
+  }
 }
 
 function counts(value: unknown): Counts | undefined {
@@ -94,7 +166,9 @@ export function codexTokens(usage: Counts): TokenCounts {
 export class CodexUsageCounter {
   readonly entries: UsageEntry[] = [];
   private model: string | undefined;
-  private total: Counts | undefined;
+  /** The running total of the last count that gave one (`hasTotal`). */
+  private readonly total = {} as Counts;
+  private hasTotal = false;
 
   add(record: unknown): void {
     if (!isObject(record) || !isObject(record.payload)) return;
@@ -104,22 +178,55 @@ export class CodexUsageCounter {
       return;
     }
     if (record.type !== 'event_msg' || payload.type !== 'token_count' || !isObject(payload.info)) return;
-    const total = counts(payload.info.total_token_usage);
-    const before = this.total;
-    if (total !== undefined) {
-      if (before !== undefined && same(total, before)) return;
-      this.total = total;
-    }
-    let added = counts(payload.info.last_token_usage);
-    if (added === undefined && total !== undefined) {
-      added = { ...total };
-      for (const key of FIELDS) added[key] = Math.max(0, total[key] - (before?.[key] ?? 0));
-    }
-    if (added === undefined) return;
     const timestamp = typeof record.timestamp === 'string' ? record.timestamp : undefined;
-    this.entries.push({ timestamp, model: this.model, tokens: codexTokens(added) });
+    this.count(timestamp, counts(payload.info.total_token_usage), counts(payload.info.last_token_usage));
+  }
+
+  /** One token_count: its running total and its last usage, either missing (both only read, not kept). */
+  count(timestamp: string | undefined, total: Counts | undefined, last: Counts | undefined): void {
+    if (total !== undefined && this.hasTotal && same(total, this.total)) return;
+    let tokens: TokenCounts | undefined;
+    if (last !== undefined) {
+      tokens = codexTokens(last);
+    } else if (total !== undefined) {
+      const grown = {} as Counts;
+      for (const key of FIELDS) grown[key] = Math.max(0, total[key] - (this.hasTotal ? this.total[key] : 0));
+      tokens = codexTokens(grown);
+    }
+    if (total !== undefined) {
+      for (const key of FIELDS) this.total[key] = total[key];
+      this.hasTotal = true;
+    }
+    if (tokens !== undefined) this.entries.push({ timestamp, model: this.model, tokens });
   }
 }
+
+/**
+ * Counts a token_count line in Codex's own shape from its bytes (`"info":{"total_token_usage":{...},
+ * "last_token_usage":{...},...`, either count missing; most of a big rollout's parsing time saved): false when
+ * it is of another shape (it is then parsed whole).
+ */
+function countQuickly(counter: CodexUsageCounter, kinds: LineKinds, buf: Buffer, start: number, end: number): boolean {
+  let at = kinds.info;
+  let total: Counts | undefined;
+  let last: Counts | undefined;
+  if (startsWith(buf, at, end, TOTAL)) {
+    at = readCounts(buf, at + TOTAL.length, end, scratchTotal);
+    if (at === -1 || buf[at] !== 0x2c) return false;
+    total = scratchTotal;
+    at += 1;
+  }
+  if (startsWith(buf, at, end, LAST)) {
+    if (readCounts(buf, at + LAST.length, end, scratchLast) === -1) return false;
+    last = scratchLast;
+  }
+  if (total === undefined && last === undefined) return false;
+  counter.count(buf.toString('utf8', start + HEAD.length, kinds.timestampEnd), total, last);
+  return true;
+}
+
+const scratchTotal = {} as Counts;
+const scratchLast = {} as Counts;
 
 /** The entries of the rollout at `path` (ReaderError when it cannot be read; a bad line is told and skipped). */
 async function rolloutEntries(path: string, options: Parameters<NonNullable<SessionUsage['entries']>>[1]): Promise<UsageEntry[]> {
@@ -130,26 +237,37 @@ async function rolloutEntries(path: string, options: Parameters<NonNullable<Sess
     throw new ReaderError(`${path}: ${cannotBeRead(error)}`);
   }
   const counter = new CodexUsageCounter();
+  const kinds = new LineKinds();
+  const max = options.maxRecordBytes ?? MAX_RECORD_BYTES;
   try {
-    const lines = new FileLines(fd, fstatSync(fd).size, options.maxRecordBytes ?? MAX_RECORD_BYTES);
-    const onLine = (line: Parameters<Parameters<FileLines['readChunk']>[0]>[0]) => {
-      if (line.overLong) return;
+    spare ??= Buffer.allocUnsafeSlow(SPAN_BYTES);
+    const lines = new FileLines(fd, fstatSync(fd).size, max, SPAN_BYTES, undefined, spare);
+    const onLine = (buf: Buffer, start: number, end: number, last: boolean) => {
+      const kind = kinds.kind(buf, start, end);
+      if (kind === SKIP) return;
       // The file's last line may be cut off: it is parsed whole (a torn line is not counted).
-      let record: unknown = line.last ? undefined : quickTokenCount(line.buf, line.start, line.end);
-      if (record !== undefined) {
-        counter.add(record);
-        return;
-      }
+      if (kind === COUNT && !last && countQuickly(counter, kinds, buf, start, end)) return;
+      let record: unknown;
       try {
-        record = JSON.parse(lineText(line));
+        record = JSON.parse(buf.toString('utf8', start, end));
       } catch {
         // A cut-off last line is a rollout being written: nothing to say of it.
-        if (!line.last) options.onWarning({ file: path, line: lineNumberAt(fd, line.offset ?? 0), message: 'not a JSON line; skipped' });
+        if (!last) options.onWarning({ file: path, line: lineNumberAt(fd, lines.offsetAt(start)), message: 'not a JSON line; skipped' });
         return;
       }
       counter.add(record);
     };
-    while (lines.readChunk(onLine, undefined, MARKS));
+    const onSpan = (buf: Buffer, start: number, end: number, last: boolean) => {
+      kinds.reset();
+      for (let at = start; at < end;) {
+        let nl = last ? end : buf.indexOf(10, at);
+        if (nl === -1 || nl > end) nl = end;
+        const lineEnd = nl > at && buf[nl - 1] === 13 ? nl - 1 : nl;
+        if (lineEnd > at && lineEnd - at <= max) onLine(buf, at, lineEnd, last);
+        at = nl + 1;
+      }
+    };
+    while (lines.readSpan(onSpan));
   } catch (error) {
     if (typeof (error as NodeJS.ErrnoException).syscall !== 'string') throw error;
     throw new ReaderError(`${path}: ${cannotBeRead(error)}`);

@@ -1,12 +1,13 @@
 // Codex's token_count lines read from a rollout file (lib/agents/codex-cli/usage.ts): a line in the exact shape
 // Codex writes is read from its count objects, any other shape is parsed whole, and both count alike; the
-// lines are found by a search over each chunk, so a mark in conversation text or across a chunk changes nothing.
+// lines are told apart by their first bytes, so a mark in conversation text changes nothing.
 import { describe, expect, test } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { codexUsage } from '../../../lib/agents/codex-cli/usage.js';
+import { codexUsage, CodexUsageCounter } from '../../../lib/agents/codex-cli/usage.js';
 import type { ReaderWarning } from '../../../lib/session/types.js';
 import { tempDir } from '../../support/run.js';
+import { Rng } from '../../reliability/support.js';
 
 const u = (input: number, cached: number, output: number, reasoning: number) => ({
   input_tokens: input, cached_input_tokens: cached, output_tokens: output, reasoning_output_tokens: reasoning, total_tokens: input + output,
@@ -56,5 +57,46 @@ describe('Codex usage read from a rollout file', () => {
     const { found, warnings } = await entries(cut);
     expect(found).toHaveLength(2);
     expect(warnings).toEqual([{ file: expect.any(String), line: 3, message: 'not a JSON line; skipped' }]);
+  });
+  test('lines of every shape count as the same lines parsed one by one: odd numbers, escapes, CRLF, a BOM, chunks of 4 MiB crossed', async () => {
+    const rng = new Rng(41);
+    const base = rollout(60, false).split('\n').filter((l) => l !== '');
+    const odd: [string, string][] = [
+      ['"input_tokens":1', '"input_tokens":1.0'], ['"input_tokens":1', '"input_tokens":1e3'], ['"input_tokens":1', '"input_tokens":-5'],
+      ['"input_tokens":1', '"input_tokens":0'], ['"input_tokens":1', '"input_tokens":01'], ['"input_tokens":1', '"input_tokens":12345678901234567890'], ['"input_tokens":1', '"input_tokens":"7"'],
+      ['"input_tokens":1', '"input_tokens":null'], ['"input_tokens":1', '"input_tokens": 1'], ['"input_tokens":1', '"input_tokens":1,"input_tokens":9'],
+      ['"output_tokens"', '"extra":{"a":1},"output_tokens"'], ['"output_tokens"', '"total_tokens":3,"output_tokens"'], ['"output_tokens"', '"output\\u005ftokens"'],
+      ['.000Z"', '\\u002e000Z"'], ['"type":"event_msg"', '"type":"event\\u005fmsg"'], ['"type":"token_count"', '"type":"token\\u005fcount"'],
+      ['"type":"turn_context"', '"type":"turn\\u005fcontext"'], ['"info":{', '"info":null,"x":{'], ['"total_token_usage":', '"total":'],
+      ['"last_token_usage":', '"last":'], ['{"timestamp":', '{"type":"event_msg","timestamp":'], ['"payload":{"type":"token_count",', '"payload":{"x":1,"type":"token_count",'],
+      ['"model":"m', '"model":"\\u006d'], ['"timestamp":"', '"timestamp": "'],
+    ];
+    const picked: string[] = [];
+    while (picked.join('\n').length < 5 * 1024 * 1024) {
+      for (const line of base) {
+        let text = line;
+        if (rng.chance(0.3)) {
+          const [from, to] = rng.pick(odd);
+          text = text.replace(from, to);
+        }
+        picked.push(text);
+        if (rng.chance(0.02)) picked.push(rng.pick(['', '   ', '{"timestamp":"2026-01-01T00:00:00.000Z","type":"event_msg","payload":{"type":"token_count"', 'not json']));
+      }
+    }
+    const text = `\ufeff${picked.map((l) => `${l}${rng.chance(0.2) ? '\r\n' : '\n'}`).join('')}`;
+    const plain = new CodexUsageCounter();
+    for (const line of text.replace(/^\ufeff/, '').split(/\r?\n/)) {
+      let record: unknown;
+      try {
+        record = JSON.parse(line);
+      } catch {
+        continue;
+      }
+      plain.add(record);
+    }
+    const { found, warnings } = await entries(text);
+    expect(found.length).toBeGreaterThan(1000);
+    expect(found).toEqual(plain.entries);
+    expect(warnings.map((w) => w.message)).toContain('not a JSON line; skipped');
   });
 });
