@@ -1,4 +1,4 @@
-// A worker thread of `read --usage --by` (see usage-entries-pool.ts): counts whole session files through their
+// A worker thread of `read --usage --by` (see lib/session/usage-pool.ts): counts whole session files through their
 // agent's `usage.entries`, one task at a time.
 import { findAgent } from '../agents/index.js';
 import { ReaderError, type ReaderWarning } from '../session/types.js';
