@@ -1,6 +1,6 @@
 // What yargs does not do the Unix way: a lone `-` (stdin) and everything after `--` are operands, never
 // options, and numbers are whole decimal numbers in a stated range (yargs would take `abc` as NaN and `''` as 0).
-import { UsageError } from '../lib/index.js';
+import { UsageError } from '../lib/filter/index.js';
 
 /** Marks an operand for yargs: no argument a shell can pass holds a NUL, so nothing else starts with it. */
 const OPERAND = '\u0000';

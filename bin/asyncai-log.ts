@@ -12,7 +12,7 @@ import type { ArgumentsCamelCase } from 'yargs';
 import { filterCommand } from './commands/filter.js';
 import { filterArgv, recordFlags, typedFlags } from './filter-argv.js';
 import { usageErrorMessage, usageErrorText } from './usage-error.js';
-import { setGcFlags } from '../lib/read/index.js';
+import { setGcFlags } from '../lib/filter/index.js';
 
 setGcFlags();
 

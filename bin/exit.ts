@@ -1,7 +1,7 @@
 // How a command ends: its exit code once stdout and stderr have drained (a pipe reader must get every
 // byte we wrote), a usage error reported as one line with exit 2, and the signals that end a run
 // (SIGINT, SIGTERM, SIGHUP: 128 + the signal's number).
-import { UsageError } from '../lib/index.js';
+import { UsageError } from '../lib/filter/index.js';
 import { usageErrorText } from './usage-error.js';
 
 /** The signals that end a command as asked, each with its exit code (128 + its number). */

@@ -2,8 +2,7 @@
 // accept, each command's examples and the notes the main help ends with. The man page is rendered from the
 // --help output (scripts/man-page.mjs), so the two say the same.
 import type { Argv } from 'yargs';
-import { HARNESSES } from '../lib/filter/index.js';
-import { inputFormatNames, knownFormats } from '../lib/index.js';
+import { HARNESSES, inputFormatNames, knownFormats } from '../lib/filter/index.js';
 
 /** The commands besides the default one (the filter), as typed. */
 export const COMMANDS = ['read', 'convert', 'sessions', 'completion'];

@@ -12,6 +12,25 @@ import { rolldown } from 'rolldown';
 /** `new URL('./file.js', import.meta.url)` in a module under dist/lib/: a worker's entry file. */
 const MODULE_URL = /new URL\((['"])(\.\.?\/[^'"]+)\1, import\.meta\.url\)/g;
 
+/** A chunk's import of a Node built-in module: `import <what> from "node:<name>";`, one a line. */
+const BUILTIN_IMPORT = /^import (.+) from "(node:[a-z0-9_/]+)";$/gm;
+
+/**
+ * The chunk with each import of a built-in module made a `process.getBuiltinModule()` of the names it takes.
+ * An import makes Node build the module's ES facade, which reads every export, getters included: `node:fs`
+ * alone then loaded fs/promises and the file streams, and each run paid for them.
+ */
+export function builtinsByName(code) {
+  return code.replace(BUILTIN_IMPORT, (line, what, name) => {
+    const module = `process.getBuiltinModule(${JSON.stringify(name)})`;
+    const named = /^\{ ([\w$]+(?: as [\w$]+)?(?:, [\w$]+(?: as [\w$]+)?)*) \}$/.exec(what);
+    if (named !== null) return `const { ${named[1].replaceAll(' as ', ': ')} } = ${module};`;
+    const whole = /^(?:\* as )?([\w$]+)$/.exec(what);
+    if (whole !== null) return `const ${whole[1]} = ${module};`;
+    throw new Error(`bundle: an import of a built-in module in a form not handled: ${line}`);
+  });
+}
+
 /** Bundle `root`'s dist/bin/asyncai-log.js into dist/bin/, which then holds only the bundle's files. */
 export async function bundleBin(root) {
   const bin = join(root, 'dist', 'bin');
@@ -35,6 +54,7 @@ export async function bundleBin(root) {
             return `new URL(${quote}${target.startsWith('.') ? target : `./${target}`}${quote}, import.meta.url)`;
           });
         },
+        renderChunk: (code) => builtinsByName(code),
       }],
     });
     await bundle.write({ dir: out, format: 'esm', entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js' });

@@ -1,7 +1,7 @@
 // A command monitor: runs `<shell> -c <command>` in its own process group and turns every line it prints on
 // stdout into a monitor event, written and flushed per chunk of output; its stderr goes to ours, line by line,
 // prefixed with its description. When it ends, the terminal event; `stop()` ends the whole process group.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { constants } from 'node:os';
 import type { Readable } from 'node:stream';
 import type { GenericEvent } from '../events.js';
@@ -80,7 +80,7 @@ export function startCommandMonitor(options: CommandMonitorOptions): CommandMoni
   };
 
   try {
-    child = spawn(options.shell, ['-c', options.command], {
+    child = process.getBuiltinModule('node:child_process').spawn(options.shell, ['-c', options.command], {
       cwd: options.cwd,
       env: options.env,
       // Its own process group (and session): stopping it reaches every process it started, and a Ctrl-C on

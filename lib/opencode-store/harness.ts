@@ -5,7 +5,6 @@
 // `<program> import` loads, run from the project. A session an earlier run wrote is reopened to append what its
 // source added (convert): the new messages and parts are imported, the rows that run imported and this one
 // changed are updated (see update.ts). What differs between the CLIs is their Flavour (flavour.ts).
-import { spawnSync } from 'node:child_process';
 import { closeSync, constants, openSync, readFileSync, readSync, statSync, unlinkSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import type { HarnessFactory, HarnessOptions, ReopenSession, SessionHarness } from '../session/types.js';
@@ -266,7 +265,7 @@ function importDirectory(flavour: Flavour, directory: string, warn: (message: st
 
 /** `<program> <args>` from `directory`, no shell; throws with the program's last line when it fails. */
 function runProgram(flavour: Flavour, program: string, args: string[], env: Record<string, string>, directory: string, what: string): void {
-  const result = spawnSync(program, args, {
+  const result = process.getBuiltinModule('node:child_process').spawnSync(program, args, {
     cwd: directory, env, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8', timeout: IMPORT_TIMEOUT_MS,
   });
   const name = flavour.program;

@@ -2,7 +2,6 @@
 // normalised `origin` remote, else the id cached in `<git common dir>/<the CLI's file>` (`opencode`, `kilo`), else
 // its root commit; outside git it is `global`.
 // git runs with a fixed argv in the directory, never through a shell.
-import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
@@ -16,7 +15,7 @@ export interface OpencodeProject {
 
 function git(cwd: string, args: string[]): string | undefined {
   try {
-    return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 10_000 }).trim();
+    return process.getBuiltinModule('node:child_process').execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 10_000 }).trim();
   } catch {
     return undefined;
   }

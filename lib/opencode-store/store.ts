@@ -4,10 +4,8 @@
 // only ever opens the copy. Each session comes out as the export lines the writer's journal holds: a header
 // `{"info": {id, directory}, "messages": []}`, then one message `{info, parts}` per line, in the order the CLI
 // sends them to the model; the export reader (export-reader.ts) maps them.
-import { spawn } from 'node:child_process';
 import { closeSync, copyFileSync, openSync, readSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { makeTempDir, removeTempDir } from '../util/temp-dirs.js';
 import { StoreError, type OpenedStore, type SessionStore, type StoreSession } from '../session/types.js';
 import { findProgram } from './binary.js';
@@ -169,11 +167,11 @@ function query({ flavour, program, env, copy, cwd }: Reading, args: string[], on
   runEnv[flavour.databaseVariable] = copy;
   return new Promise((resolve, reject) => {
     // From the copy's directory: the CLI run in a git directory moves sessions between projects.
-    const child = spawn(program, args, { cwd, env: runEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = process.getBuiltinModule('node:child_process').spawn(program, args, { cwd, env: runEnv, stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
     child.stderr.setEncoding('utf8');
     child.stderr.on('data', (text: string) => { stderr = (stderr + text).slice(-4096); });
-    const lines = createInterface({ input: child.stdout, crlfDelay: Infinity });
+    const lines = process.getBuiltinModule('node:readline').createInterface({ input: child.stdout, crlfDelay: Infinity });
     lines.on('line', onLine);
     child.on('error', (error) => reject(new StoreError(`${flavour.program}: ${error.message}`)));
     child.on('close', (code, signal) => {

@@ -7,4 +7,3 @@ export { USAGE_GROUPS, type UsageGroup } from './usage-by.js';
 export { readableFormats } from '../agents/index.js';
 export { parseSessionDirs, UsageError } from '../session/options.js';
 export { removeTempDirs } from '../util/temp-dirs.js';
-export { setGcFlags } from '../util/worker-heap.js';

@@ -2,27 +2,34 @@
 // this machine): the sessions of any registered agent, each agent's token fields read into one shape
 // (lib/usage.ts TokenCounts) through its `Agent.usage` hook, else through its input adapter's events, then
 // grouped, with a total row: a table on a terminal, NDJSON otherwise. The files of agents that count their own
-// entries are counted on worker threads (usage-entries-pool.ts) while the others are read here.
+// entries are counted on worker threads (lib/session/usage-pool.ts, usage-entries-worker.ts) while the others are
+// read here.
 import { createReadStream, lstatSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { AGENTS, locateStore, type StoreAgent } from '../agents/index.js';
 import { everySession, findSessionsById, lookupProblem, mayBeSessionId, storeForId, storeSessionsById } from '../agents/find-sessions.js';
 import { findInputFormat } from '../agents/input-formats.js';
 import type { InputFormat } from '../input/types.js';
+import { UsagePool } from '../session/usage-pool.js';
 import { ReaderError, StoreError, type Agent, type ReaderWarning, type StoreSession, type UsageEntry } from '../session/types.js';
 import { addTokenCounts, messagesApiTokens, zeroTokens, type TokenCounts, type Usage } from '../usage.js';
 import { cannotBeRead } from '../util/fs-errors.js';
 import { MAX_RECORD_BYTES } from '../util/record-limit.js';
 import { readAdapted, sniffFile } from './any-input.js';
 import { Output } from './output.js';
-import { defaultUsageThreads, EntriesPool } from './usage-entries-pool.js';
 import { UsageError } from '../session/options.js';
 import { diagnosticLine } from '../util/shown-text.js';
 import { group, ndjson, usageTable, type Counted, type UsageGroup } from './usage-rows.js';
 import type { ReadCommandOptions as ReadOptions } from './read-options.js';
+import type { EntriesReply, EntriesTask } from './usage-entries-task.js';
 
 export { localDay, usageTable, USAGE_GROUPS, type UsageGroup, type UsageRow } from './usage-rows.js';
+
+/** Worker threads by default: 2 on a machine of 2 cores or more, else none. */
+function defaultUsageThreads(): number {
+  return availableParallelism() >= 2 ? 2 : 0;
+}
 
 /** What the grouped usage needs of the read command's options. */
 export type UsageByOptions = Pick<ReadOptions, 'inputs' | 'by' | 'sessionDirs' | 'env' | 'homedir' | 'processCwd' | 'tmpdir' | 'maxRecordBytes' | 'threads'>;
@@ -192,7 +199,8 @@ async function countAll(units: Unit[], options: ReadCommandOptions, fail: (messa
     }
   }
   const size = Math.min(options.threads ?? defaultUsageThreads(), own.length);
-  const pool = own.length >= 2 && (options.threads !== undefined || bytes >= POOL_MIN_BYTES) ? EntriesPool.start(size) : undefined;
+  const pool = own.length >= 2 && (options.threads !== undefined || bytes >= POOL_MIN_BYTES)
+    ? UsagePool.start<EntriesTask, EntriesReply>(size, new URL('./usage-entries-worker.js', import.meta.url)) : undefined;
   const limits = options.maxRecordBytes !== undefined ? { maxRecordBytes: options.maxRecordBytes } : {};
   try {
     const pending = new Map<Unit, Promise<Counted[]>>();

@@ -1,28 +1,29 @@
-// `read --usage` over many transcripts: each transcript's totals are counted on a worker thread of the one
-// ThreadPool (lib/util/thread-pool.ts), whole files at a time, a few in flight; the caller prints them in input
-// order. The worker module is the agent's (it answers a UsageTask with a UsageReply through serveTasks). A
-// worker that fails costs speed, not totals: every transcript it had not answered for is counted on this thread.
+// Usage counted on worker threads of the one ThreadPool (lib/util/thread-pool.ts), whole files at a time, a few
+// in flight, for `read --usage` of several transcripts (an agent's UsageTask and UsageReply) and `read --usage
+// --by` (lib/read/usage-entries-task.ts). The worker module is the caller's (it answers a task through
+// serveTasks). A worker that fails costs speed, not totals: every file it had not answered for is counted by the
+// caller on its own thread.
 import { existsSync } from 'node:fs';
-import type { UsageCounting, UsageReply, UsageTask } from './types.js';
+import type { UsageReply, UsageTask } from './types.js';
 import { ThreadPool, WorkerLost } from '../util/thread-pool.js';
 
-/** Old generation of a worker, in MB: it holds one transcript's responses at a time. */
+/** Old generation of a worker, in MB: it holds one file's responses or entries at a time. */
 const WORKER_OLD_MB = 96;
 
-export class UsagePool implements UsageCounting {
-  private readonly pool: ThreadPool<UsageTask, UsageReply>;
+export class UsagePool<T = UsageTask, R = UsageReply> {
+  private readonly pool: ThreadPool<T, R>;
 
-  /** A pool of `size` workers of module `url`, or undefined when it is missing (run from the TypeScript source). */
-  static start(size: number, url: URL): UsagePool | undefined {
-    return size > 0 && existsSync(url) ? new UsagePool(url, size) : undefined;
+  /** A pool of `size` workers of module `url`, or undefined when there is none to be had (0, or run from the TypeScript source). */
+  static start<T = UsageTask, R = UsageReply>(size: number, url: URL): UsagePool<T, R> | undefined {
+    return size > 0 && existsSync(url) ? new UsagePool<T, R>(url, size) : undefined;
   }
 
   private constructor(url: URL, readonly size: number) {
     this.pool = new ThreadPool(url, { size, oldMb: WORKER_OLD_MB, onLoss: 'stop' });
   }
 
-  /** Count one transcript on the least busy worker: its reply, or undefined when the caller must count it. */
-  async count(task: UsageTask): Promise<UsageReply | undefined> {
+  /** Count one file on the least busy worker: its reply, or undefined when the caller must count it. */
+  async count(task: T): Promise<R | undefined> {
     const reply = await this.pool.run(task);
     return reply instanceof WorkerLost ? undefined : reply;
   }

@@ -2,7 +2,6 @@
 // directory and removed by its owner when done, or by `removeTempDirs` when a signal ends the process first
 // (a Ctrl-C during `read -` left its copy of stdin, hundreds of MB, in $TMPDIR).
 import { mkdtempSync, rmSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /** The directories made and not yet removed. */
@@ -20,7 +19,7 @@ export function makeTempDir(under: string, prefix: string): string {
 
 /** Remove a directory `makeTempDir` made, with everything in it. */
 export async function removeTempDir(dir: string): Promise<void> {
-  await rm(dir, { recursive: true, force: true });
+  await process.getBuiltinModule('node:fs/promises').rm(dir, { recursive: true, force: true });
   live.delete(dir);
 }
 

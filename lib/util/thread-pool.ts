@@ -2,7 +2,7 @@
 // started from one module with the same workerData, each task given to the least busy and answered, after any
 // notes, by its own reply. A worker lost fails the tasks it held: it is replaced, or every worker is stopped
 // and the caller does the rest itself. The worker side is serveTasks.
-import { parentPort, Worker, type TransferListItem } from 'node:worker_threads';
+import type { TransferListItem, Worker } from 'node:worker_threads';
 import { WORKER_YOUNG_MB } from './worker-heap.js';
 
 /** How a worker was lost: an error it threw (at start, or out of memory), its exit, or a reply that could not be read. */
@@ -89,7 +89,7 @@ export class ThreadPool<T, R, N = never> {
 
   private spawn(): Worker {
     const { workerData, oldMb } = this.options;
-    const worker = new Worker(this.url, {
+    const worker = new (process.getBuiltinModule('node:worker_threads').Worker)(this.url, {
       workerData,
       // The young generation is two semi-spaces (lib/util/worker-heap.ts).
       resourceLimits: {
@@ -172,7 +172,7 @@ export function serveTasks<T, R, N = never>(
   handle: (task: T, note: (note: N) => void) => R | Promise<R>,
   transfer: (reply: R) => readonly TransferListItem[] = () => [],
 ): void {
-  const port = parentPort!;
+  const port = process.getBuiltinModule('node:worker_threads').parentPort!;
   const note = (value: N) => port.postMessage({ note: value });
   let last = Promise.resolve();
   port.on('message', (task: T) => {

@@ -3,7 +3,6 @@
 // semi-spaces whatever a worker's `maxYoungGenerationSizeMb` asks. The workers' limit says the same, so a
 // program that calls the library in a node without the flag gets the young generations the command was
 // measured with.
-import v8 from 'node:v8';
 
 /**
  * The V8 flags the command sets when it starts, for the Node version running it. Node 24's V8 turned
@@ -17,7 +16,7 @@ export function gcFlagsFor(nodeVersion: string = process.versions.node): string[
 
 /** Sets gcFlagsFor this process, before it allocates much: the flags hold for every isolate, workers included. */
 export function setGcFlags(): void {
-  for (const flag of gcFlagsFor()) v8.setFlagsFromString(flag);
+  for (const flag of gcFlagsFor()) process.getBuiltinModule('node:v8').setFlagsFromString(flag);
 }
 
 /** Young generation of a worker, in MB: as the command's flag makes it (two semi-spaces of 4 MB). */

@@ -286,4 +286,20 @@ describe('the installed command', () => {
     const firstLine = (file: string) => readFileSync(file, 'utf8').split('\n', 1)[0];
     expect(firstLine(BIN)).toBe(firstLine(join(ROOT, 'bin', 'launch.mjs')));
   });
+
+  test('a plain filter run loads no built-in module of what it does not do: child processes, worker threads, readline', async () => {
+    // What the process loaded, said as it exits (docs/performance.md: each of these took CPU on every short run).
+    const seen = "--import=data:text/javascript,process.on('exit',()=>process.stderr.write(JSON.stringify(process.moduleLoadList"
+      + '.filter((m)=>/^NativeModule.(child_process|worker_threads|readline)$/.test(m)))+String.fromCharCode(10)))';
+    const root = tempDir();
+    const args = ['--session-dir', `claude-code-cli=${root}`, '--cwd', '/p'];
+    const r = await run(join(ROOT, 'bin', 'launch.mjs'), args, { input: ev({ type: 'user', text: 'a' }), env: cleanEnv({ NODE_OPTIONS: seen }) });
+    expect(r.code, r.stderr).toBe(0);
+    expect(sessionOf(r).session_file.startsWith(root)).toBe(true);
+    expect(JSON.parse(r.stderr)).toEqual([]);
+    // The probe sees them where they are used: a monitor starts a child process.
+    const monitored = await run(join(ROOT, 'bin', 'launch.mjs'), [...args, '--monitor', 'echo hi'], { env: cleanEnv({ NODE_OPTIONS: seen }) });
+    expect(monitored.code, monitored.stderr).toBe(0);
+    expect(JSON.parse(monitored.stderr)).toContain('NativeModule child_process');
+  });
 });
