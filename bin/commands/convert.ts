@@ -69,6 +69,8 @@ export const convertCommand: CommandModule<object, ConvertArgs> = {
         keepUsage: argv['keep-usage'],
         progress: argv.progress ?? process.stderr.isTTY === true,
         maxLineBytes,
+        // node's --expose-gc (the command's shebang): a full collection between a transcript's two reads.
+        collect: typeof (globalThis as { gc?: unknown }).gc === 'function',
         formats: argv['session-format'],
         sessionDirs: parseSessionDirs(argv['session-dir']),
         agentName: argv['agent-name'] ?? 'asyncai-log',

@@ -8,12 +8,12 @@ import { sessionFormatOf } from '../agents/index.js';
 import type { SessionHarness } from '../session/types.js';
 import { EventReader, type LineSink } from '../input/event-reader.js';
 import { detectInputFormat, findInputFormat } from '../agents/input-formats.js';
-import { isOverLong, LineSplitter, type Line } from '../lines/lines.js';
+import { bytesOf, isOverLong, LAZY_TEXT_BYTES, LineSplitter, type Line } from '../lines/lines.js';
 import type { JsonSource } from '../json/raw-json.js';
 import { AppendFile } from '../session/append-file.js';
 import { SessionLogger } from '../session/logger.js';
 import { sessionCwd } from '../agents/open-sessions.js';
-import { chunks, FileHash } from './file-read.js';
+import { chunks, FileHash, rereadLines, UnreadMembers, type RereadProgress } from './file-read.js';
 import { unsupportedInput } from '../agents/input-formats.js';
 import { describe, settleOutcome, type Stop } from './outcome.js';
 import { cannotBeRead } from '../util/fs-errors.js';
@@ -28,6 +28,8 @@ export interface ConvertHooks {
 
 /** Diagnostics kept per file (all are counted). */
 export const MAX_MESSAGES = 200;
+/** The end's events are written whenever the file read again for them has moved on this far. */
+const TAIL_WRITE_BYTES = 1024 * 1024;
 /** Events held while waiting for the first conversation event; past this the session opens anyway. */
 const MAX_HELD_EVENTS = 10_000;
 
@@ -59,6 +61,8 @@ export class FileConversion {
   private reopened = new Map<string, SessionHarness>();
   private readonly continued = new Set<string>();
   private readonly endsAfterLine: number[] = [];
+  /** Where the members the input format never reads lie in the huge lines it may want again (see readTail). */
+  private unreadMembers: UnreadMembers | undefined;
   /** Dry run: a real run would have opened the sessions by now (at this file's first conversation event). */
   private wouldOpen = false;
   private wouldHold = 0;
@@ -77,6 +81,8 @@ export class FileConversion {
       ...(format ? { adapter: format.create() } : {}),
       ...(settings.maxLineBytes !== undefined ? { maxLineBytes: settings.maxLineBytes } : {}),
       documents: true,
+      // The file is read again for a format that holds lines by number (a Claude Code transcript: see readTail).
+      rereadable: true,
     });
   }
 
@@ -129,14 +135,7 @@ export class FileConversion {
           this.outcome.records += 1;
           this.warn(`${this.task.path}:${unended.no}: ${unended.bad}`);
         }
-        if (!this.stop && this.reader.adapter) {
-          const events = this.reader.adapter.end(now, (message) => this.warn(`${this.task.path}: ${message}`));
-          this.tailEvents = events.length;
-          for (const event of events) {
-            const rejected = this.emit(event, this.task.path);
-            if (rejected !== undefined) this.warn(`${this.task.path}: ${rejected}`);
-          }
-        }
+        if (!this.stop && this.reader.adapter) await this.readTail(file, position, now);
       }
     } catch (error) {
       // An fs error is the file's; anything else is a fault in mapping it (reported, never thrown on).
@@ -148,6 +147,46 @@ export class FileConversion {
     const converted = this.partial ? hash.complete() : hash.all();
     this.outcome.bytes += hash.all().size;
     this.finish({ size: converted.size, mtime_ms: mtimeMs, sha256: converted.sha256 });
+  }
+
+  /**
+   * The events the input format gives only at the end. One that held lines by number (endFrom) has them read
+   * again from the file, the first `size` bytes, as its events are taken; they are written a chunk of the file
+   * at a time, the event loop turning between.
+   */
+  private async readTail(file: number, size: number, now: string): Promise<void> {
+    const adapter = this.reader.adapter!;
+    const warn = (message: string) => this.warn(`${this.task.path}: ${message}`);
+    if (adapter.endFrom === undefined) {
+      const events = adapter.end(now, warn);
+      this.tailEvents = events.length;
+      for (const event of events) {
+        const rejected = this.emit(event, this.task.path);
+        if (rejected !== undefined) this.warn(`${this.task.path}: ${rejected}`);
+      }
+      return;
+    }
+    const collect = this.settings.collect ? (globalThis as { gc?: () => void }).gc : undefined;
+    // The first read's memory (the huge lines it held) is given back before the second takes its own.
+    collect?.();
+    const progress: RereadProgress = { bytes: 0 };
+    let written = 0;
+    const options = {
+      progress,
+      ...(collect !== undefined ? { beforeHuge: collect } : {}),
+      ...(adapter.unread !== undefined ? { unread: adapter.unread } : {}),
+      ...(this.unreadMembers !== undefined ? { left: this.unreadMembers.spans } : {}),
+    };
+    for (const { event, source } of adapter.endFrom(now, warn, (wanted) => rereadLines(file, size, wanted, options))) {
+      this.tailEvents += 1;
+      const rejected = this.emit(event, this.task.path, source);
+      if (rejected !== undefined) this.warn(`${this.task.path}: ${rejected}`);
+      if (progress.bytes - written >= TAIL_WRITE_BYTES) {
+        written = progress.bytes;
+        this.logger?.flush();
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+    }
   }
 
   private lines(lines: Line[], now: string): void {
@@ -186,6 +225,7 @@ export class FileConversion {
   }
 
   private line(line: Line, now: string, last = false): void {
+    if (this.scanned(line)) return;
     // A huge line is parsed from its bytes (bounded memory), and every line gets the filter's diagnostics. A
     // pretty-printed document opening the file (an OpenCode export, a legacy Gemini chat) is one record.
     const read = this.reader.value(line);
@@ -219,12 +259,39 @@ export class FileConversion {
       if (!this.first(read.value)) return;
     }
     if (!this.reader.events(line, where, read, now, this.sink) || this.stop) return;
+    if (read.no === undefined || read.no === line.no) this.noteUnread(line);
     // A dry run reads only until a session would open and it knows where (a file that would be appended to, to
     // its end: whether it only continues the earlier one is known there).
     if (this.settings.dryRun && this.wouldOpen && !this.targets.some((t) => t.append) && !(this.reader.adapter!.waitsForFacts?.() ?? false)) {
       this.cwd = this.sessionCwd();
       this.stop = { status: 'would-convert' };
     }
+  }
+
+  /**
+   * A line the input format took from its bytes, without its value (InputAdapter.scan): one valid line after
+   * the first, outside a pretty-printed document. It is then a record that made no events.
+   */
+  private scanned(line: Line): boolean {
+    const adapter = this.reader.adapter;
+    if (adapter?.scan === undefined || !this.checked || line.invalidUtf8 || this.reader.gathering) return false;
+    const at = bytesOf(line);
+    if (at === undefined) return false;
+    const where = `${this.task.path}:${line.no}`;
+    if (!adapter.scan(at.source, at.start, at.start + line.bytes, line.no, (message) => this.warn(`${where}: ${message}`))) return false;
+    this.outcome.records += 1;
+    this.noteUnread(line);
+    return true;
+  }
+
+  /** A huge line (valid JSON) the input format may read again: where its unread members lie. */
+  private noteUnread(line: Line): void {
+    const adapter = this.reader.adapter;
+    if (adapter?.endFrom === undefined || adapter.unread === undefined || line.bytes < LAZY_TEXT_BYTES || line.invalidUtf8) return;
+    const at = bytesOf(line);
+    if (at === undefined) return;
+    this.unreadMembers ??= new UnreadMembers(adapter.unread);
+    this.unreadMembers.note(line.no, at.source, at.start, at.start + line.bytes);
   }
 
   /**

@@ -43,6 +43,12 @@ export interface ConvertOptions extends Omit<SessionOptions, 'provenance'> {
   /** Report only what was converted or failed (the passes of `--watch` after the first): no line for a skip. */
   changesOnly?: boolean;
   maxLineBytes?: number;
+  /**
+   * Run V8's full collection (node's `--expose-gc`, which the command's launcher gives) before the end of a file
+   * read twice (a Claude Code transcript) and before a huge line of it is read again: its memory is given back
+   * before the next takes its own (see docs/performance.md).
+   */
+  collect?: boolean;
   /** Where the sessions of a store (OpenCode's database) are copied while they are converted (default: the system's). */
   tmpdir?: string;
 }
@@ -144,6 +150,7 @@ async function convertListed(discovered: Discovered[], options: ConvertOptions, 
     ...(options.cwd !== undefined ? { cwd: resolve(options.processCwd, options.cwd) } : {}),
     ...(options.model !== undefined ? { model: options.model } : {}),
     ...(options.maxLineBytes !== undefined ? { maxLineBytes: options.maxLineBytes } : {}),
+    ...(options.collect === true ? { collect: true } : {}),
     // A file waiting for another run's session lock sees the signal through it, on whichever thread it is.
     stop: new Int32Array(new SharedArrayBuffer(4)),
   };

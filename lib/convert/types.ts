@@ -67,6 +67,8 @@ export interface ConvertSettings {
   /** Report what would be converted; write nothing. */
   dryRun: boolean;
   maxLineBytes?: number;
+  /** See ConvertOptions.collect. */
+  collect?: boolean;
   /** Environment and home, for harness defaults (roots are resolved before; kept for openSessions). */
   env: Record<string, string | undefined>;
   homedir: string;

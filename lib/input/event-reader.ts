@@ -49,6 +49,8 @@ export interface EventReaderOptions {
    * legacy Gemini chat) is gathered whole (lib/input/pretty-document.ts). Not for a chunk from mid-input.
    */
   documents?: boolean;
+  /** The caller can read the input again: the adapter is told each value's line (see InputAdapter.map). */
+  rereadable?: boolean;
 }
 
 /** Reads lines as generic events. One per input: its adapter keeps the input's state. */
@@ -57,11 +59,18 @@ export class EventReader {
   adapter: InputAdapter | undefined;
   private readonly maxLineBytes: number | undefined;
   private readonly values: LineValues | undefined;
+  private readonly rereadable: boolean;
 
   constructor(options: EventReaderOptions = {}) {
     this.maxLineBytes = options.maxLineBytes;
     this.adapter = options.adapter;
+    this.rereadable = options.rereadable === true;
     if (options.documents) this.values = new LineValues(options.maxLineBytes);
+  }
+
+  /** A pretty-printed document is being gathered (its lines are not values of their own). */
+  get gathering(): boolean {
+    return this.values?.gathering === true;
   }
 
   /**
@@ -102,18 +111,19 @@ export class EventReader {
     const { value } = read;
     const adapter = this.adapter ??= sink.adapter?.(value, line, where);
     if (!adapter) return false;
+    // Long lines: the writers may copy the line's long strings as they are instead of serialising them again
+    // (not a document's: its value is not the bytes of the line at hand).
+    const own = read.no === undefined || read.no === line.no;
     let events: GenericEvent[];
     try {
-      events = adapter.map(value, now, (message) => sink.diagnostic(where, message, false));
+      const warn = (message: string) => sink.diagnostic(where, message, false);
+      events = this.rereadable && own ? adapter.map(value, now, warn, line.no) : adapter.map(value, now, warn);
     } catch (error) {
       if (!(error instanceof InputError)) throw error;
       bad(error.message);
       return false;
     }
     if (sink.mapped && !sink.mapped(events, adapter)) return true;
-    // Long lines: the writers may copy the line's long strings as they are instead of serialising them again
-    // (not a document's: its value is not the bytes of the line at hand).
-    const own = read.no === undefined || read.no === line.no;
     const source = events.length > 0 && own ? jsonSourceOf(line, value) : undefined;
     for (const event of events) {
       const rejected = sink.write(event, where, source);

@@ -278,6 +278,20 @@ function substitute(skeleton: unknown, strings: string[]): unknown {
 }
 
 /**
+ * Where the values of the top-level members `keys` of the object `buf` holds (valid JSON) lie, as [start, end)
+ * byte offsets in file order: those a reader may leave out of the bytes it parses (each replaced by `""`).
+ * A key that is not there once, plainly spelt, has none.
+ */
+export function memberSpans(buf: Buffer, keys: readonly string[]): [number, number][] {
+  const spans: [number, number][] = [];
+  for (const key of keys) {
+    const raw = memberRaw(buf, key, false);
+    if (raw !== undefined) spans.push([raw.byteOffset - buf.byteOffset, raw.byteOffset - buf.byteOffset + raw.length]);
+  }
+  return spans.sort((a, b) => a[0] - b[0]);
+}
+
+/**
  * The raw text of the value of member `key` of the object `buf` holds (valid JSON: it was parsed); undefined
  * when `buf` is not an object, holds `key` twice or not at all, has a key with an escape, or the value is a
  * container whose raw text is not to be spliced (see `splicesAsIs`; `asIs` false: whatever its text).

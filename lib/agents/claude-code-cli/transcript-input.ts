@@ -1,16 +1,22 @@
 // A Claude Code transcript as filter input (`asyncai-log --from claude-transcript < old.jsonl`): the reader
 // of lib/agents/claude-code-cli/reader/ behind the InputAdapter interface. The branch `claude --resume` would
 // continue is only known at the end of the file, so the turns are held (only the fields the mapping reads;
-// context records are indexed, not held) and come out of `end()`: memory grows with the conversation,
-// unlike `asyncai-log read`, which reads the file twice. Spilled output is not resolved here. A transcript that
-// grew extends its earlier conversion only when the earlier branch is where the new one starts.
+// context records are indexed, not held) and come out of `end()`: memory grows with the conversation. Convert,
+// which can read its file again, gets read's two passes instead: most lines are only scanned for their head
+// (record-head.ts), the turns are held by line number, and `endFrom` maps the branch's lines read again.
+// Spilled output is not resolved here. A transcript that grew extends its earlier conversion only when the
+// earlier branch is where the new one starts.
 import type { GenericEvent } from '../../events.js';
-import { BranchIndex, branchFilter } from './reader/branch.js';
+import { BranchIndex, type RecordLinks } from './reader/branch.js';
+import { nodeKind } from './reader/branch-graph.js';
 import { TranscriptEventMapper } from './reader/map-record.js';
+import { readRecordHead, type NodeKind } from './reader/record-head.js';
 import {
   classifyRecordType, CONTEXT_TYPES, CONVERSATION_TYPES, isObject, STATE_TYPES,
 } from './reader/record-types.js';
-import { InputError, type InputAdapter, type InputFormat } from '../../input/types.js';
+import {
+  InputError, type InputAdapter, type InputFormat, type RereadLine, type SourcedEvent,
+} from '../../input/types.js';
 
 /** The fields the record mapper reads; the rest (toolUseResult, a copy of every tool output, say) is not held. */
 const KEPT_FIELDS = [
@@ -36,10 +42,24 @@ function worthHolding(record: Record<string, unknown>): boolean {
   return false;
 }
 
+/**
+ * A record waiting for the branch to be known: its number, links and kind (what the branch test reads), and
+ * either the record (slimmed) or the line it is read again from.
+ */
+interface Held {
+  n: number;
+  links: RecordLinks;
+  kind: NodeKind;
+  record?: Record<string, unknown>;
+  line?: number;
+}
+
 class ClaudeTranscriptAdapter implements InputAdapter {
   readonly format = 'claude-transcript';
+  /** toolUseResult: a second copy of a tool's output, which the mapping never reads. */
+  readonly unread = ['toolUseResult'] as const;
   private readonly index = new BranchIndex();
-  private held: { record: Record<string, unknown>; n: number }[] = [];
+  private held: Held[] = [];
   private readonly unknownTypes = new Set<string>();
   private records = 0;
   private cwd: string | undefined;
@@ -47,47 +67,104 @@ class ClaudeTranscriptAdapter implements InputAdapter {
   private readonly earlier: { records: number; onBranch: number[] }[] = [];
   private extended = true;
 
-  map(value: unknown, _now: string, warn: (message: string) => void): GenericEvent[] {
+  map(value: unknown, _now: string, warn: (message: string) => void, line?: number): GenericEvent[] {
     if (!isObject(value)) throw new InputError('expected a Claude Code record (a JSON object)');
     if (typeof value.type !== 'string') throw new InputError('a Claude Code record needs a string "type"');
-    const type = value.type;
+    this.noteType(value.type, warn);
+    if (this.cwd === undefined && typeof value.cwd === 'string' && value.cwd !== '') this.cwd = value.cwd;
+    this.records += 1;
+    this.index.add(value, this.records, (_line, message) => warn(message));
+    if (typeof value.uuid === 'string' && worthHolding(value)) {
+      const links = { uuid: value.uuid, parentUuid: value.parentUuid, logicalParentUuid: value.logicalParentUuid };
+      this.held.push({ n: this.records, links, kind: nodeKind(value), ...(line !== undefined ? { line } : { record: slim(value) }) });
+    }
+    return [];
+  }
+
+  /**
+   * A line taken from its head (what the index reads: record-head.ts), as `map` takes its value. Parsed instead:
+   * the lines before the project directory is known, attachments (whether one is held depends on its body),
+   * and whatever the head scan is not sure of.
+   */
+  scan(buf: Buffer, start: number, end: number, line: number, warn: (message: string) => void): boolean {
+    if (this.cwd === undefined) return false;
+    const head = readRecordHead(buf, start, end, false);
+    if (head === undefined || typeof head.type !== 'string' || head.type === 'attachment') return false;
+    const type = head.type;
+    this.noteType(type, warn);
+    this.records += 1;
+    this.index.addHead(head, this.records, (_line, message) => warn(message));
+    const held = CONVERSATION_TYPES.has(type) || head.kind === 'boundary';
+    if (typeof head.uuid === 'string' && held) {
+      const links = { uuid: head.uuid, parentUuid: head.parentUuid, logicalParentUuid: head.logicalParentUuid };
+      this.held.push({ n: this.records, links, kind: head.kind, line });
+    }
+    return true;
+  }
+
+  private noteType(type: string, warn: (message: string) => void): void {
     if (classifyRecordType(type) === 'unknown' && !this.unknownTypes.has(type)) {
       this.unknownTypes.add(type);
       warn(`unknown record type ${JSON.stringify(type)} skipped (reported once per type)`);
     }
-    if (this.cwd === undefined && typeof value.cwd === 'string' && value.cwd !== '') this.cwd = value.cwd;
-    this.records += 1;
-    this.index.add(value, this.records, (_line, message) => warn(message));
-    if (typeof value.uuid === 'string' && worthHolding(value)) this.held.push({ record: slim(value), n: this.records });
-    return [];
+  }
+
+  /** The held records on the branch `claude --resume` would continue. */
+  private onBranch(warn: (message: string) => void): Held[] {
+    const test = this.index.headFilter(this.index.select(undefined, (_line, message) => warn(message)));
+    return this.held.filter(({ links, kind, n }) => test(links, kind, n));
+  }
+
+  /**
+   * The branch's records, and whether they extend what earlier runs converted: their branch is the start of
+   * this one (the same held records, none added before where it ended: the new records fork from an older
+   * one, a rewind, an edit), and no compaction boundary was open where one ended (it was written then as one
+   * without its summary: the mapper holds a boundary until the next record, so only a boundary last is open).
+   */
+  private chosen(warn: (message: string) => void): Held[] {
+    const chosen = this.onBranch(warn);
+    this.held = [];
+    for (const { records, onBranch: before } of this.earlier) {
+      const start = chosen.filter(({ n }) => n <= records);
+      if (start.length !== before.length || start.some(({ n }, i) => n !== before[i])) this.extended = false;
+      if (before.length > 0 && chosen.length >= before.length && chosen[before.length - 1]!.kind === 'boundary') this.extended = false;
+    }
+    return chosen;
   }
 
   end(now: string, warn: (message: string) => void): GenericEvent[] {
-    const onBranch = branchFilter(this.index, this.index.select(undefined, (_line, message) => warn(message)));
     const mapper = new TranscriptEventMapper({ now });
     const events: GenericEvent[] = [];
-    const chosen: number[] = [];
-    for (const { record, n } of this.held) {
-      if (!onBranch(record, n)) continue;
-      events.push(...mapper.map(record, warn));
-      chosen.push(n);
-      // A compaction boundary open where an earlier run ended was written then as one without its summary.
-      for (const earlier of this.earlier) if (earlier.onBranch.length === chosen.length && mapper.boundaryPending) this.extended = false;
-    }
+    for (const { record } of this.chosen(warn)) events.push(...mapper.map(record!, warn));
     events.push(...mapper.end());
-    // The earlier conversion is continued only when its branch is the start of this one: the same held records,
-    // and none added before where it ended (the new records fork from an older one: a rewind, an edit).
-    for (const { records, onBranch: before } of this.earlier) {
-      const start = chosen.filter((n) => n <= records);
-      if (start.length !== before.length || start.some((n, i) => n !== before[i])) this.extended = false;
-    }
-    this.held = [];
     return events;
   }
 
+  /** `end`, each record held by line read again (and let go) as its events are taken. */
+  *endFrom(now: string, warn: (message: string) => void, reread: (wanted: readonly number[]) => Iterable<RereadLine>): Iterable<SourcedEvent> {
+    const chosen = this.chosen(warn);
+    const mapper = new TranscriptEventMapper({ now });
+    const lines = reread(chosen.filter((held) => held.line !== undefined).map((held) => held.line!))[Symbol.iterator]();
+    /** The line read last and not yet taken. */
+    let next: IteratorResult<RereadLine> | undefined;
+    for (const held of chosen) {
+      if (held.record !== undefined) {
+        for (const event of mapper.map(held.record, warn)) yield { event };
+        continue;
+      }
+      while (next === undefined || (!next.done && next.value.no < held.line!)) next = lines.next();
+      // A line not found again (the file changed since its first read) is left out.
+      if (next.done || next.value.no !== held.line) continue;
+      const { value, source } = next.value;
+      next = undefined;
+      if (!isObject(value)) continue;
+      for (const event of mapper.map(slim(value), warn, source)) yield { event, source };
+    }
+    for (const event of mapper.end()) yield { event };
+  }
+
   earlierEnd(): void {
-    const onBranch = branchFilter(this.index, this.index.select(undefined, () => {}));
-    this.earlier.push({ records: this.records, onBranch: this.held.filter(({ record, n }) => onBranch(record, n)).map(({ n }) => n) });
+    this.earlier.push({ records: this.records, onBranch: this.onBranch(() => {}).map(({ n }) => n) });
   }
 
   extendsEarlier(): boolean {

@@ -44,6 +44,13 @@ export interface BranchSelection {
   includesId(id: number, parentId: number, kind: NodeKind): boolean;
 }
 
+/** The fields of a record that place it in the graph. */
+export interface RecordLinks {
+  uuid?: unknown;
+  parentUuid?: unknown;
+  logicalParentUuid?: unknown;
+}
+
 /**
  * The branch structure of one transcript, fed record by record in file order (the first pass: see
  * RecordGraph), and what is asked of it: the leaf `claude --resume` continues, a branch's records, the tree.
@@ -198,17 +205,26 @@ export class BranchIndex extends RecordGraph {
    * selected branch.
    */
   filter(selection: BranchSelection): (record: Record<string, unknown>, line: number) => boolean {
+    const onBranch = this.headFilter(selection);
+    return (record, line) => onBranch(record, nodeKind(record), line);
+  }
+
+  /**
+   * The same test from a record's links and its kind (`nodeKind`, or its head's), for a holder that keeps
+   * those and not the record (convert, which reads the record again from the file: transcript-input.ts).
+   */
+  headFilter(selection: BranchSelection): (links: RecordLinks, kind: NodeKind, line: number) => boolean {
     const onBranch = this.linkFilter(selection);
     const link = (value: unknown): number => {
       if (typeof value !== 'string') return NOT_A_STRING;
       return value === '' ? NONE : this.ids.get(value) ?? NONE;
     };
-    return (record, line) => {
+    return (record, kind, line) => {
       const uuid = record.uuid;
       if (selection.leaf === undefined || typeof uuid !== 'string' || uuid === '') return false;
       const id = this.find(uuid);
       if (id === undefined || this.line.get(id) !== line) return false;
-      return onBranch(id, link(record.parentUuid), link(record.logicalParentUuid), nodeKind(record));
+      return onBranch(id, link(record.parentUuid), link(record.logicalParentUuid), kind);
     };
   }
 
