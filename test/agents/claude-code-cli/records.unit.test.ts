@@ -162,6 +162,15 @@ describe('Claude record mapping', () => {
     expect(warnings[0]).toMatch(/"ghost" matches no earlier tool_call/);
   });
 
+  test('the last 10,000 calls are remembered: a result 10,000 calls after its own is matched, one 10,001 after is kept as text', () => {
+    const calls = Array.from({ length: 10_001 }, (_, i) => ({ type: 'tool_call' as const, id: `c${i}`, name: 'Bash', arguments: {}, timestamp: T }));
+    const result = (id: string) => ({ type: 'tool_result' as const, id, content: 'out', is_error: false, timestamp: T });
+    const { records, warnings } = mapAll([...calls, result('c1'), result('c0')]);
+    expect(msg(records.at(-2)!).content).toEqual([{ type: 'tool_result', tool_use_id: 'c1', content: 'out', is_error: false }]);
+    expect(msg(records.at(-1)!).content).toBe('[Tool result for call c0; no matching tool call was recorded]\nout');
+    expect(warnings).toEqual(['tool_result "c0" matches no earlier tool_call; kept as user text']);
+  });
+
   test('images become base64 image blocks after the text', () => {
     const { records } = mapAll([{ type: 'user', text: 'look', images: [{ media_type: 'image/png', data: 'iVBO' }], timestamp: T }]);
     expect(msg(records[0]!).content).toEqual([
