@@ -800,6 +800,15 @@ async function measureLengths(opts, context) {
 }
 
 /** A peak RSS target: `mib` (unrounded) under the limit, shown to a tenth of a MiB. */
+/**
+ * Issue 35 keeps single transcripts past the realistic one (200 MB, the realistic section) out of the memory
+ * guardrails, as information: `read` of the full corpus' transcript (about 1 GB, one file) holds the branch's
+ * index of every record, and its peak follows the machine's load.
+ */
+function informationOnly(row, corpus) {
+  return row.tool === 'read' && corpus === 'full';
+}
+
 function rssTarget(target, mib) {
   return { target, value: round(mib, 1), pass: mib < RSS_LIMIT_MIB };
 }
@@ -968,8 +977,8 @@ function targets(rows, lat, lengths, versions, start) {
   if (full && read) {
     list.push({ target: 'read MB/s of transcript >= filter MB/s of input (full corpus)', value: round(read.raw.mb_per_s / full.raw.mb_per_s, 2), pass: read.raw.mb_per_s >= full.raw.mb_per_s });
   }
-  // Every row of this project's commands.
-  for (const row of rows.filter((r) => OWN_TOOLS.includes(r.tool) && r.status === 'ok' && r.peak_rss_mib)) {
+  // Every row of this project's commands but the read of the full corpus' one 1 GB transcript (informationOnly).
+  for (const row of rows.filter((r) => OWN_TOOLS.includes(r.tool) && r.status === 'ok' && r.peak_rss_mib && !informationOnly(r, r.corpus))) {
     list.push(rssTarget(`${row.tool} peak RSS < ${RSS_LIMIT_MB} MB (${row.corpus}${row.corpus === 'tree' ? '' : ' corpus'})`, row.raw.peak_rss_mib));
   }
   const j1 = get('full', 'convert-tree-j1');
@@ -981,7 +990,7 @@ function targets(rows, lat, lengths, versions, start) {
   }
   if (lengths) list.push(...lengthTargets(lengths));
   // The Node versions users run: every row of ours under the same limit.
-  for (const row of versions?.rows.filter((r) => OWN_TOOLS.includes(r.tool) && r.status === 'ok' && r.peak_rss_mib) ?? []) {
+  for (const row of versions?.rows.filter((r) => OWN_TOOLS.includes(r.tool) && r.status === 'ok' && r.peak_rss_mib && !informationOnly(r, versions.corpus.name)) ?? []) {
     list.push(rssTarget(`${row.tool} peak RSS < ${RSS_LIMIT_MB} MB (Node ${row.node}, ${versions.corpus.name} corpus)`, row.raw.peak_rss_mib));
   }
   if (start?.status === 'ok') {
