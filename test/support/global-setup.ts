@@ -13,7 +13,12 @@ import { installTestClients } from '../clients/clients.mjs';
 import { build } from '../../scripts/build.mjs';
 import { sandboxHome } from './sandbox-home.js';
 
+/** Set in this process once the setup ran: each project of the run (vitest.config.ts) names it, it runs once. */
+const RAN = 'ASYNCAI_LOG_TEST_GLOBAL_SETUP';
+
 export default function setup(): () => void {
+  if (process.env[RAN] !== undefined) return () => {};
+  process.env[RAN] = '1';
   const wanted = process.env.ASYNCAI_LOG_TEST_NODE;
   if (wanted !== undefined && wanted !== process.version) throw new Error(`the tests run on Node ${process.version}, not ${wanted}`);
   installTestClients();
