@@ -1,9 +1,10 @@
 import { availableParallelism } from 'node:os';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+import { LongestFirst } from './test/support/sequencer.js';
+import { UNIT_TESTS } from './vitest.unit.config.js';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     globalSetup: ['test/support/global-setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
@@ -12,5 +13,13 @@ export default defineConfig({
     // time waiting for the processes it starts, and the second core idled. Measured on a 2-core machine:
     // 816 s with one, 645 and 675 s with two (1.8 cores busy), every test passing.
     maxWorkers: Math.max(2, availableParallelism() - 1),
+    // The longest files first, by the durations of the last run (test/support/sequencer.ts).
+    sequence: { sequencer: LongestFirst },
+    // The unit tests share their processes (as in vitest.unit.config.ts: a process per file was half their CPU
+    // time); every other file has a process of its own. The global setup runs once for both.
+    projects: [
+      { extends: true, test: { name: 'e2e', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, UNIT_TESTS] } },
+      { extends: true, test: { name: 'unit', include: [UNIT_TESTS], isolate: false } },
+    ],
   },
 });

@@ -1,8 +1,8 @@
 // Smoke test of the benchmark (timings are never asserted): the generator is deterministic and writes
 // well-formed corpora, and the runner measures every tool on a tiny corpus and reports sane figures.
-import { describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { cpSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, tempDir } from '../support/run.js';
 // @ts-expect-error: plain ESM script without types
@@ -68,15 +68,35 @@ interface Lengths {
   rows: { tool: string; events: number; status: string; runs: { peak_rss_mib: number }[]; peak_rss_median_mib: number; peak_rss_max_mib: number }[];
 }
 
-/** A run of the benchmark on a small short corpus (the parse loop and the filter, once) writing into `dir`. */
-const smallBench = (dir: string) => (...args: string[]) => spawnSync(process.execPath, [
+/**
+ * A run of the benchmark on a small short corpus (the parse loop and the filter, once) writing into `dir`; no
+ * start-up batches (the --quick run checks those: 15 batches were 300 process starts a run).
+ */
+const smallBench = (dir: string, corpora = join(dir, 'corpora')) => (...args: string[]) => spawnSync(process.execPath, [
   join(ROOT, 'bench', 'run.mjs'), '--events', '2000', '--corpora', 'short', '--tools', 'node-parse,filter', '--reps', '1',
-  '--latency-events', '0', '--sections', '', '--corpus-dir', join(dir, 'corpora'), '--out-dir', join(dir, 'docs'), ...args,
+  '--latency-events', '0', '--startup-batches', '0', '--sections', '', '--corpus-dir', corpora, '--out-dir', join(dir, 'docs'), ...args,
 ], { encoding: 'utf8', cwd: ROOT });
+
+/**
+ * The first small run the tests of --versions-only, --only and --lengths-only each start from (one run, its
+ * docs/ copied into each test's own directory): its result and its performance.json.
+ */
+let firstSmall: { dir: string; run: ReturnType<ReturnType<typeof smallBench>> };
+/** A directory of a test's own holding the first small run's docs/ (the corpora shared), its bench, that run. */
+function afterFirstSmall(): { dir: string; bench: ReturnType<typeof smallBench>; first: typeof firstSmall.run } {
+  const dir = tempDir();
+  cpSync(join(firstSmall.dir, 'docs'), join(dir, 'docs'), { recursive: true });
+  return { dir, bench: smallBench(dir, join(firstSmall.dir, 'corpora')), first: firstSmall.run };
+}
 
 const round = (n: number, digits: number) => Math.round(n * 10 ** digits) / 10 ** digits;
 
 describe('bench/run.mjs', () => {
+  beforeAll(() => {
+    const dir = tempDir();
+    firstSmall = { dir, run: smallBench(dir)() };
+  }, 900_000);
+
   // What a smoke run proves: every tool ran on every corpus and was measured, and the report has its shape.
   // Speeds are never compared with a number: on a busy machine a tiny corpus rounds to 0 MB/s.
   test('a run on a tiny corpus reports every tool on every corpus with positive raw figures, and the latency', () => {
@@ -236,9 +256,7 @@ describe('bench/run.mjs', () => {
   }, 900_000);
 
   test('--versions compares the node binaries named, and --versions-only keeps every other figure', () => {
-    const dir = tempDir();
-    const bench = smallBench(dir);
-    const first = bench();
+    const { dir, bench, first } = afterFirstSmall();
     expect(first.status, first.stderr).toBe(0);
     const before = JSON.parse(readFileSync(join(dir, 'docs', 'performance.json'), 'utf8')) as { rows: Row[]; versions?: unknown };
     expect(before.versions).toBeUndefined();
@@ -274,9 +292,7 @@ describe('bench/run.mjs', () => {
   }, 900_000);
 
   test('--only measures a section module alone, and a later run that does not measure it keeps its figures and date', () => {
-    const dir = tempDir();
-    const bench = smallBench(dir);
-    const first = bench();
+    const { dir, bench, first } = afterFirstSmall();
     expect(first.status, first.stderr).toBe(0);
     const before = JSON.parse(readFileSync(join(dir, 'docs', 'performance.json'), 'utf8')) as { rows: Row[]; sections: Record<string, unknown> };
     expect(before.sections).toEqual({});
@@ -296,9 +312,7 @@ describe('bench/run.mjs', () => {
   }, 900_000);
 
   test('--lengths-only measures memory against input length and keeps every other figure', () => {
-    const dir = tempDir();
-    const bench = smallBench(dir);
-    const first = bench();
+    const { dir, bench, first } = afterFirstSmall();
     expect(first.status, first.stderr).toBe(0);
     const before = JSON.parse(readFileSync(join(dir, 'docs', 'performance.json'), 'utf8')) as { rows: Row[]; lengths: Lengths };
     // --tools named filter: only it of --lengths-tools ran, at N/8, N/4 and N/2.

@@ -5,7 +5,7 @@
 // golden ones, none of its text printed; the whole store inspected gives one line per session.
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, test } from 'vitest';
+import { describe, test } from 'vitest';
 import { opencodeBinary, opencodeHome, runOpencode } from '../support/opencode.js';
 import { kiloBinary, kiloHome, runKilo } from '../support/kilo.js';
 import { FIXTURES, runBin, type RunResult } from '../support/run.js';
@@ -42,8 +42,9 @@ const CASES: StoreCase[] = [
   },
 ];
 
-describe.each(CASES)("read --inspect of $format's store", (c) => {
-  test('the session the real CLI made, imported, found by an id prefix: its rows by kind and its events, none of its text', async () => {
+// The two stores side by side: each test waits on its store's program (seconds a start) most of the time.
+describe.concurrent.each(CASES)("read --inspect of $format's store", (c) => {
+  test('the session the real CLI made, imported, found by an id prefix: its rows by kind and its events, none of its text', async ({ expect }) => {
     const home = c.home();
     const dir = join(home.home, 'project');
     mkdirSync(dir, { recursive: true });

@@ -3,7 +3,7 @@
 // times, its turns read from its lines (as `read` gives them), found by --grep and by an id prefix.
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, test } from 'vitest';
+import { describe, test } from 'vitest';
 import { opencodeBinary, opencodeHome, runOpencode } from '../support/opencode.js';
 import { kiloBinary, kiloHome, runKilo } from '../support/kilo.js';
 import { FIXTURES, runBin, tempDir, type RunResult } from '../support/run.js';
@@ -46,8 +46,9 @@ const STORES: Store[] = [
   },
 ];
 
-describe.each(STORES)('sessions of $format\'s store', ({ format, variable, make }) => {
-  test('the captured session, imported by the real CLI: its title, directory, times and turns; --grep and an id prefix find it', async () => {
+// The two stores side by side: each test waits on its store's program (seconds a start) most of the time.
+describe.concurrent.each(STORES)('sessions of $format\'s store', ({ format, variable, make }) => {
+  test('the captured session, imported by the real CLI: its title, directory, times and turns; --grep and an id prefix find it', async ({ expect }) => {
     const { env, run } = make();
     const fixture = join(FIXTURES, format, 'session.json');
     const imported = await run(tempDir(), ['import', fixture]);

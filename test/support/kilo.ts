@@ -1,6 +1,6 @@
 // The real `kilo` binary for tests: where it is (one function, so it can be repointed), an isolated home (HOME,
 // TMPDIR and the four XDG directories) with a config naming a loopback mock provider and the KILO_DISABLE_*
-// variables that keep it offline, and one run with a fixed environment (reference: kilo.md).
+// variables and KILO_TELEMETRY_LEVEL that keep it offline, and one run with a fixed environment (reference: kilo.md).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { clientFile } from '../clients/clients.mjs';
@@ -45,6 +45,8 @@ export function kiloHome(baseUrl: string): KiloHome {
     PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, LANG: 'C.UTF-8', TMPDIR: tmp, TERM: 'dumb', NO_COLOR: '1', ...xdg,
     KILO_DISABLE_AUTOUPDATE: '1', KILO_DISABLE_MODELS_FETCH: '1', KILO_DISABLE_SHARE: '1', KILO_DISABLE_DEFAULT_PLUGINS: '1',
     KILO_DISABLE_LSP_DOWNLOAD: '1', KILO_DISABLE_CLAUDE_CODE: '1', KILO_DISABLE_EXTERNAL_SKILLS: '1', KILO_DISABLE_SESSION_INGEST: '1',
+    // Telemetry off (any level but `all`): else each run ends waiting 2 s for PostHog, which it cannot reach.
+    KILO_TELEMETRY_LEVEL: 'off',
   };
   return { home, dataDir: join(xdg.XDG_DATA_HOME, 'kilo'), env };
 }

@@ -47,30 +47,32 @@ beforeAll(async () => {
     expect(read.code, read.stderr).toBe(0);
     exported.set(id, ndjson(read.stdout));
   }
-}, 240_000);
+}, 600_000);
 
-describe("OpenCode's store as input", () => {
-  test('the store holds the three sessions, each with events', () => {
+// The tests that only read the store run side by side (each waits on OpenCode's start most of the time: a
+// generous timeout each); the one that adds to it after them.
+describe.concurrent("OpenCode's store as input", () => {
+  test('the store holds the three sessions, each with events', ({ expect }) => {
     expect(exported.size).toBe(3);
     for (const events of exported.values()) expect(events.length).toBeGreaterThan(1);
   });
 
-  test('read of the store directory prints every session, each as opencode export read gives it, and leaves the database as it was', async () => {
+  test('read of the store directory prints every session, each as opencode export read gives it, and leaves the database as it was', async ({ expect }) => {
     const before = fingerprint();
     const read = await runBin(['read', home.dataDir], { env: binEnv(home) });
     expect(read.code, read.stderr).toBe(0);
     expect(read.stderr).toBe('');
     expect(ndjson(read.stdout)).toEqual([...exported.values()].flat());
     expect(fingerprint()).toBe(before);
-  }, 60_000);
+  }, 600_000);
 
-  test('read of the database file prints the same', async () => {
+  test('read of the database file prints the same', async ({ expect }) => {
     const read = await runBin(['read', db], { env: binEnv(home) });
     expect(read.code, read.stderr).toBe(0);
     expect(ndjson(read.stdout)).toEqual([...exported.values()].flat());
-  }, 60_000);
+  }, 600_000);
 
-  test('read <ses_id> finds the session in the default store ($XDG_DATA_HOME/opencode) and under --session-dir opencode=', async () => {
+  test('read <ses_id> finds the session in the default store ($XDG_DATA_HOME/opencode) and under --session-dir opencode=', async ({ expect }) => {
     const [id, events] = [...exported.entries()][1]!;
     const byDefault = await runBin(['read', id], { env: binEnv(home) });
     expect(byDefault.code, byDefault.stderr).toBe(0);
@@ -79,9 +81,9 @@ describe("OpenCode's store as input", () => {
     const named = await runBin(['read', '--session-dir', `opencode=${home.dataDir}`, id], { env });
     expect(named.code, named.stderr).toBe(0);
     expect(ndjson(named.stdout)).toEqual(events);
-  }, 120_000);
+  }, 600_000);
 
-  test('read <ses_ prefix> finds the one session it names, a prefix several share is ambiguous, and convert <prefix> converts that session', async () => {
+  test('read <ses_ prefix> finds the one session it names, a prefix several share is ambiguous, and convert <prefix> converts that session', async ({ expect }) => {
     const ids = [...exported.keys()];
     const [id, events] = [...exported.entries()][1]!;
     // The shortest prefix of 8 or more characters no other session of the store shares.
@@ -102,15 +104,15 @@ describe("OpenCode's store as input", () => {
     expect(converted.code, converted.stderr).toBe(0);
     expect(JSON.parse(converted.stdout.split('\n')[0]!)).toMatchObject({ source: `${db}#${id}`, status: 'converted' });
     expect(converted.stderr).toMatch(/^asyncai-log: resume with: claude --resume \S+/);
-  }, 120_000);
+  }, 600_000);
 
-  test('read of an id the store does not hold says so in one line, exit 1', async () => {
+  test('read of an id the store does not hold says so in one line, exit 1', async ({ expect }) => {
     const read = await runBin(['read', 'ses_000000000000AAAAAAAAAAAAAA'], { env: binEnv(home) });
     expect(read.code).toBe(1);
     expect(read.stderr).toBe(`asyncai-log: ses_000000000000AAAAAAAAAAAAAA: no session of this id in ${db}\n`);
-  }, 60_000);
+  }, 600_000);
 
-  test('convert of the store gives each session its own Claude Code session with its events, and a second run converts none again', async () => {
+  test('convert of the store gives each session its own Claude Code session with its events, and a second run converts none again', async ({ expect }) => {
     const before = fingerprint();
     const out = tempDir();
     const args = ['convert', home.dataDir, '--session-dir', `claude-code-cli=${out}`, '--jobs', '1'];
@@ -131,14 +133,16 @@ describe("OpenCode's store as input", () => {
     expect(ndjson(again.stdout).map((l) => [l.status, l.reason])).toEqual(sessions.map(() => ['skipped', 'unchanged']));
     expect(readdirSync(join(out, 'projects')).flatMap((d) => readdirSync(join(out, 'projects', d))).filter((f) => f.endsWith('.jsonl'))).toHaveLength(3);
     expect(fingerprint()).toBe(before);
-  }, 120_000);
+  }, 600_000);
 
-  test('the filter given the database says what it is in one line, exit 1', async () => {
+  test('the filter given the database says what it is in one line, exit 1', async ({ expect }) => {
     const piped = await runBin([], { input: readFileSync(db), env: binEnv(home) });
     expect(piped.code).toBe(1);
     expect(piped.stderr).toBe("asyncai-log: stdin: not a supported input: it looks like a SQLite database (OpenCode's store: asyncai-log convert <its directory>; Kilo's store: asyncai-log convert <its directory>)\n");
-  });
+  }, 600_000);
+});
 
+describe("OpenCode's store as input, added to", () => {
   // Last: it adds to the store.
   test('a session OpenCode went on with is appended to the session converted from it (grew)', async () => {
     const dir = projectDir(home, 'grown', false);
