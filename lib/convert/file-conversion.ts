@@ -13,7 +13,8 @@ import type { JsonSource } from '../json/raw-json.js';
 import { AppendFile } from '../session/append-file.js';
 import { SessionLogger } from '../session/logger.js';
 import { sessionCwd } from '../agents/open-sessions.js';
-import { chunks, FileHash, UnreadMembers } from './file-read.js';
+import { chunks, FileHash } from './file-read.js';
+import { UnreadMembers } from '../json/unread-members.js';
 import { writeTail } from './tail-events.js';
 import { unsupportedInput } from '../agents/input-formats.js';
 import { describe, settleOutcome, type Stop } from './outcome.js';
@@ -165,7 +166,7 @@ export class FileConversion {
     }, {
       maxLineBytes: this.settings.maxLineBytes,
       collect: this.settings.collect ? (globalThis as { gc?: () => void }).gc : undefined,
-      left: this.unreadMembers?.spans,
+      members: this.unreadMembers,
     });
   }
 

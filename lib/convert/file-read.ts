@@ -4,9 +4,10 @@
 import { createHash, type Hash } from 'node:crypto';
 import { constants, readSync } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { memberSpans, parseLine, piecewiseSource } from '../json/raw-json.js';
+import { parseLine, piecewiseSource } from '../json/raw-json.js';
+import type { UnreadMembers } from '../json/unread-members.js';
 import { asLine, FileLines, type FileLine } from '../lines/file-lines.js';
-import { DEFAULT_MAX_LINE_BYTES, LAZY_TEXT_BYTES } from '../lines/lines.js';
+import { DEFAULT_MAX_LINE_BYTES } from '../lines/lines.js';
 import type { RereadLine } from '../input/types.js';
 
 /**
@@ -45,7 +46,7 @@ export interface RereadProgress {
  * order by the reader's line splitter (FileLines: the lines between passed over unread) and parsed as the
  * first read parsed them (parseLine), a chunk's wanted lines at a time. A line longer than a chunk is read into
  * a buffer of its size; a huge one comes with the source of its long strings, its `unread` members left
- * undecoded, and those `left` (where the first read found them) not even read. A line that is no longer JSON
+ * undecoded, and not even read where the first read found them (`members`). A line that is no longer JSON
  * (the file changed) is left out.
  */
 export function* rereadLines(
@@ -53,8 +54,8 @@ export function* rereadLines(
   options: {
     maxLineBytes?: number;
     unread?: readonly string[];
-    /** Spans of huge lines left out (see UnreadMembers), by line number. */
-    left?: ReadonlyMap<number, readonly [number, number][]>;
+    /** Where the `unread` members of the huge lines lie, noted in the first read: they are not read again. */
+    members?: UnreadMembers;
     progress?: RereadProgress;
     /** Called before a line of HUGE_LINE_BYTES or more is read. */
     beforeHuge?: () => void;
@@ -62,11 +63,10 @@ export function* rereadLines(
 ): Generator<RereadLine> {
   const unread = options.unread ?? [];
   const lines = new FileLines(fd, size, options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES, CHUNK_BYTES);
+  const around = options.members?.reader(fd);
   lines.readLongWith((no, start, end) => {
     if (end - start >= HUGE_LINE_BYTES) options.beforeHuge?.();
-    // Line 1's spans are offsets past its BOM, if it has one.
-    const left = no > 1 ? options.left?.get(no) : undefined;
-    return left !== undefined ? readAround(fd, start, end, left) : undefined;
+    return around?.(no, start, end);
   });
   let at = 0;
   const ready: RereadLine[] = [];
@@ -95,50 +95,6 @@ export function* rereadLines(
     if (options.progress) options.progress.bytes = lines.bytesRead;
     yield* ready;
     ready.length = 0;
-  }
-}
-
-/**
- * `fd`'s bytes [start, end) but for the spans `left` (offsets from `start`, in order), each read as `""`: a
- * huge line without the members its reader never reads (see UnreadMembers).
- */
-function readAround(fd: number, start: number, end: number, left: readonly [number, number][]): Buffer {
-  let size = end - start;
-  for (const [from, to] of left) size -= to - from - 2;
-  const buf = Buffer.allocUnsafeSlow(size);
-  let filled = 0;
-  let at = start;
-  const copy = (to: number) => {
-    while (at < to) {
-      const n = readSync(fd, buf, filled, to - at, at);
-      if (n === 0) throw new Error('the file changed while it was read');
-      filled += n;
-      at += n;
-    }
-  };
-  for (const [from, to] of left) {
-    copy(start + from);
-    filled += buf.write('""', filled, 'latin1');
-    at = start + to;
-  }
-  copy(end);
-  return buf;
-}
-
-/**
- * The members a reader never reads (InputAdapter.unread) of the huge lines a file's first read met: where they
- * lie, so that reading such a line again leaves them out (a tool result's second copy, tens of megabytes).
- */
-export class UnreadMembers {
-  readonly spans = new Map<number, [number, number][]>();
-
-  constructor(private readonly keys: readonly string[]) {}
-
-  /** Line `no`, valid JSON `buf[start, end)`. */
-  note(no: number, buf: Buffer, start: number, end: number): void {
-    if (end - start < LAZY_TEXT_BYTES || this.keys.length === 0) return;
-    const spans = memberSpans(buf.subarray(start, end), this.keys);
-    if (spans.length > 0) this.spans.set(no, spans);
   }
 }
 

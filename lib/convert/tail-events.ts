@@ -4,6 +4,7 @@
 import type { GenericEvent } from '../events.js';
 import type { InputAdapter } from '../input/types.js';
 import type { JsonSource } from '../json/raw-json.js';
+import type { UnreadMembers } from '../json/unread-members.js';
 import { rereadLines, type RereadProgress } from './file-read.js';
 
 /** The end's events are written whenever the file read again for them has moved on this far. */
@@ -24,8 +25,8 @@ export interface TailOptions {
   maxLineBytes?: number | undefined;
   /** A full garbage collection: run before the file is read again and before a huge line is. */
   collect?: (() => void) | undefined;
-  /** Where the members the adapter never reads lie in the huge lines it may want again (see UnreadMembers). */
-  left?: ReadonlyMap<number, readonly [number, number][]> | undefined;
+  /** Where the members the adapter never reads lie in the huge lines it may want again. */
+  members?: UnreadMembers | undefined;
 }
 
 /** The events `adapter` gives at the end of the file `file`, whose first `size` bytes it was given, to `sink`. */
@@ -44,7 +45,7 @@ export async function writeTail(adapter: InputAdapter, file: number, size: numbe
     ...(options.maxLineBytes !== undefined ? { maxLineBytes: options.maxLineBytes } : {}),
     ...(collect !== undefined ? { beforeHuge: collect } : {}),
     ...(adapter.unread !== undefined ? { unread: adapter.unread } : {}),
-    ...(options.left !== undefined ? { left: options.left } : {}),
+    ...(options.members !== undefined ? { members: options.members } : {}),
   };
   for (const { event, source } of adapter.endFrom(now, sink.warn, (wanted) => rereadLines(file, size, wanted, reread))) {
     sink.emit(event, source);
