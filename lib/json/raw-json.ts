@@ -141,8 +141,7 @@ export function readLineValue(line: Line, maxLineBytes: number | undefined, no?:
  * parsed without ever holding it as one string: the line with its long strings cut out is parsed, and each
  * long string is decoded piece by piece into a rope. Peak memory is then about the line's bytes plus the
  * value, not the bytes, the text and the value. Whatever the piecewise parse cannot take (invalid JSON
- * among it) is parsed the plain way, so errors are JSON.parse's own. `unread`: top-level members the caller
- * never reads, left empty in a line parsed piecewise (see parseBytes).
+ * among it) is parsed the plain way, so errors are JSON.parse's own. `unread`: see parseBytes.
  */
 export function parseLine(line: Line, unread: readonly string[] = []): unknown {
   if (isLazyLine(line)) {
@@ -159,10 +158,7 @@ export function parseLine(line: Line, unread: readonly string[] = []): unknown {
   return JSON.parse(line.text!);
 }
 
-/**
- * The source of the long strings of a line parseLine parsed piecewise, which knows them by identity (undefined
- * for a line parsed the plain way). Valid while the line's bytes are.
- */
+/** The source parseLine made of a line it parsed piecewise (undefined for one parsed the plain way). */
 export function piecewiseSource(line: Line): JsonSource | undefined {
   return hugeSources.get(line)?.source;
 }
