@@ -13,7 +13,9 @@ import type { JsonSource } from '../json/raw-json.js';
 import { AppendFile } from '../session/append-file.js';
 import { SessionLogger } from '../session/logger.js';
 import { sessionCwd } from '../agents/open-sessions.js';
-import { chunks, FileHash, rereadLines, UnreadMembers, type RereadProgress } from './file-read.js';
+import { chunks, FileHash } from './file-read.js';
+import { UnreadMembers } from '../json/unread-members.js';
+import { writeTail } from './tail-events.js';
 import { unsupportedInput } from '../agents/input-formats.js';
 import { describe, settleOutcome, type Stop } from './outcome.js';
 import { cannotBeRead } from '../util/fs-errors.js';
@@ -28,8 +30,6 @@ export interface ConvertHooks {
 
 /** Diagnostics kept per file (all are counted). */
 export const MAX_MESSAGES = 200;
-/** The end's events are written whenever the file read again for them has moved on this far. */
-const TAIL_WRITE_BYTES = 1024 * 1024;
 /** Events held while waiting for the first conversation event; past this the session opens anyway. */
 const MAX_HELD_EVENTS = 10_000;
 
@@ -150,43 +150,24 @@ export class FileConversion {
   }
 
   /**
-   * The events the input format gives only at the end. One that held lines by number (endFrom) has them read
-   * again from the file, the first `size` bytes, as its events are taken; they are written a chunk of the file
-   * at a time, the event loop turning between.
+   * The events the input format gives only at the end (see tail-events.ts): one that held lines by number has
+   * them read again from the file, the first `size` bytes.
    */
   private async readTail(file: number, size: number, now: string): Promise<void> {
-    const adapter = this.reader.adapter!;
-    const warn = (message: string) => this.warn(`${this.task.path}: ${message}`);
-    if (adapter.endFrom === undefined) {
-      const events = adapter.end(now, warn);
-      this.tailEvents = events.length;
-      for (const event of events) {
-        const rejected = this.emit(event, this.task.path);
-        if (rejected !== undefined) this.warn(`${this.task.path}: ${rejected}`);
-      }
-      return;
-    }
-    const collect = this.settings.collect ? (globalThis as { gc?: () => void }).gc : undefined;
-    // The first read's memory (the huge lines it held) is given back before the second takes its own.
-    collect?.();
-    const progress: RereadProgress = { bytes: 0 };
-    let written = 0;
-    const options = {
-      progress,
-      ...(collect !== undefined ? { beforeHuge: collect } : {}),
-      ...(adapter.unread !== undefined ? { unread: adapter.unread } : {}),
-      ...(this.unreadMembers !== undefined ? { left: this.unreadMembers.spans } : {}),
-    };
-    for (const { event, source } of adapter.endFrom(now, warn, (wanted) => rereadLines(file, size, wanted, options))) {
-      this.tailEvents += 1;
-      const rejected = this.emit(event, this.task.path, source);
-      if (rejected !== undefined) this.warn(`${this.task.path}: ${rejected}`);
-      if (progress.bytes - written >= TAIL_WRITE_BYTES) {
-        written = progress.bytes;
-        this.logger?.flush();
-        await new Promise<void>((resolve) => setImmediate(resolve));
-      }
-    }
+    const path = this.task.path;
+    await writeTail(this.reader.adapter!, file, size, now, {
+      emit: (event, source) => {
+        this.tailEvents += 1;
+        const rejected = this.emit(event, path, source);
+        if (rejected !== undefined) this.warn(`${path}: ${rejected}`);
+      },
+      warn: (message) => this.warn(`${path}: ${message}`),
+      flush: () => this.logger?.flush(),
+    }, {
+      maxLineBytes: this.settings.maxLineBytes,
+      collect: this.settings.collect ? (globalThis as { gc?: () => void }).gc : undefined,
+      members: this.unreadMembers,
+    });
   }
 
   private lines(lines: Line[], now: string): void {

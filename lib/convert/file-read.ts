@@ -4,9 +4,10 @@
 import { createHash, type Hash } from 'node:crypto';
 import { constants, readSync } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { memberSpans, parseBytes } from '../json/raw-json.js';
-import { isUtf8 } from 'node:buffer';
-import { LAZY_TEXT_BYTES } from '../lines/lines.js';
+import { parseLine, piecewiseSource } from '../json/raw-json.js';
+import type { UnreadMembers } from '../json/unread-members.js';
+import { asLine, FileLines, type FileLine } from '../lines/file-lines.js';
+import { DEFAULT_MAX_LINE_BYTES } from '../lines/lines.js';
 import type { RereadLine } from '../input/types.js';
 
 /**
@@ -42,137 +43,58 @@ export interface RereadProgress {
 
 /**
  * The values of the lines numbered `wanted` (ascending) among the first `size` bytes of `fd`, read again in
- * order and numbered as the line splitter numbers them (every newline ends one). Only a wanted line is
- * decoded, and it is parsed when it comes and let go once the next is asked for; one longer than a chunk is
- * read whole into a buffer of its size (no growing buffer). A huge line is parsed from its bytes as the first
- * read parsed it, its `unread` members left undecoded, and comes with the source of its long strings. A line
- * that is no longer JSON (the file changed) is left out.
+ * order by the reader's line splitter (FileLines: the lines between passed over unread) and parsed as the
+ * first read parsed them (parseLine), a chunk's wanted lines at a time. A line longer than a chunk is read into
+ * a buffer of its size; a huge one comes with the source of its long strings, its `unread` members left
+ * undecoded, and not even read where the first read found them (`members`). A line that is no longer JSON
+ * (the file changed) is left out.
  */
 export function* rereadLines(
   fd: number, size: number, wanted: readonly number[],
   options: {
+    maxLineBytes?: number;
     unread?: readonly string[];
-    /** Spans of huge lines left out (see UnreadMembers), by line number. */
-    left?: ReadonlyMap<number, readonly [number, number][]>;
+    /** Where the `unread` members of the huge lines lie, noted in the first read: they are not read again. */
+    members?: UnreadMembers;
     progress?: RereadProgress;
     /** Called before a line of HUGE_LINE_BYTES or more is read. */
     beforeHuge?: () => void;
   } = {},
 ): Generator<RereadLine> {
   const unread = options.unread ?? [];
+  const lines = new FileLines(fd, size, options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES, CHUNK_BYTES);
+  const around = options.members?.reader(fd);
+  lines.readLongWith((no, start, end) => {
+    if (end - start >= HUGE_LINE_BYTES) options.beforeHuge?.();
+    return around?.(no, start, end);
+  });
   let at = 0;
-  let no = 1;
-  /** Where line `no` starts in the file. */
-  let lineStart = 0;
-  let position = 0;
-  while (at < wanted.length) {
-    const buf = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, size - position));
-    const bytesRead = buf.length > 0 ? readSync(fd, buf, 0, buf.length, position) : 0;
-    const chunkStart = position;
-    position += bytesRead;
-    if (options.progress) options.progress.bytes = position;
-    const chunk = bytesRead === buf.length ? buf : buf.subarray(0, bytesRead);
-    const ended = bytesRead === 0 || position >= size;
-    let nl = chunk.indexOf(10);
-    for (;;) {
-      // The line ends at the newline, or at the end of what the first read read (a last line without one).
-      const lineEnd = nl !== -1 ? chunkStart + nl : ended ? position : -1;
-      if (lineEnd === -1) break;
-      if (no === wanted[at]) {
-        at += 1;
-        if (lineEnd - lineStart >= HUGE_LINE_BYTES) options.beforeHuge?.();
-        const left = no > 1 ? options.left?.get(no) : undefined;
-        const bytes = left !== undefined ? readAround(fd, lineStart, lineEnd, left)
-          : lineStart >= chunkStart ? chunk.subarray(lineStart - chunkStart, lineEnd - chunkStart) : readRange(fd, lineStart, lineEnd);
-        const read = lineValue(no, bytes, unread);
-        if (read !== undefined) yield read;
-        if (at >= wanted.length) return;
-      }
-      if (nl === -1) return;
-      no += 1;
-      lineStart = lineEnd + 1;
-      while (at < wanted.length && wanted[at]! < no) at += 1;
-      nl = chunk.indexOf(10, nl + 1);
-    }
-    if (ended) return;
-  }
-}
-
-/**
- * `fd`'s bytes [start, end) but for the spans `left` (offsets from `start`, in order), each read as `""`: a
- * huge line without the members its reader never reads (see UnreadMembers).
- */
-function readAround(fd: number, start: number, end: number, left: readonly [number, number][]): Buffer {
-  let size = end - start;
-  for (const [from, to] of left) size -= to - from - 2;
-  const buf = Buffer.allocUnsafeSlow(size);
-  let filled = 0;
-  let at = start;
-  const copy = (to: number) => {
-    while (at < to) {
-      const n = readSync(fd, buf, filled, to - at, at);
-      if (n === 0) throw new Error('the file changed while it was read');
-      filled += n;
-      at += n;
+  const ready: RereadLine[] = [];
+  const onLine = (fileLine: FileLine) => {
+    // A line handed over is at or past the next wanted one (a wanted line that is blank now is not handed over).
+    while (at < wanted.length && wanted[at]! < fileLine.no) at += 1;
+    const isWanted = wanted[at] === fileLine.no;
+    if (isWanted) at += 1;
+    lines.passTo(wanted[at] ?? Infinity);
+    if (!isWanted || fileLine.overLong) return;
+    const line = asLine(fileLine);
+    try {
+      const value = parseLine(line, unread);
+      const source = piecewiseSource(line);
+      // The source's strings are the buffer's bytes: it is not read into again.
+      if (source !== undefined) lines.keepBuffer();
+      ready.push({ no: line.no, value, source });
+    } catch {
+      // No longer JSON: left out.
     }
   };
-  for (const [from, to] of left) {
-    copy(start + from);
-    filled += buf.write('""', filled, 'latin1');
-    at = start + to;
-  }
-  copy(end);
-  return buf;
-}
-
-/**
- * The members a reader never reads (InputAdapter.unread) of the huge lines a file's first read met: where they
- * lie, so that reading such a line again leaves them out (a tool result's second copy, tens of megabytes).
- */
-export class UnreadMembers {
-  readonly spans = new Map<number, [number, number][]>();
-
-  constructor(private readonly keys: readonly string[]) {}
-
-  /** Line `no`, valid JSON `buf[start, end)`. */
-  note(no: number, buf: Buffer, start: number, end: number): void {
-    if (end - start < LAZY_TEXT_BYTES || this.keys.length === 0) return;
-    const spans = memberSpans(buf.subarray(start, end), this.keys);
-    if (spans.length > 0) this.spans.set(no, spans);
-  }
-}
-
-/** `fd`'s bytes [start, end), in one buffer of that size. */
-function readRange(fd: number, start: number, end: number): Buffer {
-  const buf = Buffer.allocUnsafeSlow(end - start);
-  let filled = 0;
-  while (filled < buf.length) {
-    const n = readSync(fd, buf, filled, buf.length - filled, start + filled);
-    if (n === 0) return buf.subarray(0, filled);
-    filled += n;
-  }
-  return buf;
-}
-
-/**
- * Line `no` (its bytes with the line end) read again, parsed as the first read parsed it (lib/json/raw-json.ts
- * parseLine: a huge valid one from its bytes); undefined when it no longer parses.
- */
-function lineValue(no: number, bytes: Buffer, unread: readonly string[]): RereadLine | undefined {
-  let start = 0;
-  let end = bytes.length;
-  if (no === 1 && end >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) start = 3;
-  if (end > start && bytes[end - 1] === 13) end -= 1;
-  const line = start === 0 && end === bytes.length ? bytes : bytes.subarray(start, end);
-  try {
-    const head = line[0] ?? 0;
-    if (line.length >= LAZY_TEXT_BYTES && head > 0x20 && head < 0x7f && isUtf8(line)) {
-      const parsed = parseBytes(line, unread);
-      if (parsed) return { no, value: parsed.value, source: parsed.source };
-    }
-    return { no, value: JSON.parse(line.toString('utf8')), source: undefined };
-  } catch {
-    return undefined;
+  lines.passTo(wanted[0] ?? Infinity);
+  let more = wanted.length > 0;
+  while (more) {
+    more = lines.readChunk(onLine) && at < wanted.length;
+    if (options.progress) options.progress.bytes = lines.bytesRead;
+    yield* ready;
+    ready.length = 0;
   }
 }
 

@@ -141,14 +141,14 @@ export function readLineValue(line: Line, maxLineBytes: number | undefined, no?:
  * parsed without ever holding it as one string: the line with its long strings cut out is parsed, and each
  * long string is decoded piece by piece into a rope. Peak memory is then about the line's bytes plus the
  * value, not the bytes, the text and the value. Whatever the piecewise parse cannot take (invalid JSON
- * among it) is parsed the plain way, so errors are JSON.parse's own.
+ * among it) is parsed the plain way, so errors are JSON.parse's own. `unread`: see parseBytes.
  */
-export function parseLine(line: Line): unknown {
+export function parseLine(line: Line, unread: readonly string[] = []): unknown {
   if (isLazyLine(line)) {
     const at = bytesOf(line);
     if (at) {
       const bytes = at.source.subarray(at.start, at.start + line.bytes);
-      const parsed = parseBytes(bytes);
+      const parsed = parseBytes(bytes, unread);
       if (parsed) {
         hugeSources.set(line, parsed);
         return parsed.value;
@@ -156,6 +156,11 @@ export function parseLine(line: Line): unknown {
     }
   }
   return JSON.parse(line.text!);
+}
+
+/** The source parseLine made of a line it parsed piecewise (undefined for one parsed the plain way). */
+export function piecewiseSource(line: Line): JsonSource | undefined {
+  return hugeSources.get(line)?.source;
 }
 
 /**

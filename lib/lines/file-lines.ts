@@ -4,7 +4,7 @@
 // here is the buffer a file is read into (a line's bytes stay in place, those of one chunk side by side).
 import { isUtf8 } from 'node:buffer';
 import { readSync } from 'node:fs';
-import { BLANK, LineRules, OVER_LONG } from './lines.js';
+import { BLANK, cutLine, LineRules, OVER_LONG, type Line } from './lines.js';
 
 /** Bytes read at a time. */
 export const CHUNK_BYTES = 1024 * 1024;
@@ -37,6 +37,22 @@ export function lineText(line: FileLine): string {
 }
 
 /**
+ * The line as the stream's LineSplitter hands it on (lines.ts `Line`: a long valid one decoded only when its
+ * text is read, its bytes known to `bytesOf`), for what parses lines (lib/json/raw-json.ts parseLine). Its
+ * bytes are the FileLine's: valid as long as they are.
+ */
+export function asLine(line: FileLine): Line {
+  return line.overLong ? { no: line.no, text: undefined, bytes: line.bytes } : cutLine(line.no, line.buf, line.start, line.end, !line.invalidUtf8);
+}
+
+/**
+ * Reads a line longer than a chunk in its own way (see FileLines.readLongWith): line `no` is the file's bytes
+ * [start, end) (without its LF; a first line with its BOM). Returns the bytes to take as the line, in a buffer
+ * of its own (they may leave parts of the line out), or undefined to have it read as usual.
+ */
+export type LongLineReader = (no: number, start: number, end: number) => Buffer | undefined;
+
+/**
  * The lines of the first `limit` bytes of an open file, a chunk at a time: `readChunk` reads one chunk
  * and hands each line it completes to the callback; the file's last line (without a newline) comes with
  * the final chunk. A line longer than a chunk grows the buffer, up to `maxLineBytes`.
@@ -47,9 +63,14 @@ export class FileLines {
   private buf: Buffer;
   /** Bytes at the start of `buf` that belong to the pending (incomplete) line. */
   private have = 0;
-  /** Inside an over-long line: its bytes are counted here and dropped. */
+  /** Inside an over-long line, or one passed over: its bytes are counted here and dropped. */
   private skipping = false;
   private skipped = 0;
+  /** The line being skipped is passed over (see passTo), not over the limit: it is only counted. */
+  private passed = false;
+  /** Lines numbered below this are passed over (see passTo). */
+  private passUntil = 0;
+  private longLine: LongLineReader | undefined;
   private readonly rules: LineRules;
   private readonly maxLineBytes: number;
   private done = false;
@@ -101,6 +122,24 @@ export class FileLines {
     return this.read(undefined, undefined, onSpan);
   }
 
+  /**
+   * Pass over the lines numbered below `no` (1-based) unread, for a reader that wants a few lines it knows by
+   * number (it may call this again from the callback, with a later line): they are counted, never cut, checked
+   * or handed over, and a long one is dropped as it goes by, not held. Reading by lines only.
+   */
+  passTo(no: number): void {
+    this.passUntil = no;
+  }
+
+  /**
+   * Offer each line longer than a chunk that is not passed over and is within the limit to `read` before it is
+   * read (see LongLineReader): a reader of one huge line can read it into a buffer of its size without parts
+   * it never reads. Its bytes are taken as the line, cut by the same rules. Reading by lines only.
+   */
+  readLongWith(read: LongLineReader): void {
+    this.longLine = read;
+  }
+
   /** The file offset of `buf[at]` of the span or line handed over last. */
   offsetAt(at: number): number {
     return this.base + at;
@@ -108,7 +147,18 @@ export class FileLines {
 
   private read(onLine: ((line: FileLine) => void) | undefined, onChunkEnd: (() => void) | undefined, onSpan: ((buf: Buffer, start: number, end: number, last: boolean) => void) | undefined): boolean {
     if (this.done) return false;
-    if (this.have === this.buf.length) this.grow();
+    if (this.have === this.buf.length) {
+      const end = this.pendingEnd();
+      const start = this.bytesRead - this.have;
+      const own = end !== undefined && end.at - start <= this.maxLineBytes && onLine !== undefined
+        ? this.longLine?.(this.rules.no + 1, start, end.at) : undefined;
+      if (own !== undefined) {
+        this.takeLong(own, end!, onLine!);
+        onChunkEnd?.();
+        return true;
+      }
+      this.grow(end);
+    }
     const want = Math.min(this.buf.length - this.have, this.limit - this.bytesRead);
     const n = want > 0 ? readSync(this.fd, this.buf, this.have, want, this.bytesRead) : 0;
     if (n === 0) {
@@ -125,16 +175,21 @@ export class FileLines {
     if (this.skipping) {
       const nl = view.indexOf(10, this.have);
       if (nl === -1) {
-        this.onSkippedBytes?.(view, this.have, end);
+        if (!this.passed) this.onSkippedBytes?.(view, this.have, end);
         this.skipped += n;
         this.have = 0;
         onChunkEnd?.();
         return true;
       }
-      this.onSkippedBytes?.(view, this.have, nl);
-      this.skipped += nl - this.have;
-      if (onLine !== undefined) this.emitOverLong(onLine, this.rules.dropped(), this.skipped, false);
+      if (this.passed) {
+        this.rules.dropped();
+      } else {
+        this.onSkippedBytes?.(view, this.have, nl);
+        this.skipped += nl - this.have;
+        if (onLine !== undefined) this.emitOverLong(onLine, this.rules.dropped(), this.skipped, false);
+      }
       this.skipping = false;
+      this.passed = false;
       start = nl + 1;
     }
     const lastNl = view.lastIndexOf(10);
@@ -143,11 +198,13 @@ export class FileLines {
       if (lastNl >= start) onSpan(view, start, lastNl + 1, false);
       start = lastNl + 1;
     } else if (lastNl >= start && onLine !== undefined) {
-      // Validating the chunk once is much cheaper than validating each line (most chunks are valid).
-      const chunkValid = isUtf8(view.subarray(start, lastNl));
+      // Validating the chunk once is much cheaper than validating each line (most chunks are valid); when lines
+      // are passed over, only those handed over are validated.
+      const chunkValid = !this.passing() && isUtf8(view.subarray(start, lastNl));
       let nl = view.indexOf(10, start);
       while (nl !== -1) {
-        this.emit(onLine, start, nl, chunkValid, false);
+        if (this.passing()) this.rules.dropped();
+        else this.emit(onLine, this.buf, start, nl, chunkValid, false);
         start = nl + 1;
         nl = start <= lastNl ? view.indexOf(10, start) : -1;
       }
@@ -165,13 +222,30 @@ export class FileLines {
     } else if (this.have > 0 && start > 0) {
       this.buf.copyWithin(0, start, end);
     }
-    if (this.rules.over(this.have)) {
+    if (this.have > 0 && onLine !== undefined && this.passing()) {
+      this.skipping = true;
+      this.passed = true;
+      this.have = 0;
+    } else if (this.rules.over(this.have)) {
       this.onSkippedBytes?.(this.buf, 0, this.have);
       this.skipping = true;
       this.skipped = this.have;
       this.have = 0;
     }
     return true;
+  }
+
+  /** The next line to end is passed over (see passTo). */
+  private passing(): boolean {
+    return this.rules.no + 1 < this.passUntil;
+  }
+
+  /** The pending line, read by `longLine` into `own`, is handed over; reading goes on past it. */
+  private takeLong(own: Buffer, end: { at: number; newline: boolean }, onLine: (line: FileLine) => void): void {
+    this.base = this.bytesRead - this.have;
+    this.bytesRead = end.newline ? end.at + 1 : end.at;
+    this.have = 0;
+    this.emit(onLine, own, 0, own.length, false, !end.newline);
   }
 
   /**
@@ -185,40 +259,46 @@ export class FileLines {
   private finish(onLine: ((line: FileLine) => void) | undefined, onSpan: ((buf: Buffer, start: number, end: number, last: boolean) => void) | undefined): void {
     this.base = this.bytesRead - this.have;
     if (this.skipping) {
-      if (onLine !== undefined) this.emitOverLong(onLine, this.rules.dropped(), this.skipped, true);
+      if (this.passed) this.rules.dropped();
+      else if (onLine !== undefined) this.emitOverLong(onLine, this.rules.dropped(), this.skipped, true);
+    } else if (this.have > 0 && onLine !== undefined && this.passing()) {
+      this.rules.dropped();
     } else if (this.have > 0 && onSpan !== undefined) {
       const bom = this.base === 0 && this.have >= 3 && this.buf[0] === 0xef && this.buf[1] === 0xbb && this.buf[2] === 0xbf ? 3 : 0;
       onSpan(this.buf, bom, this.have, true);
     } else if (this.have > 0 && onLine !== undefined) {
-      this.emit(onLine, 0, this.have, false, true);
+      this.emit(onLine, this.buf, 0, this.have, false, true);
     }
     this.have = 0;
   }
 
   /**
    * A line that does not fit: a bigger buffer (the pending bytes are at its start), of the line's size when
-   * its end is found ahead within the line limit (read ahead a chunk at a time: the line is then read once
-   * more, into a buffer of its size, not copied into ever larger ones), else twice the size.
+   * its end was found ahead within the line limit (`end`, see pendingEnd: the line is then read once more, into
+   * a buffer of its size, not copied into ever larger ones), else twice the size.
    */
-  private grow(): void {
-    const size = this.lineEndAhead() ?? this.buf.length * 2;
+  private grow(end: { at: number; newline: boolean } | undefined): void {
+    const size = end !== undefined ? this.sizeFor(end.newline ? end.at + 1 : end.at) : this.buf.length * 2;
     const bigger = Buffer.allocUnsafeSlow(size);
     this.buf.copy(bigger, 0, 0, this.have);
     this.buf = bigger;
   }
 
-  /** The buffer size that holds the pending line to its newline, or undefined when it is not within the limit. */
-  private lineEndAhead(): number | undefined {
+  /**
+   * Where the pending line ends, read ahead a chunk at a time: the file offset of its LF, or where the file ends
+   * inside it (`newline` false); undefined when that is not within the line limit.
+   */
+  private pendingEnd(): { at: number; newline: boolean } | undefined {
     const probe = Buffer.allocUnsafe(this.chunkBytes);
-    for (let at = this.bytesRead; at < this.limit && at - this.bytesRead + this.have <= this.maxLineBytes;) {
+    let at = this.bytesRead;
+    while (at < this.limit && at - this.bytesRead + this.have <= this.maxLineBytes) {
       const n = readSync(this.fd, probe, 0, Math.min(probe.length, this.limit - at), at);
       if (n === 0) break;
       const nl = probe.subarray(0, n).indexOf(10);
-      if (nl !== -1) return this.sizeFor(at + nl + 1);
+      if (nl !== -1) return { at: at + nl, newline: true };
       at += n;
     }
-    // The file ends inside the line: the buffer holds the rest (and room to see the end).
-    return this.limit - this.bytesRead + this.have <= this.maxLineBytes ? this.sizeFor(this.limit) : undefined;
+    return at - this.bytesRead + this.have <= this.maxLineBytes ? { at, newline: false } : undefined;
   }
 
   /** A buffer size that holds the pending line up to file offset `end`, with a byte to spare. */
@@ -240,8 +320,8 @@ export class FileLines {
     onLine(line);
   }
 
-  private emit(onLine: (line: FileLine) => void, start: number, end: number, knownValid: boolean, last: boolean): void {
-    const { buf, rules } = this;
+  private emit(onLine: (line: FileLine) => void, buf: Buffer, start: number, end: number, knownValid: boolean, last: boolean): void {
+    const rules = this.rules;
     const cut = rules.cut(buf, start, end, knownValid);
     if (cut === BLANK) return;
     if (cut === OVER_LONG) {

@@ -127,8 +127,9 @@ export class LineRules {
     return bytes > this.max;
   }
 
-  /** The next line ended, its bytes gone (over the limit before it ended): its number. */
+  /** The next line ended, its bytes gone (over the limit before it ended, or passed over unread): its number. */
   dropped(): number {
+    this.first = false;
     return (this.no += 1);
   }
 
@@ -283,16 +284,21 @@ export class LineSplitter {
       lines.push({ no: rules.no, text: undefined, bytes: end - start });
       return;
     }
-    const bytes = end - start;
-    const head = buf[start]!;
-    if (rules.valid && head > 0x20 && head < 0x7f && bytes >= LAZY_TEXT_BYTES) {
-      lines.push(new SplitLine(rules.no, undefined, bytes, buf, start));
-      return;
-    }
-    const line = new SplitLine(rules.no, utf8Slice.call(buf, start, end), bytes, buf, start);
-    if (!rules.valid) line.invalidUtf8 = true;
-    lines.push(line);
+    lines.push(cutLine(rules.no, buf, start, end, rules.valid));
   }
+}
+
+/**
+ * Line `no`, `buf[start, end)` as LineRules cut it (`valid`: its UTF-8 check), as a splitter hands it on: a long
+ * valid one decoded only when its text is read (see LAZY_TEXT_BYTES), its bytes known to `bytesOf`.
+ */
+export function cutLine(no: number, buf: Buffer, start: number, end: number, valid: boolean): Line {
+  const bytes = end - start;
+  const head = buf[start]!;
+  if (valid && head > 0x20 && head < 0x7f && bytes >= LAZY_TEXT_BYTES) return new SplitLine(no, undefined, bytes, buf, start);
+  const line = new SplitLine(no, utf8Slice.call(buf, start, end), bytes, buf, start);
+  if (!valid) line.invalidUtf8 = true;
+  return line;
 }
 
 /** The lines one input chunk completed, with the chunk itself (for `--echo`). */

@@ -130,6 +130,21 @@ describe('rereadLines', () => {
       closeSync(fd);
     }
   });
+
+  test('lines longer than a read, wanted or passed over, keep the lines after them numbered; a wanted blank line is left out', () => {
+    const path = join(tempDir(), 'long.jsonl');
+    const long = (key: string) => JSON.stringify({ [key]: 'x'.repeat(200_000) });
+    writeFileSync(path, `${long('a')}\n\n${long('b')}\r\n{"c":3}\n${long('d')}`);
+    const fd = openSync(path, 'r');
+    try {
+      const size = readFileSync(path).length;
+      const read = [...rereadLines(fd, size, [2, 3, 4, 5])].map(({ no, value }) => [no, Object.keys(value as object)]);
+      expect(read).toEqual([[3, ['b']], [4, ['c']], [5, ['d']]]);
+      expect([...rereadLines(fd, size, [4])].map(({ value }) => value)).toEqual([{ c: 3 }]);
+    } finally {
+      closeSync(fd);
+    }
+  });
 });
 
 describe('convert of a grown Claude Code transcript read twice', () => {

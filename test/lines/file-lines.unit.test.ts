@@ -1,12 +1,13 @@
 // The reader's synchronous line reader (lib/lines/file-lines.ts) splits a file as the
 // filter's LineSplitter splits a stream, whatever the chunk size: seeded random files with BOMs, CRLF,
-// blank lines, invalid UTF-8, lines longer than a chunk and over the limit, with and without a final newline.
+// blank lines, invalid UTF-8, lines longer than a chunk and over the limit, with and without a final newline;
+// lines passed over by number and long lines read by the caller keep the others as they were.
 import { closeSync, openSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { Rng } from '../reliability/support.js';
 import { LineSplitter } from '../../lib/lines/lines.js';
-import { FileLines, lineText } from '../../lib/lines/file-lines.js';
+import { FileLines, lineText, type LongLineReader } from '../../lib/lines/file-lines.js';
 import { tempDir } from '../support/run.js';
 
 const MAX = 200;
@@ -47,12 +48,27 @@ function expected(bytes: Buffer): Seen[] {
   return [...splitter.push(bytes).map(seen(false)), ...splitter.end().map(seen(true))];
 }
 
-function actual(path: string, chunk: number, limit = Number.MAX_SAFE_INTEGER): Seen[] {
+function actual(path: string, chunk: number, limit = Number.MAX_SAFE_INTEGER, options: {
+  /** Line numbers wanted (ascending): the others are passed over. */
+  wanted?: readonly number[];
+  readLong?: LongLineReader;
+} = {}): Seen[] {
   const fd = openSync(path, 'r');
   try {
     const lines = new FileLines(fd, limit, MAX, chunk);
+    const { wanted } = options;
+    let at = 0;
+    if (wanted !== undefined) lines.passTo(wanted[0] ?? Infinity);
+    if (options.readLong !== undefined) lines.readLongWith(options.readLong);
     const seen: Seen[] = [];
     while (lines.readChunk((line) => {
+      if (wanted !== undefined) {
+        // Lines from the one asked for on are handed over: past a wanted line that is blank, the next one.
+        expect(line.no).toBeGreaterThanOrEqual(wanted[at]!);
+        while (at < wanted.length && wanted[at]! <= line.no) at += 1;
+        lines.passTo(wanted[at] ?? Infinity);
+        if (!wanted.includes(line.no)) return;
+      }
       seen.push({ no: line.no, text: line.overLong ? undefined : lineText(line), invalidUtf8: line.invalidUtf8, last: line.last });
     }));
     return seen;
@@ -127,6 +143,77 @@ describe('FileLines', () => {
       { no: 2, text: undefined, invalidUtf8: false, last: false },
       { no: 3, text: '{"b":2}', invalidUtf8: false, last: true },
     ]);
+  });
+});
+
+describe('FileLines: lines passed over by number', () => {
+  test('hands over the wanted lines as a full read gives them, numbered alike, for every chunk size (200 seeded files)', () => {
+    const dir = tempDir();
+    const rand = random(13);
+    for (let n = 0; n < 200; n += 1) {
+      const bytes = randomFile(rand);
+      const path = join(dir, `${n}.jsonl`);
+      writeFileSync(path, bytes);
+      const all = expected(bytes);
+      const last = all.at(-1)?.no ?? 0;
+      // Wanted: a random choice of numbers, blank lines' and over-long lines' among them.
+      const wanted = Array.from({ length: last + 1 }, (_, i) => i + 1).filter(() => rand() < 0.3);
+      const want = all.filter((line) => wanted.includes(line.no));
+      for (const chunk of [1, 3, 7, 64, 4096]) {
+        expect(actual(path, chunk, Number.MAX_SAFE_INTEGER, { wanted }), `file ${n}, chunk ${chunk}`).toEqual(want);
+      }
+    }
+  });
+
+  test('a long line passed over is not held: no buffer is made for it, nor is it reported over the limit', () => {
+    const path = join(tempDir(), 'passed.jsonl');
+    writeFileSync(path, `{"n":1}\n{"a":"${'x'.repeat(MAX / 2)}"}\n${'z'.repeat(MAX * 2)}\n{"n":4}\n`);
+    const fd = openSync(path, 'r');
+    const alloc = vi.spyOn(Buffer, 'allocUnsafeSlow');
+    try {
+      const lines = new FileLines(fd, Number.MAX_SAFE_INTEGER, MAX, 16);
+      lines.passTo(4);
+      const seen: string[] = [];
+      while (lines.readChunk((line) => seen.push(line.overLong ? '(over-long)' : lineText(line))));
+      expect(seen).toEqual(['{"n":4}']);
+      expect(alloc.mock.calls.map(([size]) => size).filter((size) => size > 16)).toEqual([]);
+    } finally {
+      alloc.mockRestore();
+      closeSync(fd);
+    }
+  });
+});
+
+describe('FileLines: a long line read by the caller', () => {
+  const long = `{"a":"${'y'.repeat(100)}","b":"${'z'.repeat(40)}"}`;
+
+  test('gets the line\'s number and file span, and its bytes are taken as the line, cut by the same rules', () => {
+    const content = `\ufeff{"n":1}\r\n\n${long}\r\n{"n":4}\n${long}`;
+    const path = join(tempDir(), 'long.jsonl');
+    writeFileSync(path, content);
+    const bytes = Buffer.from(content);
+    const asked: [number, string][] = [];
+    // Line 3 is read without its member b; line 5 (the last, without a newline) as it lies.
+    const readLong: LongLineReader = (no, start, end) => {
+      asked.push([no, bytes.toString('utf8', start, end)]);
+      return no === 3 ? Buffer.from(`${bytes.toString('utf8', start, end).replace(/"b":"z+"/, '"b":""')}`) : undefined;
+    };
+    for (const chunk of [16, 64]) {
+      asked.length = 0;
+      expect(actual(path, chunk, Number.MAX_SAFE_INTEGER, { readLong }).map(({ no, text, last }) => [no, text, last])).toEqual([
+        [1, '{"n":1}', false], [3, long.replace(/"b":"z+"/, '"b":""'), false], [4, '{"n":4}', false], [5, long, true],
+      ]);
+      expect(asked).toEqual([[3, `${long}\r`], [5, long]]);
+    }
+  });
+
+  test('a line the caller reads, passed over or over the limit, is not offered', () => {
+    const path = join(tempDir(), 'offered.jsonl');
+    writeFileSync(path, `${long}\n${long}\n${'w'.repeat(MAX * 2)}\n{"n":4}\n`);
+    const asked: number[] = [];
+    const seen = actual(path, 32, Number.MAX_SAFE_INTEGER, { wanted: [2, 3, 4], readLong: (no) => void asked.push(no) });
+    expect(seen.map(({ no, text }) => [no, text])).toEqual([[2, long], [3, undefined], [4, '{"n":4}']]);
+    expect(asked).toEqual([2]);
   });
 });
 

@@ -40,10 +40,12 @@ export async function firstPass(file: TranscriptFile, previews: boolean, pool?: 
     index.addHead(head, no, file.warn);
     if (first === undefined && typeof head.timestamp === 'string') first = validTimestamp(head.timestamp);
   };
-  const onParsed = (line: TranscriptLine) => {
+  /** Whether the line was one record, without a warning. */
+  const onParsed = (line: TranscriptLine): boolean => {
     const warnings = scan.warnings;
     const records = scan.records(line);
-    if (records.length !== 1 || scan.warnings !== warnings) regular = false;
+    const clean = records.length === 1 && scan.warnings === warnings;
+    if (!clean) regular = false;
     // A record too long to read keeps its place in the chain: the records before and after it stay one branch.
     const skipped = line.skippedHead ?? skippedHeads.get(line.no);
     skippedHeads.delete(line.no);
@@ -53,14 +55,17 @@ export async function firstPass(file: TranscriptFile, previews: boolean, pool?: 
       index.add(record, line.no, file.warn);
       if (first === undefined && typeof record.timestamp === 'string') first = validTimestamp(record.timestamp);
     }
+    return clean;
   };
   const onLine = (line: TranscriptLine) => {
     lines = line.no;
     if (line.bytes > longest) longest = line.bytes;
     const head = previews || line.overLong || line.invalidUtf8
       ? undefined : readRecordHead(line.buf, line.start, line.end, first === undefined);
+    // A huge line is read again in the second pass, without what no pass reads (a line the head scan took is
+    // valid JSON, as is one parsed cleanly).
     if (head !== undefined) onHead(head, line.no);
-    else onParsed(line);
+    if (head !== undefined || onParsed(line)) file.noteUnread(line);
   };
   if (pool === undefined || previews) {
     while (file.readChunk(scan, onLine));

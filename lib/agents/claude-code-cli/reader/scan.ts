@@ -11,6 +11,7 @@ import { MAX_RECORD_BYTES } from '../../../util/record-limit.js';
 import { isObject } from './record-types.js';
 import { notRegularFile } from '../../../util/fs-errors.js';
 import { parseBytes, type JsonSource } from '../../../json/raw-json.js';
+import type { UnreadMembers } from '../../../json/unread-members.js';
 
 /** Longest record accepted (Claude Code itself loads 30 MB tool results). */
 export const DEFAULT_MAX_RECORD_BYTES = MAX_RECORD_BYTES;
@@ -35,6 +36,8 @@ export interface ScanOptions {
   bytes?: number;
   /** The inode the file must be: it is then opened without following a link (a subagent's, found by lstat). */
   identity?: { dev: number; ino: number };
+  /** Where UNREAD_MEMBERS lie in the huge lines an earlier pass noted: those lines are read without them. */
+  unread?: UnreadMembers;
   warn: (line: number | undefined, message: string) => void;
 }
 
@@ -69,6 +72,9 @@ function looksLikeRecord(value: unknown): boolean {
 /** Lines longer than this are parsed from their bytes, piecewise (see parseHugeRecord). */
 export const HUGE_LINE_BYTES = 1024 * 1024;
 
+/** The members the reader never reads: toolUseResult, Claude Code's second copy of a tool's output. */
+export const UNREAD_MEMBERS = ['toolUseResult'] as const;
+
 const hugeSources = new WeakMap<Record<string, unknown>, JsonSource>();
 
 /**
@@ -79,8 +85,7 @@ const hugeSources = new WeakMap<Record<string, unknown>, JsonSource>();
  */
 export function parseHugeRecord(line: FileLine): Record<string, unknown> | undefined {
   if (line.overLong || line.invalidUtf8 || line.end - line.start <= HUGE_LINE_BYTES) return undefined;
-  // The reader never looks at toolUseResult: Claude Code's second copy of a tool's output.
-  const parsed = parseBytes(line.buf.subarray(line.start, line.end), ['toolUseResult']);
+  const parsed = parseBytes(line.buf.subarray(line.start, line.end), UNREAD_MEMBERS);
   if (parsed === undefined || !isObject(parsed.value)) return undefined;
   hugeSources.set(parsed.value, parsed.source);
   return parsed.value;
@@ -205,6 +210,7 @@ export class TranscriptScan {
     const limit = options.bytes ?? Number.MAX_SAFE_INTEGER;
     const onSkippedBytes = (buf: Buffer, start: number, end: number) => (this.head ??= new SkippedHead()).feed(buf, start, end);
     this.lines = new FileLines(fd, Math.max(0, limit), this.max, options.chunkBytes, onSkippedBytes);
+    if (options.unread !== undefined) this.lines.readLongWith(options.unread.reader(fd));
   }
 
   /** Open `path` (a regular file only, never blocking on a FIFO or device) for one pass. */

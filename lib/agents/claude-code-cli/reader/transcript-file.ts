@@ -2,9 +2,10 @@
 // spans the passes is here (the warnings, given once each, and which record types were reported).
 import { cannotBeRead } from '../../../util/fs-errors.js';
 import { ReaderError, type ReaderWarning } from '../../../session/types.js';
-import { CHUNK_BYTES } from '../../../lines/file-lines.js';
+import { CHUNK_BYTES, type FileLine } from '../../../lines/file-lines.js';
+import { UnreadMembers } from '../../../json/unread-members.js';
 import { classifyRecordType } from './record-types.js';
-import { TranscriptScan, type ScanSummary, type TranscriptLine } from './scan.js';
+import { TranscriptScan, UNREAD_MEMBERS, type ScanSummary, type TranscriptLine } from './scan.js';
 import { AssistantLines, scanUsageRecord } from './usage-scan.js';
 
 /** How a transcript file is read, and who hears of its problems. */
@@ -28,6 +29,8 @@ export class TranscriptFile {
   partial = false;
   private readonly reported = new Set<string>();
   private readonly unknownTypes = new Set<string>();
+  /** Where the members no pass reads lie in the file's huge lines: a later pass reads those lines without them. */
+  private readonly unread = new UnreadMembers(UNREAD_MEMBERS);
 
   constructor(readonly path: string, private readonly options: TranscriptFileOptions) {}
 
@@ -59,10 +62,19 @@ export class TranscriptFile {
         ...(this.options.chunkBytes !== undefined ? { chunkBytes: this.options.chunkBytes } : {}),
         ...(bytes !== undefined ? { bytes } : {}),
         ...(this.options.identity !== undefined ? { identity: this.options.identity } : {}),
+        unread: this.unread,
       });
     } catch (error) {
       throw new ReaderError(`${this.name}: ${cannotBeRead(error)}`);
     }
+  }
+
+  /**
+   * Line `line` (one valid JSON record, as read in full) may be read again: where its members no pass reads lie,
+   * if it is huge (a tool result's second copy, half of such a line, is then not read again).
+   */
+  noteUnread(line: FileLine): void {
+    if (!line.overLong && !line.invalidUtf8) this.unread.note(line.no, line.buf, line.start, line.end);
   }
 
   /** One chunk of a pass (see TranscriptScan.readChunk); a read error becomes a ReaderError. */

@@ -1,8 +1,8 @@
 // Records over a megabyte are parsed from their bytes piecewise and their long strings written back as the
 // raw bytes of the line where those are what JSON.stringify writes (lib/agents/claude-code-cli/reader/scan.ts
 // parseHugeRecord, second-pass.ts eventText): the NDJSON must be the bytes JSON.stringify writes of the events,
-// whatever escapes the line used, on one thread and on worker threads; and the mapper's looks at such strings
-// (spill pointers, blank text) must see what the whole string holds.
+// whatever escapes the line used (and read again without its toolUseResult), on one thread and on worker threads;
+// and the mapper's looks at such strings (spill pointers, blank text) must see what the whole string holds.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
@@ -24,14 +24,17 @@ const CANONICAL = 'abc é 日本 😀 \\" \\\\ \\n \\t \\u001b lone \\ud800 x \\
 /** The same kind of text in escapes JSON.stringify never writes. */
 const OTHER = 'a\\/b \\u00e9 \\u001B pair \\ud83d\\ude00 \\u0041 日本 ';
 
-/** A user record whose tool result is the raw string text `raw`, as one line. */
-function resultLine(uuid: string, parent: string, id: string, raw: string): string {
+/**
+ * A user record whose tool result is the raw string text `raw`, as one line; `copy`: with Claude Code's second
+ * copy of it in toolUseResult (which no pass reads, and the second does not even read again).
+ */
+function resultLine(uuid: string, parent: string, id: string, raw: string, copy = false): string {
   const record = {
     parentUuid: parent, isSidechain: false, type: 'user',
     message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: '@RAW@', is_error: false }] },
-    uuid, timestamp: ts(), sessionId: SID,
+    uuid, timestamp: ts(), sessionId: SID, ...(copy ? { toolUseResult: { stdout: '@RAW@', stderr: '' } } : {}),
   };
-  return `${JSON.stringify(record).replace('"@RAW@"', `"${raw}"`)}\n`;
+  return `${JSON.stringify(record).replaceAll('"@RAW@"', () => `"${raw}"`)}\n`;
 }
 
 /** An assistant record whose one text block is the raw string text `raw`, as one line. */
@@ -56,7 +59,7 @@ describe('records over a megabyte', () => {
       resultLine('u2', 'a1', 't1', canonical),
       textLine('a3', 'u2', other),
       assistant('a4', 'a3', [toolUse('t4')]),
-      resultLine('u5', 'a4', 't4', `${other}${canonical}`),
+      resultLine('u5', 'a4', 't4', `${other}${canonical}`, true),
     ]);
     const { events } = await readAll(path, { resolveSpills: false });
     // The values are those of the line's JSON, decoded piece by piece or not.

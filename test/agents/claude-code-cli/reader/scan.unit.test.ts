@@ -1,8 +1,11 @@
 // Damaged transcripts: glued records, NUL runs after a crash, cut-off last lines, over-long lines, and the
-// line-level oddities Claude Code itself tolerates. Reading goes on and says what it skipped.
+// line-level oddities Claude Code itself tolerates. Reading goes on and says what it skipped. A huge record a
+// later pass reads again is read without toolUseResult, which no pass reads.
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { recoverRecords, scanRecords } from '../../../../lib/agents/claude-code-cli/reader/scan.js';
+import { TranscriptFile } from '../../../../lib/agents/claude-code-cli/reader/transcript-file.js';
 import { assistant, readAll, shape, text, user, writeTranscript } from './support.js';
 
 const line = (r: object) => JSON.stringify(r);
@@ -125,5 +128,33 @@ describe('scanning a transcript file', () => {
   test('a directory is refused as one', async () => {
     const path = writeTranscript([user('u1', null, 'hi')]);
     await expect(readAll(join(path, '..'))).rejects.toThrow(/: cannot be read: is a directory$/);
+  });
+});
+
+describe('a huge record read again', () => {
+  test('is read without its toolUseResult where the first pass noted it: those bytes are not read again', () => {
+    const big = 'output line\n'.repeat(200_000);
+    const result = {
+      parentUuid: null, isSidechain: false, type: 'user', uuid: 'u2', timestamp: '2026-01-01T00:00:00.000Z', sessionId: 'sid',
+      message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: big }] }, toolUseResult: { stdout: big },
+    };
+    const path = writeTranscript([assistant('a1', null, [{ type: 'text', text: 'hi' }]), result]);
+    const file = new TranscriptFile(path, { name: 't' });
+    const first = file.open();
+    while (file.readChunk(first, (line) => {
+      if (first.records(line).length === 1) file.noteUnread(line);
+    }));
+    // The copy's bytes are no longer JSON: a pass that read them would find the line damaged.
+    const bytes = readFileSync(path);
+    const copy = bytes.indexOf('"toolUseResult"');
+    bytes.fill(0x01, copy + 30, copy + 60);
+    writeFileSync(path, bytes);
+    const second = file.open();
+    const records: Record<string, unknown>[] = [];
+    while (file.readChunk(second, (line) => records.push(...second.records(line))));
+    expect(file.warnings).toEqual([]);
+    expect(records.map((r) => r.uuid)).toEqual(['a1', 'u2']);
+    expect(records[1]!.message).toEqual(result.message);
+    expect(records[1]!.toolUseResult).toBe('');
   });
 });
