@@ -76,19 +76,20 @@ const COUNT_KEY = /(^|_)(tokens|requests)$/;
  */
 export function checkedUsage(usage: Usage, path: string, depth: number, warnings: string[]): Usage {
   const out: Usage = {};
-  for (const [key, value] of Object.entries(usage)) {
-    const where = `${path}.${key}`;
+  for (const key of Object.keys(usage)) {
+    const value = usage[key];
     let kept: unknown = value;
-    if (typeof value === 'number' || (COUNT_KEY.test(key) && !isObject(value) && value !== null)) {
+    if (typeof value === 'number' || (value !== null && !isObject(value) && COUNT_KEY.test(key))) {
       if (!(Number.isSafeInteger(value) && (value as number) >= 0)) {
-        warnings.push(`"${where}" must be a non-negative whole number, got ${typeof value === 'number' ? String(value) : previewValue(value)}; left out`);
+        warnings.push(`"${path}.${key}" must be a non-negative whole number, got ${typeof value === 'number' ? String(value) : previewValue(value)}; left out`);
         continue;
       }
     } else if (isObject(value) && depth < USAGE_MAX_DEPTH) {
-      kept = checkedUsage(value, where, depth + 1, warnings);
+      kept = checkedUsage(value, `${path}.${key}`, depth + 1, warnings);
     }
     // An own "__proto__" key (JSON may hold one) must stay a key, not become the prototype.
-    Object.defineProperty(out, key, { value: kept, enumerable: true, writable: true, configurable: true });
+    if (key === '__proto__') Object.defineProperty(out, key, { value: kept, enumerable: true, writable: true, configurable: true });
+    else out[key] = kept;
   }
   return out;
 }

@@ -35,17 +35,80 @@ export interface InnerFields {
 }
 
 /**
- * A scanner over the JSON bytes `buf[0, end)`. The validating methods (`string`, `value`, `object`) return the
- * position after what they read, or -1 when the text is not valid JSON there or is beyond what the walk takes
- * on (escaped keys asked for, nesting over MAX_SCAN_DEPTH): then the caller falls back to JSON.parse. The
- * boundary methods (`stringEnd`, `scalarEnd`, `skipContainer`, `splicesAsIs`) trust text JSON.parse accepted.
+ * A scanner over the JSON bytes `buf[0, end)`. The validating methods (`string`, `value`, `object`,
+ * `plainStringEnd`, `wholeNumbers`) return the position after what they read, or -1 when the text is not valid
+ * JSON there or is beyond what the walk takes on (escaped keys asked for, nesting over MAX_SCAN_DEPTH; for the
+ * plain readers, any escape, space or other value): then the caller falls back to JSON.parse. The boundary
+ * methods (`stringEnd`, `scalarEnd`, `skipContainer`, `splicesAsIs`) trust text JSON.parse accepted.
  */
 export class JsonScanner {
   /** Whether the last string `string` read held an escape. */
   escaped = false;
 
   /** @param fields the keys `object` keeps the value spans of, by index */
-  constructor(readonly buf: Buffer, readonly end = buf.length, private readonly fields: readonly Buffer[] = []) {}
+  constructor(public buf: Buffer, public end = buf.length, private readonly fields: readonly Buffer[] = []) {}
+
+  /** Scan `buf[0, end)` from now on: one scanner for many lines, none made per line. */
+  over(buf: Buffer, end: number): this {
+    this.buf = buf;
+    this.end = end;
+    return this;
+  }
+
+  /** Whether the bytes at `pos` are `pattern` (within `end`). */
+  startsWith(pos: number, pattern: Uint8Array): boolean {
+    const { buf } = this;
+    if (pos < 0 || pos + pattern.length > this.end) return false;
+    for (let i = 0; i < pattern.length; i += 1) if (buf[pos + i] !== pattern[i]) return false;
+    return true;
+  }
+
+  /** Whether the string body `buf[start, end)` (as `plainStringEnd` found it) is `pattern`. */
+  isText(start: number, end: number, pattern: Uint8Array): boolean {
+    return end - start === pattern.length && this.startsWith(start, pattern);
+  }
+
+  /**
+   * Validating, plain strings only: the index of the quote closing the string whose body starts at `pos` (its
+   * opening quote before it), or -1 when it holds an escape or a control character or does not end within
+   * `end`. Its bytes are then its text.
+   */
+  plainStringEnd(pos: number): number {
+    const { buf, end } = this;
+    while (pos < end && STRING_STOP[buf[pos]!] === 0) pos += 1;
+    return pos < end && buf[pos] === QUOTE ? pos : -1;
+  }
+
+  /**
+   * Validating, plain shape only: reads the flat object of whole numbers at `pos` (`{"key":123,...}`: no space,
+   * no escape, no other value, no fraction, exponent, sign or leading zero, at most 15 digits) into `out`, each
+   * number at the index of its key in `keys` (0 for a key that is not there, the last of a repeated key as
+   * JSON.parse keeps; other keys read and dropped). The position after its `}`, or -1 for any other shape.
+   */
+  wholeNumbers(pos: number, keys: readonly Uint8Array[], out: Float64Array): number {
+    const { buf, end } = this;
+    if (buf[pos] !== 0x7b || pos >= end) return -1;
+    out.fill(0);
+    let i = pos + 1;
+    if (buf[i] === 0x7d && i < end) return i + 1;
+    for (;;) {
+      if (buf[i] !== QUOTE || i >= end) return -1;
+      const close = this.plainStringEnd(i + 1);
+      if (close === -1 || buf[close + 1] !== 0x3a || close + 1 >= end) return -1;
+      let key = -1;
+      for (let k = 0; k < keys.length; k += 1) if (this.isText(i + 1, close, keys[k]!)) key = k;
+      i = close + 2;
+      const first = i;
+      let value = 0;
+      for (let c = buf[i]!; i < end && c >= 0x30 && c <= 0x39; c = buf[i += 1]!) value = value * 10 + (c - 0x30);
+      const digits = i - first;
+      if (digits === 0 || digits > 15 || (digits > 1 && buf[first] === 0x30) || i >= end) return -1;
+      if (key !== -1) out[key] = value;
+      if (buf[i] === 0x2c) i += 1;
+      else if (buf[i] === 0x7d) return i + 1;
+      else return -1;
+    }
+  }
 
   /** The position of the first non-whitespace byte from `pos`. */
   ws(pos: number): number {

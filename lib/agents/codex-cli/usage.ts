@@ -5,7 +5,7 @@
 // the cached ones: input is what remains once `cached_input_tokens` (the cache reads) are taken out.
 // A rollout is walked line by line from its first bytes: Codex starts each line with its time and type, so
 // the lines of other types (most of the bytes) are passed over unread, and a count's numbers are read from
-// its bytes; a line of another shape is parsed whole.
+// its bytes by the one JSON byte scanner (lib/json/json-scanner.ts); a line of another shape is parsed whole.
 import { closeSync, fstatSync, openSync } from 'node:fs';
 import { CHUNK_BYTES, FileLines, lineNumberAt } from '../../lines/file-lines.js';
 import { MAX_RECORD_BYTES } from '../../util/record-limit.js';
@@ -13,6 +13,7 @@ import { isObject } from '../../util/is-object.js';
 import { tokenCount, type TokenCounts } from '../../usage.js';
 import { cannotBeRead } from '../../util/fs-errors.js';
 import { ReaderError, type SessionUsage, type UsageEntry } from '../../session/types.js';
+import { JsonScanner } from '../../json/json-scanner.js';
 
 const FIELDS = ['input_tokens', 'cached_input_tokens', 'cache_write_input_tokens', 'output_tokens', 'reasoning_output_tokens'] as const;
 type Counts = Record<(typeof FIELDS)[number], number>;
@@ -41,54 +42,15 @@ const SPAN_BYTES = 4 * CHUNK_BYTES;
 /** The buffer every rollout of this thread is read into, one at a time (rolloutEntries does not yield while reading). */
 let spare: Buffer | undefined;
 
-/** Whether `buf[at, ...)` starts with `pattern`. */
-function startsWith(buf: Buffer, at: number, end: number, pattern: Buffer): boolean {
-  if (at + pattern.length > end) return false;
-  for (let i = 0; i < pattern.length; i += 1) if (buf[at + i] !== pattern[i]) return false;
-  return true;
-}
+/** The one JSON byte scanner (lib/json), pointed at each line in turn. */
+const scanner = new JsonScanner(Buffer.alloc(0));
+/** A count object's numbers, by FIELDS' order (see JsonScanner.wholeNumbers). */
+const numbers = new Float64Array(FIELDS.length);
 
-/** Whether the string body `buf[start, end)` is `pattern`. */
-const isString = (buf: Buffer, start: number, end: number, pattern: Buffer) => end - start === pattern.length && startsWith(buf, start, end, pattern);
-
-/** The quote ending the JSON string whose body starts at `buf[at]`, or -1 when it holds an escape (or does not end by `end`). */
-function stringEnd(buf: Buffer, at: number, end: number): number {
-  for (let i = at; i < end; i += 1) {
-    const c = buf[i];
-    if (c === 0x22) return i;
-    if (c === 0x5c) return -1;
-  }
-  return -1;
-}
-
-/**
- * Reads a flat object of whole numbers at `buf[at]` (`{"key":123,...}`, no space, no escape, no other value)
- * into `out`'s fields (0 when missing, the last of a repeated key, as JSON.parse): the index after its `}`, or
- * -1 for any other shape (the line is then parsed whole).
- */
-function readCounts(buf: Buffer, at: number, end: number, out: Counts): number {
-  if (buf[at] !== 0x7b) return -1;
-  for (const key of FIELDS) out[key] = 0;
-  let i = at + 1;
-  if (buf[i] === 0x7d) return i + 1;
-  for (;;) {
-    if (buf[i] !== 0x22) return -1;
-    const close = stringEnd(buf, i + 1, end);
-    if (close === -1 || buf[close + 1] !== 0x3a) return -1;
-    let field = -1;
-    for (let k = 0; k < FIELD_BYTES.length; k += 1) if (isString(buf, i + 1, close, FIELD_BYTES[k]!)) field = k;
-    i = close + 2;
-    const first = i;
-    let value = 0;
-    for (let c = buf[i]!; c >= 0x30 && c <= 0x39 && i < end; c = buf[i += 1]!) value = value * 10 + (c - 0x30);
-    // No number, a leading zero, a fraction, an exponent or more digits than a safe integer holds: parsed whole.
-    const digits = i - first;
-    if (digits === 0 || digits > 15 || (digits > 1 && buf[first] === 0x30)) return -1;
-    if (field !== -1) out[FIELDS[field]!] = value;
-    if (buf[i] === 0x2c) i += 1;
-    else if (buf[i] === 0x7d) return i + 1;
-    else return -1;
-  }
+/** `numbers` into `out`. */
+function fromNumbers(out: Counts): Counts {
+  for (let k = 0; k < FIELDS.length; k += 1) out[FIELDS[k]!] = numbers[k]!;
+  return out;
 }
 
 /** What to do with a line. */
@@ -110,20 +72,21 @@ class LineKinds {
   private markFrom = -1;
 
   kind(buf: Buffer, start: number, end: number): number {
-    if (startsWith(buf, start, end, HEAD)) {
-      const quote = stringEnd(buf, start + HEAD.length, end);
-      if (quote !== -1 && startsWith(buf, quote, end, TYPE)) {
+    const line = scanner.over(buf, end);
+    if (line.startsWith(start, HEAD)) {
+      const quote = line.plainStringEnd(start + HEAD.length);
+      if (quote !== -1 && line.startsWith(quote, TYPE)) {
         this.timestampEnd = quote;
         const type = quote + TYPE.length;
-        const typeEnd = stringEnd(buf, type, end);
-        if (typeEnd === -1 || isString(buf, type, typeEnd, TURN_CONTEXT)) return PARSE;
-        if (!isString(buf, type, typeEnd, EVENT_MSG)) return SKIP;
-        if (!startsWith(buf, typeEnd, end, PAYLOAD)) return PARSE;
+        const typeEnd = line.plainStringEnd(type);
+        if (typeEnd === -1 || line.isText(type, typeEnd, TURN_CONTEXT)) return PARSE;
+        if (!line.isText(type, typeEnd, EVENT_MSG)) return SKIP;
+        if (!line.startsWith(typeEnd, PAYLOAD)) return PARSE;
         const event = typeEnd + PAYLOAD.length;
-        const eventEnd = stringEnd(buf, event, end);
+        const eventEnd = line.plainStringEnd(event);
         if (eventEnd === -1) return PARSE;
-        if (!isString(buf, event, eventEnd, TOKEN_COUNT)) return SKIP;
-        if (!startsWith(buf, eventEnd, end, INFO)) return PARSE;
+        if (!line.isText(event, eventEnd, TOKEN_COUNT)) return SKIP;
+        if (!line.startsWith(eventEnd, INFO)) return PARSE;
         this.info = eventEnd + INFO.length;
         return COUNT;
       }
@@ -207,18 +170,19 @@ export class CodexUsageCounter {
  * it is of another shape (it is then parsed whole).
  */
 function countQuickly(counter: CodexUsageCounter, kinds: LineKinds, buf: Buffer, start: number, end: number): boolean {
+  const line = scanner.over(buf, end);
   let at = kinds.info;
   let total: Counts | undefined;
   let last: Counts | undefined;
-  if (startsWith(buf, at, end, TOTAL)) {
-    at = readCounts(buf, at + TOTAL.length, end, scratchTotal);
-    if (at === -1 || buf[at] !== 0x2c) return false;
-    total = scratchTotal;
+  if (line.startsWith(at, TOTAL)) {
+    at = line.wholeNumbers(at + TOTAL.length, FIELD_BYTES, numbers);
+    if (at === -1 || buf[at] !== 0x2c || at >= end) return false;
+    total = fromNumbers(scratchTotal);
     at += 1;
   }
-  if (startsWith(buf, at, end, LAST)) {
-    if (readCounts(buf, at + LAST.length, end, scratchLast) === -1) return false;
-    last = scratchLast;
+  if (line.startsWith(at, LAST)) {
+    if (line.wholeNumbers(at + LAST.length, FIELD_BYTES, numbers) === -1) return false;
+    last = fromNumbers(scratchLast);
   }
   if (total === undefined && last === undefined) return false;
   counter.count(buf.toString('utf8', start + HEAD.length, kinds.timestampEnd), total, last);

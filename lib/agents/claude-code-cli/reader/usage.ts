@@ -23,7 +23,8 @@ export interface UsageTotals {
 
 /** Add every finite number of `usage` into `into`, recursing into plain objects; other values are ignored. */
 export function addUsage(into: Record<string, unknown>, usage: Record<string, unknown>): void {
-  for (const [key, value] of Object.entries(usage)) {
+  for (const key of Object.keys(usage)) {
+    const value = usage[key];
     if (typeof value === 'number' && Number.isFinite(value)) {
       const current = into[key];
       into[key] = (typeof current === 'number' ? current : 0) + value;
@@ -55,6 +56,14 @@ interface Counted {
   timestamp: string | undefined;
 }
 
+/** A usage object as a record gave it, with its token counts checked and their total. */
+interface Checked {
+  raw: unknown;
+  usage: Record<string, unknown>;
+  total: number;
+  problems: string[];
+}
+
 /**
  * A response's usage in the one shape: Claude's `input_tokens` already excludes the cache reads and writes;
  * thinking is part of `output_tokens` (Claude Code does not say how much of it), so reasoning is 0.
@@ -82,6 +91,9 @@ export class UsageCounter {
   /** With `keepEntries`: the records without a message id, each an entry. */
   private readonly unkeyedEntries: Counted[] = [];
 
+  /** The usage checked last (see `checked`). */
+  private last: Checked = { raw: undefined, usage: {}, total: 0, problems: [] };
+
   constructor(private readonly keepEntries = false) {}
 
   /** Each response counted, in the order responses first appear (records without an id after them). */
@@ -100,13 +112,14 @@ export class UsageCounter {
   add(record: Record<string, unknown>, warn: (message: string) => void = () => {}): void {
     if (record.type !== 'assistant' || !isObject(record.message)) return;
     const { id, model } = record.message;
-    if (!isObject(record.message.usage)) return;
-    const problems: string[] = [];
-    const usage = checkedUsage(record.message.usage, 'message.usage', 0, problems);
-    for (const problem of problems) warn(problem);
+    const raw = record.message.usage;
+    if (!isObject(raw)) return;
+    const checked = this.checked(raw);
+    for (const problem of checked.problems) warn(problem);
+    const { usage, total } = checked;
     const timestamp = typeof record.timestamp === 'string' ? record.timestamp : undefined;
-    const entry = { usage, model: typeof model === 'string' ? model : undefined, total: tokenTotal(usage), timestamp };
     if (typeof id !== 'string' || id === '') {
+      const entry = { usage, model: typeof model === 'string' ? model : undefined, total, timestamp };
       this.unkeyed.count += 1;
       if (this.keepEntries) this.unkeyedEntries.push(entry);
       accumulate(this.unkeyed.sum, this.unkeyed.byModel, entry);
@@ -115,7 +128,23 @@ export class UsageCounter {
     const requestId = typeof record.requestId === 'string' ? record.requestId : '';
     const key = `${id}\u0000${requestId}`;
     const counted = this.responses.get(key);
-    if (counted === undefined || entry.total > counted.total) this.responses.set(key, entry);
+    if (counted === undefined || total > counted.total) {
+      this.responses.set(key, { usage, model: typeof model === 'string' ? model : undefined, total, timestamp });
+    }
+  }
+
+  /**
+   * `raw` with its token counts checked, and their total. The records of a response's blocks repeat its usage,
+   * which the byte reader gives as one object (usage-scan.ts): it is checked once (its problems told again for
+   * each record that holds it, as each record is).
+   */
+  private checked(raw: Record<string, unknown>): Checked {
+    if (raw !== this.last.raw) {
+      const problems: string[] = [];
+      const usage = checkedUsage(raw, 'message.usage', 0, problems);
+      this.last = { raw, usage, total: tokenTotal(usage), problems };
+    }
+    return this.last;
   }
 
   /** The totals so far. */
