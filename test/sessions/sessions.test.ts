@@ -125,10 +125,14 @@ describe('sessions <id>', () => {
     // A second pi session sharing the first 8 characters.
     const twin = `${pi.id.slice(0, 8)}-0000-7000-8000-000000000000`;
     const text = readFileSync(pi.file, 'utf8').replace(pi.id, twin);
-    writeFileSync(join(roots.pi!, 'sessions', '--home-user-project--', `2026-12-04T20-56-50-000Z_${twin}.jsonl`), text);
+    const twinFile = join(roots.pi!, 'sessions', '--home-user-project--', `2026-12-04T20-56-50-000Z_${twin}.jsonl`);
+    writeFileSync(twinFile, text);
+    // Updated a day before the placed one (whatever the clock says now).
+    const older = new Date(Date.parse(pi.updated) - 86_400_000);
+    utimesSync(twinFile, older, older);
     const both = await runBin(['sessions', pi.id.slice(0, 8), ...args], { env: e });
     expect([both.code, both.stdout]).toEqual([1, '']);
-    // Named newest first, as listed (the placed one's time is later than now's copy).
+    // Named newest first, as listed.
     expect(both.stderr).toBe(`asyncai-log: ${pi.id.slice(0, 8)}: ambiguous: 2 sessions match: ${pi.id} (pi), ${twin} (pi)\n`);
   });
 });
