@@ -20,17 +20,18 @@ export const CLAUDE_CODE_VERSION = '2.1.328';
 /** A model Claude Code knows, used when neither the event nor the options name one. */
 export const DEFAULT_MODEL = 'claude-sonnet-4-5-20250929';
 
+import { imageBlock, newMessageId, newRequestId, resultContent, textOf } from './content.js';
+import { QUEUE_OPERATION, turnClass, type TurnClass } from './record-shapes.js';
+import {
+  onceOnly, SUBAGENT_WARNING, UNSIGNED_WARNING, type ClaudeRecord, type Mapped, type MapperOptions,
+} from './mapper-types.js';
+
 /**
  * How many tool call ids are remembered for matching results (bounded so memory stays flat). Claude Code keeps a
  * result only when it follows its call with no user turn between (a dangling call is dropped on load, and its
  * result with it), so a result more than 10,000 calls after its own is kept as text, which loses nothing.
  */
 const MAX_TOOL_IDS = 10_000;
-import { imageBlock, newMessageId, newRequestId, resultContent, textOf } from './content.js';
-import { QUEUE_OPERATION, turnClass, type TurnClass } from './record-shapes.js';
-import {
-  onceOnly, SUBAGENT_WARNING, UNSIGNED_WARNING, type ClaudeRecord, type Mapped, type MapperOptions,
-} from './mapper-types.js';
 
 /** This writer's format name: the `native.format` of calls it writes as their agent recorded them. */
 export const FORMAT = 'claude-code-cli';
