@@ -65,5 +65,7 @@ export default function setup(): () => void {
   return () => {
     rmSync(runTmp, { recursive: true, force: true });
     checkHome();
+    // A later run in this process (vitest's watch mode) sets up again.
+    delete process.env[RAN];
   };
 }
