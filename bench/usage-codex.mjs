@@ -17,7 +17,7 @@ import { createRandom } from './generate.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** Bumped whenever the output for the same options changes: cached trees are regenerated. */
-const TREE_VERSION = 1;
+const TREE_VERSION = 2;
 const WORDS = ['the', 'file', 'function', 'return', 'value', 'test', 'error', 'build', 'module', 'import', 'Größe', '日本語', '🙂'];
 const MODELS = ['gpt-5-codex', 'gpt-5', 'gpt-5-mini'];
 
@@ -28,23 +28,68 @@ const hex = (random, n) => {
 };
 const words = (random, n) => Array.from({ length: n }, () => random.pick(WORDS)).join(' ');
 
-/** One rollout's lines and its totals (what ccusage and read --usage should both count). */
+const uuid7 = (random) => `${hex(random, 8)}-${hex(random, 4)}-7${hex(random, 3)}-8${hex(random, 3)}-${hex(random, 12)}`;
+const RATE_LIMITS = {
+  limit_id: 'codex', limit_name: null, primary: null, secondary: null, credits: null, individual_limit: null,
+  spend_control_reached: null, plan_type: null, rate_limit_reached_type: null,
+};
+
+/**
+ * One rollout's lines and its totals (what ccusage and read --usage should both count), in the shape Codex
+ * 0.171.0 writes its own rollouts (fixtures/codex-rollout/resumed.jsonl): an `ordinal` on every line, a
+ * task_started, turn_context (its model at the top and again in collaboration_mode) and thread_settings_applied
+ * per turn, an item_completed beside each item and a token_usage_record beside each count.
+ */
 function rollout(random, id, start, turns) {
   const lines = [];
   let ms = start;
+  let ordinal = 0;
   const at = () => new Date((ms += random.int(5, 4000))).toISOString();
-  const line = (type, payload) => lines.push(JSON.stringify({ timestamp: at(), type, payload }));
-  line('session_meta', { id, timestamp: new Date(start).toISOString(), cwd: '/home/user/project', originator: 'codex_cli_rs', cli_version: '0.171.0' });
+  const line = (type, payload) => lines.push(JSON.stringify({ timestamp: at(), ordinal: ordinal++, type, payload }));
+  line('session_meta', {
+    account_scoped: true, session_id: id, id, timestamp: new Date(start).toISOString(), cwd: '/home/user/project',
+    runtime_workspace_roots: ['/home/user/project'], originator: 'codex_exec', cli_version: '0.171.0', source: 'exec', model_provider: 'openai',
+  });
   const total = { input_tokens: 0, cached_input_tokens: 0, cache_write_input_tokens: 0, output_tokens: 0, reasoning_output_tokens: 0, total_tokens: 0 };
   for (let turn = 0; turn < turns; turn += 1) {
-    line('turn_context', { cwd: '/home/user/project', model: random.pick(MODELS), approval_policy: 'never' });
-    line('response_item', { type: 'message', role: 'user', content: [{ type: 'input_text', text: words(random, random.int(5, 60)) }] });
+    const turnId = uuid7(random);
+    const model = random.pick(MODELS);
+    const item = (payload) => line('event_msg', { type: 'item_completed', thread_id: id, turn_id: turnId, item: payload, started_at_ms: ms, completed_at_ms: ms });
+    const passthrough = { turn_id: turnId, create_time: Math.floor(ms / 1000) };
+    line('event_msg', {
+      type: 'task_started', turn_attribution: { turn_id: turnId, turn_trigger: 'exec', parent_turn_id: null, initiating_agent_path: null, root_turn_id: turnId },
+      turn_id: turnId, root_turn_id: turnId, started_at: Math.floor(ms / 1000), model_context_window: 258400, collaboration_mode_kind: 'default',
+    });
+    line('turn_context', {
+      turn_id: turnId, root_turn_id: turnId, disabled_plugin_ids: [], cwd: '/home/user/project', approval_policy: 'never', approvals_reviewer: 'user',
+      permission_profile: { type: 'disabled' }, model, collaboration_mode: { mode: 'default', settings: { model, reasoning_effort: null, developer_instructions: null } },
+      multi_agent_version: 'v1', realtime_active: false, summary: 'none', sandbox_policy: { type: 'danger-full-access' },
+    });
+    line('event_msg', {
+      type: 'thread_settings_applied', thread_id: id, thread_settings: {
+        model, model_provider_id: 'openai', approval_policy: 'never', approvals_reviewer: 'user', requested_approvals_reviewer: 'user',
+        permission_profile: { type: 'disabled' }, cwd: '/home/user/project', runtime_workspace_roots: ['/home/user/project'],
+        collaboration_mode: { mode: 'default', settings: { model, reasoning_effort: null, developer_instructions: null } }, disabled_plugin_ids: [],
+      },
+    });
+    const prompt = words(random, random.int(5, 60));
+    line('response_item', { type: 'message', id: `msg_${uuid7(random)}`, role: 'user', content: [{ type: 'input_text', text: prompt }], internal_chat_message_metadata_passthrough: passthrough });
+    item({ type: 'UserMessage', id: uuid7(random), content: [{ type: 'text', text: prompt, text_elements: [] }] });
     for (let response = 0; response < random.int(1, 3); response += 1) {
-      line('response_item', { type: 'reasoning', summary: [{ type: 'summary_text', text: words(random, random.int(5, 40)) }], encrypted_content: hex(random, 64) });
+      line('response_item', { type: 'reasoning', id: `rs_${hex(random, 16)}`, summary: [{ type: 'summary_text', text: words(random, random.int(5, 40)) }], encrypted_content: hex(random, 64) });
       const call = `call_${hex(random, 16)}`;
-      line('response_item', { type: 'function_call', name: 'exec_command', arguments: JSON.stringify({ cmd: `ls ${words(random, 2)}` }), call_id: call });
-      line('response_item', { type: 'function_call_output', call_id: call, output: words(random, random.int(20, 400)) });
-      line('response_item', { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: words(random, random.int(10, 120)) }] });
+      const cmd = `ls ${words(random, 2)}`;
+      line('response_item', { type: 'function_call', status: 'completed', id: `fc_${hex(random, 16)}`, name: 'exec_command', arguments: JSON.stringify({ cmd }), call_id: call, internal_chat_message_metadata_passthrough: passthrough });
+      const output = words(random, random.int(20, 400));
+      item({
+        type: 'CommandExecution', id: call, process_id: String(random.int(1000, 99999)), command: ['/bin/bash', '-lc', cmd], cwd: 'file:///home/user/project',
+        parsed_cmd: [{ type: 'unknown', cmd }], source: 'unified_exec_startup', status: 'completed', aggregated_output: output, exit_code: 0, duration: { secs: 0, nanos: random.int(1000, 99999) },
+      });
+      line('response_item', { type: 'function_call_output', id: `fco_${uuid7(random)}`, call_id: call, output, internal_chat_message_metadata_passthrough: passthrough });
+      const text = words(random, random.int(10, 120));
+      const message = `msg_${hex(random, 16)}`;
+      item({ type: 'AgentMessage', id: message, content: [{ type: 'Text', text }] });
+      line('response_item', { type: 'message', status: 'completed', id: message, role: 'assistant', content: [{ type: 'output_text', text, annotations: [] }], internal_chat_message_metadata_passthrough: passthrough });
       const input = random.int(2000, 40000);
       const last = {
         input_tokens: input, cached_input_tokens: random.int(0, input), cache_write_input_tokens: 0,
@@ -53,11 +98,12 @@ function rollout(random, id, start, turns) {
       last.reasoning_output_tokens = random.int(0, last.output_tokens);
       last.total_tokens = last.input_tokens + last.output_tokens;
       for (const key of Object.keys(total)) total[key] += last[key];
-      const count = () => line('event_msg', { type: 'token_count', info: { total_token_usage: { ...total }, last_token_usage: last, model_context_window: 258400 } });
+      line('token_usage_record', { thread_id: id, turn_id: turnId, session_id: id, root_turn_id: turnId, response_id: `resp_${hex(random, 16)}`, usage: last, turn_token_usage: last, thread_token_usage: { ...total } });
+      const count = () => line('event_msg', { type: 'token_count', info: { total_token_usage: { ...total }, last_token_usage: last, last_usage_includes_reasoning: false, model_context_window: 258400 }, rate_limits: RATE_LIMITS });
       count();
       if (random.chance(0.2)) count(); // Codex repeats a count now and then: the same running total.
     }
-    line('event_msg', { type: 'task_complete', last_agent_message: 'done' });
+    line('event_msg', { type: 'task_complete', root_turn_id: turnId, turn_id: turnId, last_agent_message: 'done', started_at: Math.floor(ms / 1000), completed_at: Math.floor(ms / 1000), duration_ms: random.int(100, 90000), time_to_first_token_ms: random.int(20, 2000) });
   }
   return { text: `${lines.join('\n')}\n`, total };
 }
@@ -76,7 +122,7 @@ export function codexTree({ files, turns, seed, cacheDir = join(ROOT, '.cache', 
     const date = new Date(start);
     const day = join(dir, 'sessions', String(date.getUTCFullYear()), String(date.getUTCMonth() + 1).padStart(2, '0'), String(date.getUTCDate()).padStart(2, '0'));
     mkdirSync(day, { recursive: true });
-    const id = `${hex(random, 8)}-${hex(random, 4)}-7${hex(random, 3)}-8${hex(random, 3)}-${hex(random, 12)}`;
+    const id = uuid7(random);
     const { text } = rollout(random, id, start, turns);
     writeFileSync(join(day, `rollout-${date.toISOString().slice(0, 19).replace(/:/g, '-')}-${id}.jsonl`), text);
     bytes += Buffer.byteLength(text);
@@ -150,11 +196,11 @@ const positive = (values, name) => {
 
 export default {
   name: 'usage_codex',
-  usage: `  --usage-codex-files N, --usage-codex-turns T: the Codex tree (default 200 rollouts of 400 turns, about
+  usage: `  --usage-codex-files N, --usage-codex-turns T: the Codex tree (default 200 rollouts of 150 turns, about
                       540 MB); --usage-codex-reps N: runs each (default 3)`,
   options: {
     'usage-codex-files': { type: 'string', default: '200' },
-    'usage-codex-turns': { type: 'string', default: '400' },
+    'usage-codex-turns': { type: 'string', default: '150' },
     'usage-codex-reps': { type: 'string', default: '3' },
   },
   quick: { 'usage-codex-files': '4', 'usage-codex-turns': '20', 'usage-codex-reps': '1' },
@@ -175,7 +221,7 @@ export default {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { values } = parseArgs({ options: {
-    files: { type: 'string', default: '200' }, turns: { type: 'string', default: '400' }, reps: { type: 'string', default: '3' },
+    files: { type: 'string', default: '200' }, turns: { type: 'string', default: '150' }, reps: { type: 'string', default: '3' },
     seed: { type: 'string', default: '7' }, 'cache-dir': { type: 'string' },
   } });
   if (!existsSync(join(ROOT, 'dist', 'bin', 'asyncai-log.js'))) execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });

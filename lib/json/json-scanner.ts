@@ -44,6 +44,8 @@ export interface InnerFields {
 export class JsonScanner {
   /** Whether the last string `string` read held an escape. */
   escaped = false;
+  /** The value of the last number `wholeNumber` read. */
+  whole = 0;
 
   /** @param fields the keys `object` keeps the value spans of, by index */
   constructor(public buf: Buffer, public end = buf.length, private readonly fields: readonly Buffer[] = []) {}
@@ -96,18 +98,35 @@ export class JsonScanner {
       const close = this.plainStringEnd(i + 1);
       if (close === -1 || buf[close + 1] !== 0x3a || close + 1 >= end) return -1;
       let key = -1;
-      for (let k = 0; k < keys.length; k += 1) if (this.isText(i + 1, close, keys[k]!)) key = k;
-      i = close + 2;
-      const first = i;
-      let value = 0;
-      for (let c = buf[i]!; i < end && c >= 0x30 && c <= 0x39; c = buf[i += 1]!) value = value * 10 + (c - 0x30);
-      const digits = i - first;
-      if (digits === 0 || digits > 15 || (digits > 1 && buf[first] === 0x30) || i >= end) return -1;
-      if (key !== -1) out[key] = value;
+      for (let k = 0; k < keys.length; k += 1) {
+        if (this.isText(i + 1, close, keys[k]!)) {
+          key = k;
+          break;
+        }
+      }
+      i = this.wholeNumber(close + 2);
+      if (i === -1) return -1;
+      if (key !== -1) out[key] = this.whole;
       if (buf[i] === 0x2c) i += 1;
       else if (buf[i] === 0x7d) return i + 1;
       else return -1;
     }
+  }
+
+  /**
+   * Validating, plain shape only: the end of the whole number at `pos` (digits only: no sign, fraction, exponent
+   * or leading zero, at most 15 of them, something after them within `end`), its value then in `whole`; -1
+   * for any other text.
+   */
+  wholeNumber(pos: number): number {
+    const { buf, end } = this;
+    let i = pos;
+    let value = 0;
+    for (let c = buf[i]!; i < end && c >= 0x30 && c <= 0x39; c = buf[i += 1]!) value = value * 10 + (c - 0x30);
+    const digits = i - pos;
+    if (digits === 0 || digits > 15 || (digits > 1 && buf[pos] === 0x30) || i >= end) return -1;
+    this.whole = value;
+    return i;
   }
 
   /** The position of the first non-whitespace byte from `pos`. */

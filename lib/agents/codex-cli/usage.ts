@@ -3,9 +3,10 @@
 // `turn_context` before it. Its `last_token_usage` is what it adds (else what `total_token_usage` grew by); a
 // count whose running total equals the one before repeats it and is skipped. Codex's `input_tokens` include
 // the cached ones: input is what remains once `cached_input_tokens` (the cache reads) are taken out.
-// A rollout is walked line by line from its first bytes: Codex starts each line with its time and type, so
-// the lines of other types (most of the bytes) are passed over unread, and a count's numbers are read from
-// its bytes by the one JSON byte scanner (lib/json/json-scanner.ts); a line of another shape is parsed whole.
+// A rollout is walked line by line from its first bytes: Codex starts each line with its time, its ordinal
+// (0.171 writes one on every line of its own rollouts; older rollouts have none) and its type, so the lines of
+// other types (most of the bytes) are passed over unread, and a count's numbers and a turn's model are read
+// from their bytes by the one JSON byte scanner (lib/json/json-scanner.ts); a line of another shape is parsed whole.
 import { closeSync, fstatSync, openSync } from 'node:fs';
 import { CHUNK_BYTES, FileLines, lineNumberAt } from '../../lines/file-lines.js';
 import { MAX_RECORD_BYTES } from '../../util/record-limit.js';
@@ -13,20 +14,30 @@ import { isObject } from '../../util/is-object.js';
 import { tokenCount, type TokenCounts } from '../../usage.js';
 import { cannotBeRead } from '../../util/fs-errors.js';
 import { ReaderError, type SessionUsage, type UsageEntry } from '../../session/types.js';
-import { JsonScanner } from '../../json/json-scanner.js';
+import { JsonScanner, QUOTE } from '../../json/json-scanner.js';
 
 const FIELDS = ['input_tokens', 'cached_input_tokens', 'cache_write_input_tokens', 'output_tokens', 'reasoning_output_tokens'] as const;
-type Counts = Record<(typeof FIELDS)[number], number>;
+const [INPUT, CACHED, CACHE_WRITE, OUTPUT, REASONING] = [0, 1, 2, 3, 4] as const;
+/** A count object's numbers, by FIELDS' order. */
+type Counts = Float64Array;
 const FIELD_BYTES = FIELDS.map((field) => Buffer.from(field));
 
 const bytes = (text: string) => Buffer.from(text);
-/** How Codex starts every line of a rollout: `{"timestamp":"<time>","type":"<type>"` (serde's field order). */
+/**
+ * How Codex starts every line of a rollout: `{"timestamp":"<time>","type":"<type>"`, or in 0.171's own
+ * rollouts `{"timestamp":"<time>","ordinal":<n>,"type":"<type>"` (serde's field order).
+ */
 const HEAD = bytes('{"timestamp":"');
 const TYPE = bytes('","type":"');
+const ORDINAL = bytes('","ordinal":');
+const ORDINAL_TYPE = bytes(',"type":"');
 const TURN_CONTEXT = bytes('turn_context');
 const EVENT_MSG = bytes('event_msg');
 /** An event_msg's payload is a tagged enum: its own type first. */
 const PAYLOAD = bytes('","payload":{"type":"');
+/** A turn_context's payload, whose `model` is read from its bytes when the line ends with it. */
+const CONTEXT_PAYLOAD = bytes('","payload":{');
+const MODEL = [bytes('model')];
 const TOKEN_COUNT = bytes('token_count');
 const INFO = bytes('","info":{');
 const TOTAL = bytes('"total_token_usage":');
@@ -44,27 +55,28 @@ let spare: Buffer | undefined;
 
 /** The one JSON byte scanner (lib/json), pointed at each line in turn. */
 const scanner = new JsonScanner(Buffer.alloc(0));
-/** A count object's numbers, by FIELDS' order (see JsonScanner.wholeNumbers). */
-const numbers = new Float64Array(FIELDS.length);
-
-/** `numbers` into `out`. */
-function fromNumbers(out: Counts): Counts {
-  for (let k = 0; k < FIELDS.length; k += 1) out[FIELDS[k]!] = numbers[k]!;
-  return out;
-}
+/** A count line's two count objects, read by JsonScanner.wholeNumbers (only read by the counter, not kept). */
+const scratchTotal: Counts = new Float64Array(FIELDS.length);
+const scratchLast: Counts = new Float64Array(FIELDS.length);
+/** The span of a turn_context payload's `model` value (JsonScanner.object). */
+const modelSpan = new Int32Array(2);
+const modelEscaped = new Uint8Array(1);
 
 /** What to do with a line. */
 const SKIP = 0;
 const PARSE = 1;
 const COUNT = 2;
+const CONTEXT = 3;
 
 /**
  * What a line is, from its first bytes when it is in Codex's own shape: a token_count whose counts are read
- * from its bytes (COUNT, `info` at `at.info`), a line to parse whole (a turn_context, a count of another shape),
- * or one of another type, passed over. A line of another shape is parsed when it holds the mark.
+ * from its bytes (COUNT, `info` at `info`), a turn_context whose model is (CONTEXT, the type's end at
+ * `typeEnd`), a line to parse whole (a count of another shape), or one of another type, passed over. A line
+ * of another shape is parsed when it holds the mark.
  */
 class LineKinds {
   info = 0;
+  typeEnd = 0;
   timestampEnd = 0;
   private buf: Buffer | undefined;
   /** The next mark at or after `markFrom` in `buf` (-1: none), searched once per stretch of a span. */
@@ -75,11 +87,23 @@ class LineKinds {
     const line = scanner.over(buf, end);
     if (line.startsWith(start, HEAD)) {
       const quote = line.plainStringEnd(start + HEAD.length);
-      if (quote !== -1 && line.startsWith(quote, TYPE)) {
+      let type = -1;
+      if (quote === -1) {
+        // Not Codex's own shape.
+      } else if (line.startsWith(quote, TYPE)) {
+        type = quote + TYPE.length;
+      } else if (line.startsWith(quote, ORDINAL)) {
+        const ordinalEnd = line.wholeNumber(quote + ORDINAL.length);
+        if (ordinalEnd !== -1 && line.startsWith(ordinalEnd, ORDINAL_TYPE)) type = ordinalEnd + ORDINAL_TYPE.length;
+      }
+      if (type !== -1) {
         this.timestampEnd = quote;
-        const type = quote + TYPE.length;
         const typeEnd = line.plainStringEnd(type);
-        if (typeEnd === -1 || line.isText(type, typeEnd, TURN_CONTEXT)) return PARSE;
+        if (typeEnd === -1) return PARSE;
+        if (line.isText(type, typeEnd, TURN_CONTEXT)) {
+          this.typeEnd = typeEnd;
+          return CONTEXT;
+        }
         if (!line.isText(type, typeEnd, EVENT_MSG)) return SKIP;
         if (!line.startsWith(typeEnd, PAYLOAD)) return PARSE;
         const event = typeEnd + PAYLOAD.length;
@@ -107,21 +131,24 @@ class LineKinds {
 
 function counts(value: unknown): Counts | undefined {
   if (!isObject(value)) return undefined;
-  const out = {} as Counts;
-  for (const key of FIELDS) out[key] = tokenCount(value[key]);
+  const out: Counts = new Float64Array(FIELDS.length);
+  for (let k = 0; k < FIELDS.length; k += 1) out[k] = tokenCount(value[FIELDS[k]!]);
   return out;
 }
 
-const same = (a: Counts, b: Counts) => FIELDS.every((key) => a[key] === b[key]);
+function same(a: Counts, b: Counts): boolean {
+  for (let k = 0; k < FIELDS.length; k += 1) if (a[k] !== b[k]) return false;
+  return true;
+}
 
 /** A Codex token usage record in the one shape. */
 export function codexTokens(usage: Counts): TokenCounts {
   return {
-    input: Math.max(0, usage.input_tokens - usage.cached_input_tokens),
-    output: usage.output_tokens,
-    cacheRead: usage.cached_input_tokens,
-    cacheWrite: usage.cache_write_input_tokens,
-    reasoning: usage.reasoning_output_tokens,
+    input: Math.max(0, usage[INPUT]! - usage[CACHED]!),
+    output: usage[OUTPUT]!,
+    cacheRead: usage[CACHED]!,
+    cacheWrite: usage[CACHE_WRITE]!,
+    reasoning: usage[REASONING]!,
   };
 }
 
@@ -130,19 +157,24 @@ export class CodexUsageCounter {
   readonly entries: UsageEntry[] = [];
   private model: string | undefined;
   /** The running total of the last count that gave one (`hasTotal`). */
-  private readonly total = {} as Counts;
+  private readonly total: Counts = new Float64Array(FIELDS.length);
   private hasTotal = false;
 
   add(record: unknown): void {
     if (!isObject(record) || !isObject(record.payload)) return;
     const { payload } = record;
     if (record.type === 'turn_context') {
-      if (typeof payload.model === 'string' && payload.model !== '') this.model = payload.model;
+      if (typeof payload.model === 'string') this.turnModel(payload.model);
       return;
     }
     if (record.type !== 'event_msg' || payload.type !== 'token_count' || !isObject(payload.info)) return;
     const timestamp = typeof record.timestamp === 'string' ? record.timestamp : undefined;
     this.count(timestamp, counts(payload.info.total_token_usage), counts(payload.info.last_token_usage));
+  }
+
+  /** A turn_context's model (an empty one changes nothing). */
+  turnModel(model: string): void {
+    if (model !== '') this.model = model;
   }
 
   /** One token_count: its running total and its last usage, either missing (both only read, not kept). */
@@ -152,12 +184,12 @@ export class CodexUsageCounter {
     if (last !== undefined) {
       tokens = codexTokens(last);
     } else if (total !== undefined) {
-      const grown = {} as Counts;
-      for (const key of FIELDS) grown[key] = Math.max(0, total[key] - (this.hasTotal ? this.total[key] : 0));
+      const grown: Counts = new Float64Array(FIELDS.length);
+      for (let k = 0; k < FIELDS.length; k += 1) grown[k] = Math.max(0, total[k]! - (this.hasTotal ? this.total[k]! : 0));
       tokens = codexTokens(grown);
     }
     if (total !== undefined) {
-      for (const key of FIELDS) this.total[key] = total[key];
+      this.total.set(total);
       this.hasTotal = true;
     }
     if (tokens !== undefined) this.entries.push({ timestamp, model: this.model, tokens });
@@ -175,22 +207,37 @@ function countQuickly(counter: CodexUsageCounter, kinds: LineKinds, buf: Buffer,
   let total: Counts | undefined;
   let last: Counts | undefined;
   if (line.startsWith(at, TOTAL)) {
-    at = line.wholeNumbers(at + TOTAL.length, FIELD_BYTES, numbers);
+    at = line.wholeNumbers(at + TOTAL.length, FIELD_BYTES, scratchTotal);
     if (at === -1 || buf[at] !== 0x2c || at >= end) return false;
-    total = fromNumbers(scratchTotal);
+    total = scratchTotal;
     at += 1;
   }
   if (line.startsWith(at, LAST)) {
-    if (line.wholeNumbers(at + LAST.length, FIELD_BYTES, numbers) === -1) return false;
-    last = fromNumbers(scratchLast);
+    if (line.wholeNumbers(at + LAST.length, FIELD_BYTES, scratchLast) === -1) return false;
+    last = scratchLast;
   }
   if (total === undefined && last === undefined) return false;
   counter.count(buf.toString('utf8', start + HEAD.length, kinds.timestampEnd), total, last);
   return true;
 }
 
-const scratchTotal = {} as Counts;
-const scratchLast = {} as Counts;
+/**
+ * Takes the model of a turn_context line in Codex's own shape from its bytes (`"payload":{...}` closing the
+ * line, its `model` a string without escapes; the payload walked as JSON.parse would take it): false when it
+ * is of another shape (it is then parsed whole).
+ */
+function modelQuickly(counter: CodexUsageCounter, kinds: LineKinds, buf: Buffer, end: number): boolean {
+  const line = scanner.over(buf, end);
+  if (!line.startsWith(kinds.typeEnd, CONTEXT_PAYLOAD)) return false;
+  modelSpan.fill(-1);
+  const payloadEnd = line.object(kinds.typeEnd + CONTEXT_PAYLOAD.length - 1, 1, modelSpan, modelEscaped, undefined, MODEL);
+  if (payloadEnd === -1 || payloadEnd !== end - 1 || buf[payloadEnd] !== 0x7d) return false;
+  const from = modelSpan[0]!;
+  if (from === -1 || buf[from] !== QUOTE) return true;
+  if (modelEscaped[0] === 1) return false;
+  counter.turnModel(buf.toString('utf8', from + 1, modelSpan[1]! - 1));
+  return true;
+}
 
 /** The entries of the rollout at `path` (ReaderError when it cannot be read; a bad line is told and skipped). */
 async function rolloutEntries(path: string, options: Parameters<NonNullable<SessionUsage['entries']>>[1]): Promise<UsageEntry[]> {
@@ -211,6 +258,7 @@ async function rolloutEntries(path: string, options: Parameters<NonNullable<Sess
       if (kind === SKIP) return;
       // The file's last line may be cut off: it is parsed whole (a torn line is not counted).
       if (kind === COUNT && !last && countQuickly(counter, kinds, buf, start, end)) return;
+      if (kind === CONTEXT && !last && modelQuickly(counter, kinds, buf, end)) return;
       let record: unknown;
       try {
         record = JSON.parse(buf.toString('utf8', start, end));

@@ -13,8 +13,11 @@ const u = (input: number, cached: number, output: number, reasoning: number) => 
   input_tokens: input, cached_input_tokens: cached, output_tokens: output, reasoning_output_tokens: reasoning, total_tokens: input + output,
 });
 
-/** A rollout of `turns` turns; `reorder` writes each line's keys in another order (so it is parsed whole). */
-function rollout(turns: number, reorder: boolean): string {
+/**
+ * A rollout of `turns` turns; `reorder` writes each line's keys in another order (so it is parsed whole);
+ * `ordinal` numbers each line as Codex 0.171 does in its own rollouts.
+ */
+function rollout(turns: number, reorder: boolean, ordinal = false): string {
   const lines: object[] = [{ timestamp: '2026-01-01T00:00:00.000Z', type: 'session_meta', payload: { id: 'x', cwd: '/p' } }];
   const total = u(0, 0, 0, 0);
   for (let i = 0; i < turns; i += 1) {
@@ -28,7 +31,11 @@ function rollout(turns: number, reorder: boolean): string {
   }
   const reordered = (value: unknown): unknown => (Array.isArray(value) ? value.map(reordered)
     : value !== null && typeof value === 'object' ? Object.fromEntries(Object.entries(value).reverse().map(([k, v]) => [k, reordered(v)])) : value);
-  return lines.map((line) => `${JSON.stringify(reorder ? reordered(line) : line)}\n`).join('');
+  const numbered = (line: object, n: number) => {
+    const { timestamp, ...rest } = line as { timestamp: string };
+    return ordinal ? { timestamp, ordinal: n, ...rest } : line;
+  };
+  return lines.map((line, n) => `${JSON.stringify(reorder ? reordered(numbered(line, n)) : numbered(line, n))}\n`).join('');
 }
 
 async function entries(text: string) {
@@ -41,12 +48,14 @@ async function entries(text: string) {
 
 describe('Codex usage read from a rollout file', () => {
   test('lines in Codex\'s own shape count as the same lines parsed whole; repeats once; marks in text change nothing', async () => {
-    const quick = await entries(rollout(400, false));
-    const whole = await entries(rollout(400, true));
-    expect(quick.found).toHaveLength(400);
-    expect(quick.found).toEqual(whole.found);
-    expect(quick.warnings).toEqual([]);
-    expect(quick.found[5]).toEqual({ timestamp: '2026-01-02T00:00:05.000Z', model: 'm2', tokens: { input: 1005, output: 55, cacheRead: 0, cacheWrite: 0, reasoning: 5 } });
+    for (const ordinal of [false, true]) {
+      const quick = await entries(rollout(400, false, ordinal));
+      const whole = await entries(rollout(400, true, ordinal));
+      expect(quick.found).toHaveLength(400);
+      expect(quick.found).toEqual(whole.found);
+      expect(quick.warnings).toEqual([]);
+      expect(quick.found[5]).toEqual({ timestamp: '2026-01-02T00:00:05.000Z', model: 'm2', tokens: { input: 1005, output: 55, cacheRead: 0, cacheWrite: 0, reasoning: 5 } });
+    }
   });
 
   test('a cut-off last line is not counted; a bad line before it is told with its line number', async () => {
@@ -60,7 +69,7 @@ describe('Codex usage read from a rollout file', () => {
   });
   test('lines of every shape count as the same lines parsed one by one: odd numbers, escapes, CRLF, a BOM, chunks of 4 MiB crossed', async () => {
     const rng = new Rng(41);
-    const base = rollout(60, false).split('\n').filter((l) => l !== '');
+    const base = `${rollout(30, false)}${rollout(30, false, true)}`.split('\n').filter((l) => l !== '');
     const odd: [string, string][] = [
       ['"input_tokens":1', '"input_tokens":1.0'], ['"input_tokens":1', '"input_tokens":1e3'], ['"input_tokens":1', '"input_tokens":-5'],
       ['"input_tokens":1', '"input_tokens":0'], ['"input_tokens":1', '"input_tokens":01'], ['"input_tokens":1', '"input_tokens":12345678901234567890'], ['"input_tokens":1', '"input_tokens":"7"'],
@@ -70,6 +79,12 @@ describe('Codex usage read from a rollout file', () => {
       ['"type":"turn_context"', '"type":"turn\\u005fcontext"'], ['"info":{', '"info":null,"x":{'], ['"total_token_usage":', '"total":'],
       ['"last_token_usage":', '"last":'], ['{"timestamp":', '{"type":"event_msg","timestamp":'], ['"payload":{"type":"token_count",', '"payload":{"x":1,"type":"token_count",'],
       ['"model":"m', '"model":"\\u006d'], ['"timestamp":"', '"timestamp": "'],
+      ['"ordinal":', '"ordinal":-'], ['"ordinal":', '"ordinal":0'], ['"ordinal":', '"ordinal":1.'], ['"ordinal":', '"ordinal": '],
+      ['"ordinal":', '"ordinal":"'], ['"ordinal":', '"ordinal":1234567890123456'], ['"ordinal":', '"x":1,"ordinal":'],
+      ['"model":"m', '"model":1,"x":"m'], ['"model":"m', '"model":"","x":"m'], ['"model":"m', '"model":null,"model":"m'],
+      ['"cwd":"/p"', '"cwd":{"a":[1,{"model":"nested"}]}'], ['"cwd":"/p"', '"model":"first","cwd":"/p"'], ['"cwd":"/p"', '"cwd":"/p\\"'],
+      ['"cwd":"/p"', '"cwd":"/p\\n\\u00e9"'], ['"cwd":"/p"', '"cwd":[1,2,{"x":tru}]'], ['"model":"m', '"model":"naïve m'],
+      ['"payload":{"cwd"', '"payload":{"cwd":"/q","x":{"y":[]},"cwd"'], ['"payload":{"cwd"', '"payload" :{"cwd"'],
     ];
     const picked: string[] = [];
     while (picked.join('\n').length < 5 * 1024 * 1024) {
