@@ -115,7 +115,12 @@ export function zeroTokens(): TokenCounts {
 
 /** Add `more` into `into`. */
 export function addTokenCounts(into: TokenCounts, more: TokenCounts): void {
-  for (const key of TOKEN_FIELDS) into[key] += more[key];
+  // Field by field: a loop over TOKEN_FIELDS reads and writes by a computed key, several times slower.
+  into.input += more.input;
+  into.output += more.output;
+  into.cacheRead += more.cacheRead;
+  into.cacheWrite += more.cacheWrite;
+  into.reasoning += more.reasoning;
 }
 
 /** A token count as a non-negative safe integer, else 0 (what is no count is not summed). */

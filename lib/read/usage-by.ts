@@ -20,7 +20,7 @@ import { readAdapted, sniffFile } from './any-input.js';
 import { Output } from './output.js';
 import { UsageError } from '../session/options.js';
 import { diagnosticLine } from '../util/shown-text.js';
-import { group, ndjson, usageTable, type Counted, type UsageGroup } from './usage-rows.js';
+import { group, mergedEntries, ndjson, usageTable, type Counted, type UsageGroup } from './usage-rows.js';
 import type { ReadCommandOptions as ReadOptions } from './read-options.js';
 import type { EntriesReply, EntriesTask } from './usage-entries-task.js';
 
@@ -243,7 +243,8 @@ async function countFile(unit: Unit & { kind: 'file' }, options: ReadCommandOpti
       if (format === undefined) return [];
       entries = await eventEntries(createReadStream(path), format, agent, path, options, (message) => warn({ file: path, message }));
     }
-    return [{ agent: agent.harness.format, id: unit.id, path, entries }];
+    // Merged as a worker merges them: the same rows, far fewer objects kept until the end.
+    return [{ agent: agent.harness.format, id: unit.id, path, entries: mergedEntries(entries) }];
   } catch (error) {
     if (error instanceof ReaderError) fail(error.message);
     else if (typeof (error as NodeJS.ErrnoException).syscall === 'string') fail(`${path}: ${cannotBeRead(error)}`);

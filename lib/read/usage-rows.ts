@@ -36,8 +36,8 @@ export function localDay(timestamp: string | undefined): string | undefined {
   return `${date.getFullYear()}-${pad2(date.getMonth() + 1)}-${pad2(date.getDate())}`;
 }
 
-/** A time in UTC as agents write it (`YYYY-MM-DDTHH:MM:SS[.fff]Z`), its minute captured. */
-const UTC_TIME = /^\d{4}-\d{2}-\d{2}T(?:[01]\d|2[0-3]):([0-5]\d):[0-5]\d(?:\.\d{1,9})?Z$/;
+/** A time in UTC as agents write it (`YYYY-MM-DDTHH:MM:SS[.fff]Z`). */
+const UTC_TIME = /^\d{4}-\d{2}-\d{2}T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d{1,9})?Z$/;
 const QUARTER_MS = 15 * 60 * 1000;
 
 /**
@@ -49,22 +49,25 @@ const QUARTER_MS = 15 * 60 * 1000;
  */
 export function mergedEntries(entries: UsageEntry[]): UsageEntry[] {
   const out: UsageEntry[] = [];
-  let quarter = '';
+  /** The quarter hour in hand: its hour (`YYYY-MM-DDTHH`) and its number in the hour (0 to 3). */
+  let hour = '';
+  let quarter = -1;
   let oneDay = false;
-  /** The merged entries of `quarter`, one per model. */
+  /** The merged entries of the quarter, one per model. */
   let open: UsageEntry[] = [];
   for (const entry of entries) {
     const time = entry.timestamp;
-    const minute = time === undefined ? null : UTC_TIME.exec(time);
-    if (minute === null) {
+    if (time === undefined || !UTC_TIME.test(time)) {
       out.push(entry);
       continue;
     }
-    const key = `${time!.slice(0, 13)}:${pad2(Math.floor(Number(minute[1]) / 15) * 15)}`;
-    if (key !== quarter) {
-      quarter = key;
+    // The minute's two digits, at 14 and 15 (the shape was checked).
+    const q = Math.floor(((time.charCodeAt(14) - 0x30) * 10 + time.charCodeAt(15) - 0x30) / 15);
+    if (q !== quarter || !time.startsWith(hour)) {
+      hour = time.slice(0, 13);
+      quarter = q;
       open = [];
-      const start = Date.parse(`${key}:00.000Z`);
+      const start = Date.parse(`${hour}:${pad2(q * 15)}:00.000Z`);
       oneDay = !Number.isNaN(start) && localDay(new Date(start).toISOString()) === localDay(new Date(start + QUARTER_MS - 1).toISOString());
     }
     if (!oneDay) {
