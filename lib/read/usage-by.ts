@@ -181,7 +181,10 @@ function fileUnit(path: string, options: ReadCommandOptions, fail: ((message: st
   return { kind: 'file', agent, id: idOfPath(path), path };
 }
 
-/** Without `--threads`, bytes of files to count on workers below which this thread counts them all (a worker has its own start). */
+/**
+ * Without `--threads`, bytes of files to count on workers below which this thread counts them all (a worker has
+ * its own start), for an agent that does not say (SessionUsage.workerMinBytes).
+ */
 const POOL_MIN_BYTES = 128 * 1024 * 1024;
 
 /**
@@ -190,16 +193,17 @@ const POOL_MIN_BYTES = 128 * 1024 * 1024;
  */
 async function countAll(units: Unit[], options: ReadCommandOptions, fail: (message: string) => void, warn: (w: ReaderWarning) => void): Promise<Counted[]> {
   const own = units.filter((unit): unit is Unit & { kind: 'file' } => unit.kind === 'file' && unit.agent.usage?.entries !== undefined);
-  let bytes = 0;
+  /** The files' bytes, each in parts of its agent's workerMinBytes: the pool pays from 1. */
+  let share = 0;
   for (const unit of own) {
     try {
-      bytes += lstatSync(unit.path).size;
+      share += lstatSync(unit.path).size / (unit.agent.usage?.workerMinBytes ?? POOL_MIN_BYTES);
     } catch {
       // Said when it is counted.
     }
   }
   const size = Math.min(options.threads ?? defaultUsageThreads(), own.length);
-  const pool = own.length >= 2 && (options.threads !== undefined || bytes >= POOL_MIN_BYTES)
+  const pool = own.length >= 2 && (options.threads !== undefined || share >= 1)
     ? UsagePool.start<EntriesTask, EntriesReply>(size, new URL('./usage-entries-worker.js', import.meta.url)) : undefined;
   const limits = options.maxRecordBytes !== undefined ? { maxRecordBytes: options.maxRecordBytes } : {};
   try {

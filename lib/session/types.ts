@@ -196,6 +196,11 @@ export interface SessionUsage {
   entries?(path: string, options: { maxRecordBytes?: number; onWarning: (warning: ReaderWarning) => void }): Promise<UsageEntry[]>;
   /** Optional: whether the file at `path` is counted with another session's `entries` (a Claude subagent's transcript). */
   countedWithSession?(path: string): boolean;
+  /**
+   * Optional: bytes of this agent's files below which `entries` counts them faster on the calling thread than
+   * on worker threads, whose start and first files cost more than they share out (default: 128 MiB).
+   */
+  workerMinBytes?: number;
 }
 
 /** How an agent's own session files are read back as events (`asyncai-log read`). */

@@ -289,4 +289,5 @@ async function rolloutEntries(path: string, options: Parameters<NonNullable<Sess
   return counter.entries;
 }
 
-export const codexUsage: SessionUsage = { entries: rolloutEntries };
+/** Rollouts are counted fast enough on one thread that workers only pay for a large tree (docs/performance.md). */
+export const codexUsage: SessionUsage = { entries: rolloutEntries, workerMinBytes: 1024 * 1024 * 1024 };
