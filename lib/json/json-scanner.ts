@@ -93,17 +93,29 @@ export class JsonScanner {
     out.fill(0);
     let i = pos + 1;
     if (buf[i] === 0x7d && i < end) return i + 1;
+    /** The key after the last one found: keys written in `keys`' order are each found at the first try. */
+    let expected = 0;
     for (;;) {
       if (buf[i] !== QUOTE || i >= end) return -1;
-      const close = this.plainStringEnd(i + 1);
-      if (close === -1 || buf[close + 1] !== 0x3a || close + 1 >= end) return -1;
       let key = -1;
-      for (let k = 0; k < keys.length; k += 1) {
-        if (this.isText(i + 1, close, keys[k]!)) {
-          key = k;
-          break;
+      let close: number;
+      const first = keys[expected];
+      if (first !== undefined && this.startsWith(i + 1, first) && buf[i + 1 + first.length] === QUOTE) {
+        // Its bytes are plain (a key asked for has no quote, backslash or control character).
+        key = expected;
+        close = i + 1 + first.length;
+      } else {
+        close = this.plainStringEnd(i + 1);
+        if (close === -1) return -1;
+        for (let k = 0; k < keys.length; k += 1) {
+          if (this.isText(i + 1, close, keys[k]!)) {
+            key = k;
+            break;
+          }
         }
       }
+      if (buf[close + 1] !== 0x3a || close + 1 >= end) return -1;
+      if (key !== -1) expected = key + 1;
       i = this.wholeNumber(close + 2);
       if (i === -1) return -1;
       if (key !== -1) out[key] = this.whole;

@@ -41,6 +41,14 @@ describe('JsonScanner.wholeNumbers', () => {
     expect(read('{"bb":123456789012345},')).toEqual({ at: 22, numbers: [0, 123456789012345, 0] });
   });
 
+  test('keys in the order asked, out of it, and keys that begin as the one expected next', () => {
+    expect(read('{"a":1,"bb":2,"c_tokens":3}').numbers).toEqual([1, 2, 3]);
+    expect(read('{"c_tokens":3,"bb":2,"a":1}').numbers).toEqual([1, 2, 3]);
+    expect(read('{"ab":9,"a":1,"bbb":8,"bb":2,"c_tokens_x":7}').numbers).toEqual([1, 2, 0]);
+    expect(read('{"a":1,"a":4,"bb":2,"a":6}').numbers).toEqual([6, 2, 0]);
+    expect(read('{"a":1,"b\\b":2}').at).toBe(-1);
+  });
+
   test('any other shape is -1: a space, a fraction, an exponent, a sign, a leading zero, 16 digits, a string, an escape, no end', () => {
     for (const text of ['{"a": 1}', '{"a":1.5}', '{"a":1e3}', '{"a":-1}', '{"a":01}', '{"a":1234567890123456}', '{"a":"1"}',
       '{"\\u0061":1}', '{"a":null}', '{"a":{}}', '{"a":1', '{"a":1,}', '[1]', '{"a":1 }']) {

@@ -31,15 +31,17 @@ const HEAD = bytes('{"timestamp":"');
 const TYPE = bytes('","type":"');
 const ORDINAL = bytes('","ordinal":');
 const ORDINAL_TYPE = bytes(',"type":"');
-const TURN_CONTEXT = bytes('turn_context');
-const EVENT_MSG = bytes('event_msg');
+/** The two types read, with their closing quote. */
+const TURN_CONTEXT = bytes('turn_context"');
+const EVENT_MSG = bytes('event_msg"');
 /** An event_msg's payload is a tagged enum: its own type first. */
 const PAYLOAD = bytes('","payload":{"type":"');
 /** A turn_context's payload, whose `model` is read from its bytes when the line ends with it. */
 const CONTEXT_PAYLOAD = bytes('","payload":{');
 const MODEL = [bytes('model')];
-const TOKEN_COUNT = bytes('token_count');
-const INFO = bytes('","info":{');
+/** A count's own type and what follows it when its numbers are read from its bytes. */
+const TOKEN_COUNT = bytes('token_count","info":{');
+const TOKEN_COUNT_TYPE = bytes('token_count');
 const TOTAL = bytes('"total_token_usage":');
 const LAST = bytes('"last_token_usage":');
 /**
@@ -98,21 +100,22 @@ class LineKinds {
       }
       if (type !== -1) {
         this.timestampEnd = quote;
-        const typeEnd = line.plainStringEnd(type);
-        if (typeEnd === -1) return PARSE;
-        if (line.isText(type, typeEnd, TURN_CONTEXT)) {
-          this.typeEnd = typeEnd;
+        // The two types wanted are compared with their closing quote (then they are plain strings); another
+        // type is passed over when it is a plain string, else the line is parsed.
+        if (line.startsWith(type, TURN_CONTEXT)) {
+          this.typeEnd = type + TURN_CONTEXT.length - 1;
           return CONTEXT;
         }
-        if (!line.isText(type, typeEnd, EVENT_MSG)) return SKIP;
+        if (!line.startsWith(type, EVENT_MSG)) return line.plainStringEnd(type) === -1 ? PARSE : SKIP;
+        const typeEnd = type + EVENT_MSG.length - 1;
         if (!line.startsWith(typeEnd, PAYLOAD)) return PARSE;
         const event = typeEnd + PAYLOAD.length;
+        if (line.startsWith(event, TOKEN_COUNT)) {
+          this.info = event + TOKEN_COUNT.length;
+          return COUNT;
+        }
         const eventEnd = line.plainStringEnd(event);
-        if (eventEnd === -1) return PARSE;
-        if (!line.isText(event, eventEnd, TOKEN_COUNT)) return SKIP;
-        if (!line.startsWith(eventEnd, INFO)) return PARSE;
-        this.info = eventEnd + INFO.length;
-        return COUNT;
+        return eventEnd === -1 || line.isText(event, eventEnd, TOKEN_COUNT_TYPE) ? PARSE : SKIP;
       }
     }
     if (buf !== this.buf || this.markFrom > start || (this.mark !== -1 && this.mark < start)) {
