@@ -1,5 +1,5 @@
-// The command line through yargs: every command, help, completion and usage errors (the plain filter's flags
-// are parsed in asyncai-log.ts without it, filter-argv.ts). Loaded only when it is needed.
+// The command line through yargs: every command, help, completion and usage errors (plain command lines are
+// parsed in asyncai-log.ts without it, plain-argv.ts). Loaded only when it is needed.
 import yargs, { type Argv } from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { filterCommand } from './commands/filter.js';
