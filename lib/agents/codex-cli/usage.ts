@@ -72,9 +72,9 @@ const CONTEXT = 3;
 
 /**
  * What a line is, from its first bytes when it is in Codex's own shape: a token_count whose counts are read
- * from its bytes (COUNT, `info` at `info`), a turn_context whose model is (CONTEXT, the type's end at
- * `typeEnd`), a line to parse whole (a count of another shape), or one of another type, passed over. A line
- * of another shape is parsed when it holds the mark.
+ * from its bytes (COUNT, `info` at `info`), a turn_context whose model is read from its bytes (CONTEXT, the
+ * type's end at `typeEnd`), a line to parse whole (a count of another shape), or one of another type, passed
+ * over. A line of another shape is parsed when it holds the mark.
  */
 class LineKinds {
   info = 0;
