@@ -77,27 +77,32 @@ function actual(path: string, chunk: number, limit = Number.MAX_SAFE_INTEGER, op
   }
 }
 
+/**
+ * Each of 200 seeded random files (`seed`), written to a temporary directory: its number, path and bytes, and
+ * the generator for the test's own draws after it.
+ */
+function eachSeededFile(seed: number, check: (n: number, path: string, bytes: Buffer, rand: () => number) => void): void {
+  const dir = tempDir();
+  const rand = random(seed);
+  for (let n = 0; n < 200; n += 1) {
+    const bytes = randomFile(rand);
+    const path = join(dir, `${n}.jsonl`);
+    writeFileSync(path, bytes);
+    check(n, path, bytes, rand);
+  }
+}
+
 describe('FileLines', () => {
   test('gives the lines LineSplitter gives, for every chunk size (200 seeded files)', () => {
-    const dir = tempDir();
-    const rand = random(7);
-    for (let n = 0; n < 200; n += 1) {
-      const bytes = randomFile(rand);
-      const path = join(dir, `${n}.jsonl`);
-      writeFileSync(path, bytes);
+    eachSeededFile(7, (_, path, bytes) => {
       const want = expected(bytes);
       for (const chunk of [1, 3, 7, 64, 4096]) expect(actual(path, chunk)).toEqual(want);
-    }
+    });
   });
 
   test('by spans: the same lines within the limit, blank ones too, for every chunk size, into a buffer given', () => {
-    const dir = tempDir();
-    const rand = random(11);
     const within = (text: string | undefined) => text !== undefined && text.trim() !== '';
-    for (let n = 0; n < 200; n += 1) {
-      const bytes = randomFile(rand);
-      const path = join(dir, `${n}.jsonl`);
-      writeFileSync(path, bytes);
+    eachSeededFile(11, (n, path, bytes) => {
       const want = expected(bytes).map((line) => [line.text, line.last]).filter(([text]) => within(text as string | undefined));
       for (const chunk of [1, 3, 7, 64, 4096]) {
         const fd = openSync(path, 'r');
@@ -117,7 +122,7 @@ describe('FileLines', () => {
         }
         expect(seen.filter(([text]) => within(text)), `file ${n}, chunk ${chunk}`).toEqual(want);
       }
-    }
+    });
   });
 
   test('reads only the first `limit` bytes', () => {
@@ -148,12 +153,7 @@ describe('FileLines', () => {
 
 describe('FileLines: lines passed over by number', () => {
   test('hands over the wanted lines as a full read gives them, numbered alike, for every chunk size (200 seeded files)', () => {
-    const dir = tempDir();
-    const rand = random(13);
-    for (let n = 0; n < 200; n += 1) {
-      const bytes = randomFile(rand);
-      const path = join(dir, `${n}.jsonl`);
-      writeFileSync(path, bytes);
+    eachSeededFile(13, (n, path, bytes, rand) => {
       const all = expected(bytes);
       const last = all.at(-1)?.no ?? 0;
       // Wanted: a random choice of numbers, blank lines' and over-long lines' among them.
@@ -162,7 +162,7 @@ describe('FileLines: lines passed over by number', () => {
       for (const chunk of [1, 3, 7, 64, 4096]) {
         expect(actual(path, chunk, Number.MAX_SAFE_INTEGER, { wanted }), `file ${n}, chunk ${chunk}`).toEqual(want);
       }
-    }
+    });
   });
 
   test('a long line passed over is not held: no buffer is made for it, nor is it reported over the limit', () => {
