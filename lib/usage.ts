@@ -107,15 +107,13 @@ export interface TokenCounts {
   reasoning: number;
 }
 
-export const TOKEN_FIELDS = ['input', 'output', 'cacheRead', 'cacheWrite', 'reasoning'] as const;
-
 export function zeroTokens(): TokenCounts {
   return { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, reasoning: 0 };
 }
 
 /** Add `more` into `into`. */
 export function addTokenCounts(into: TokenCounts, more: TokenCounts): void {
-  // Field by field: a loop over TOKEN_FIELDS reads and writes by a computed key, several times slower.
+  // Field by field: a loop over the field names reads and writes by a computed key, several times slower.
   into.input += more.input;
   into.output += more.output;
   into.cacheRead += more.cacheRead;
