@@ -1,9 +1,9 @@
 // Usage over a Codex tree: `asyncai-log read --usage` (no argument, CODEX_HOME at the tree) against the pinned
 // ccusage's `codex session --json --offline` on a deterministic tree of Codex rollouts (`<tree>/sessions/YYYY/MM/
-// DD/rollout-<time>-<uuid>.jsonl`), each written as Codex writes one: session_meta, a turn_context per turn,
-// response_item lines (user message, reasoning, function calls and their output, assistant message) and an
-// event_msg token_count after each response with running totals (cached input, reasoning), the odd count
-// repeated. Medians of whole-process runs, the two tools taking turns; the totals of both compared. A section
+// DD/rollout-<time>-<uuid>.jsonl`), each written as Codex 0.171 writes one (see rollout below): session_meta,
+// a turn_context per turn, response_item lines (user message, reasoning, function calls and their output,
+// assistant message) with their events, and an event_msg token_count after each response with running totals
+// (cached input, reasoning), the odd count repeated. Medians of whole-process runs, the two tools taking turns; the totals of both compared. A section
 // module of bench/run.mjs (bench/sections.md): `npm run bench` measures it; alone, `node bench/run.mjs --only
 // usage_codex`, or `node bench/usage-codex.mjs [--files N] [--turns T] [--reps R] [--seed S] [--cache-dir DIR]`
 // to print its table without writing anything.
