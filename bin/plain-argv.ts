@@ -44,9 +44,14 @@ export function recordCommand(module: CommandModule): PlainCommand {
   };
   const recorder: object = new Proxy({}, {
     get: (_, method) => (name: string, spec: FlagSpec) => {
-      if (method === 'option') command.flags.set(name, spec);
-      else if (method === 'positional' && name === command.operands.key) command.operands.spec = spec;
-      else if (typeof method !== 'string' || !TEXTS.has(method)) command.other = true;
+      if (method === 'option') {
+        command.flags.set(name, spec);
+      } else if (method === 'positional' && name === command.operands.key && (spec.type ?? 'string') === 'string' && spec.coerce === undefined) {
+        // Operands taken as typed (a string each); one of another type or made by a coerce is left to yargs.
+        command.operands.spec = spec;
+      } else if (typeof method !== 'string' || !TEXTS.has(method)) {
+        command.other = true;
+      }
       return recorder;
     },
   });

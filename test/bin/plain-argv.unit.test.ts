@@ -2,7 +2,7 @@
 // parser takes gives the command's handler the same flags and operands as yargs gives it, and what it is not
 // sure of it leaves to yargs. The filter (the default command), read, convert and sessions.
 import { describe, expect, test } from 'vitest';
-import yargs, { type CommandModule } from 'yargs';
+import yargs, { type Argv, type CommandModule } from 'yargs';
 import { filterCommand } from '../../bin/commands/filter.js';
 import { readCommand } from '../../bin/commands/read.js';
 import { convertCommand } from '../../bin/commands/convert.js';
@@ -113,9 +113,12 @@ describe.each(NAMED.map(([module, taken, left]) => [recordCommand(module).name, 
   });
 });
 
-test('a builder that asks yargs for more than flags, operands and help texts leaves every command line to yargs', () => {
+test('a builder that asks yargs for more than flags, string operands and help texts leaves every command line to yargs', () => {
   const checked = recordCommand({ command: 'x [files..]', describe: '', builder: (y) => y.option('a', { type: 'boolean' }).conflicts('a', 'b'), handler: () => {} });
   expect(checked.other).toBe(true);
   expect(plainArgv([], checked)).toBeUndefined();
+  for (const builder of [(y: Argv) => y.positional('n', { type: 'number' }), (y: Argv) => y.positional('n', { type: 'string', coerce: Number }), (y: Argv) => y.positional('m', { type: 'string' })]) {
+    expect(recordCommand({ command: 'x [n]', describe: '', builder, handler: () => {} }).other).toBe(true);
+  }
   expect(() => recordCommand({ command: 'x <a> [b]', describe: '', builder: (y) => y, handler: () => {} })).toThrow(/another form/);
 });
