@@ -173,6 +173,45 @@ export class JsonScanner {
     return pos;
   }
 
+  /** The end of the value starting at `pos` (not validating). */
+  valueEnd(pos: number): number {
+    const c = this.buf[pos];
+    if (c === QUOTE) return this.stringEnd(pos) + 1;
+    return c === 0x7b || c === 0x5b ? this.skipContainer(pos) : this.scalarEnd(pos);
+  }
+
+  /**
+   * Not validating: the start of the value of the last member named `key` (however its name is escaped) of the
+   * object at `pos`, or -1 when it has none.
+   */
+  lastMember(pos: number, key: string): number {
+    const { buf } = this;
+    let found = -1;
+    pos = this.ws(pos + 1);
+    if (buf[pos] === 0x7d) return -1;
+    for (;;) {
+      const close = this.stringEnd(pos);
+      const matches = this.keyIs(pos + 1, close, key);
+      pos = this.ws(this.ws(close + 1) + 1);
+      if (matches) found = pos;
+      pos = this.ws(this.valueEnd(pos));
+      if (buf[pos] !== 0x2c) return found;
+      pos = this.ws(pos + 1);
+    }
+  }
+
+  /** Whether the string body `buf[start, end)` (valid JSON) is `key` (ASCII) once decoded. */
+  private keyIs(start: number, end: number, key: string): boolean {
+    const { buf } = this;
+    let plain = end - start === key.length;
+    for (let i = start; i < end; i += 1) {
+      const c = buf[i]!;
+      if (c === BACKSLASH) return JSON.parse(buf.toString('utf8', start - 1, end + 1)) === key;
+      if (plain && c !== key.charCodeAt(i - start)) plain = false;
+    }
+    return plain;
+  }
+
   /** Skip a container without looking inside (too deep to scan by recursion); not validating. */
   skipContainer(pos: number): number {
     const buf = this.buf;

@@ -3,7 +3,7 @@
 // line as JSON.parse would and gives up on anything it is not sure of (escaped keys, deep nesting, invalid
 // text), so a line it accepts yields exactly the values JSON.parse would give; every other line is parsed.
 // The walk is lib/json/json-scanner.ts's; what is here is which fields a Claude Code record's head is.
-import { JsonScanner, QUOTE, valueAt } from '../../../json/json-scanner.js';
+import { JsonScanner, QUOTE, valueAt, type InnerFields } from '../../../json/json-scanner.js';
 
 /** What a record is, as far as branches go. */
 export type NodeKind = 'user' | 'assistant' | 'tool-results' | 'context' | 'boundary';
@@ -39,42 +39,20 @@ function isString(walk: JsonScanner, start: number, text: string): boolean {
 }
 
 /**
- * Whether a user record's message (the object at `buf[start, end)`, validated) holds tool results only:
- * `message.content` a non-empty array whose every element is an object of type "tool_result".
+ * Whether a user record's message holds tool results only: `message.content` (the value at `content`, its
+ * line validated, or -1) a non-empty array whose every element is an object of type "tool_result".
  */
-function toolResultsOnly(walk: JsonScanner, start: number, end: number): boolean {
+function toolResultsOnly(walk: JsonScanner, content: number): boolean {
   const { buf } = walk;
-  if (buf[start] !== 0x7b) return false;
-  const content = lastValue(walk, start, 'content');
-  if (content === undefined || buf[content] !== 0x5b) return false;
+  if (content < 0 || buf[content] !== 0x5b) return false;
   let pos = walk.ws(content + 1);
   if (buf[pos] === 0x5d) return false;
   for (;;) {
     if (buf[pos] !== 0x7b) return false;
-    const type = lastValue(walk, pos, 'type');
-    if (type === undefined || !isString(walk, type, 'tool_result')) return false;
-    const after = walk.value(pos, 0);
-    pos = walk.ws(after);
-    if (buf[pos] === 0x5d) return pos <= end;
-    pos = walk.ws(pos + 1);
-  }
-}
-
-/** The start of the value of the last `key` (unescaped) in the object at `pos`, or undefined. */
-function lastValue(walk: JsonScanner, pos: number, key: string): number | undefined {
-  const { buf } = walk;
-  let found: number | undefined;
-  pos = walk.ws(pos + 1);
-  if (buf[pos] === 0x7d) return undefined;
-  for (;;) {
-    const keyEnd = walk.string(pos);
-    const escaped = walk.escaped;
-    const matches = !escaped ? keyEnd - pos - 2 === key.length && buf.toString('latin1', pos + 1, keyEnd - 1) === key
-      : JSON.parse(buf.toString('utf8', pos, keyEnd)) === key;
-    pos = walk.ws(walk.ws(keyEnd) + 1);
-    if (matches) found = pos;
-    pos = walk.ws(walk.value(pos, 0));
-    if (buf[pos] === 0x7d) return found;
+    const type = walk.lastMember(pos, 'type');
+    if (type < 0 || !isString(walk, type, 'tool_result')) return false;
+    pos = walk.ws(walk.valueEnd(pos));
+    if (buf[pos] === 0x5d) return true;
     pos = walk.ws(pos + 1);
   }
 }
@@ -82,6 +60,8 @@ function lastValue(walk: JsonScanner, pos: number, key: string): number | undefi
 /** Span positions of FIELDS and whether each string value held an escape, reused (one line at a time). */
 const spans = new Int32Array(FIELDS.length * 2);
 const escapes = new Uint8Array(FIELDS.length);
+/** `message.content`'s span, read in the same walk. */
+const message: InnerFields = { field: MESSAGE, fields: [Buffer.from('content')], spans: new Int32Array(2), escapes: new Uint8Array(1) };
 
 const KINDS: readonly NodeKind[] = ['user', 'assistant', 'tool-results', 'context', 'boundary'];
 /** The head's fields, first in FIELDS. */
@@ -101,17 +81,13 @@ export function scanRecordHead(buf: Buffer, start: number, end: number, out: Int
   const open = walk.ws(start);
   if (buf[open] !== 0x7b) return false;
   spans.fill(-1);
-  const close = walk.object(open, 1, spans, escapes);
+  const close = walk.object(open, 1, spans, escapes, message);
   if (close < 0 || walk.ws(close) !== end) return false;
   const value = (field: number): unknown => (spans[2 * field]! < 0 ? undefined
     : valueAt(buf, spans[2 * field]!, spans[2 * field + 1]!, escapes[field] === 1));
   let kind: NodeKind;
   switch (value(TYPE)) {
-    case 'user': {
-      const message = spans[2 * MESSAGE]!;
-      kind = message >= 0 && toolResultsOnly(walk, message, spans[2 * MESSAGE + 1]!) ? 'tool-results' : 'user';
-      break;
-    }
+    case 'user': kind = spans[2 * MESSAGE]! >= 0 && toolResultsOnly(walk, message.spans[0]!) ? 'tool-results' : 'user'; break;
     case 'assistant': kind = 'assistant'; break;
     case 'system': kind = value(SUBTYPE) === 'compact_boundary' ? 'boundary' : 'context'; break;
     default: kind = 'context';

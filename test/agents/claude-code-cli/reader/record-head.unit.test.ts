@@ -163,6 +163,24 @@ describe('readRecordHead', () => {
     expect(readRecordHead(Buffer.from(line), 0, line.length)?.kind).toBe('tool-results');
   });
 
+  test('a tool result\'s type is found however its key and value are written, its last one counting', () => {
+    const kinds = {
+      '{"type":"user","message":{"content":[{"\\u0074ype":"tool_\\u0072esult","content":"a \\"type\\":\\"text\\" b"}]}}': 'tool-results',
+      '{"type":"user","message":{"content":[ { "content" : [ {"type":"text"} ] , "type" : "tool_result" } , {"type":"tool_result"} ]}}': 'tool-results',
+      '{"type":"user","message":{"content":[{"type":"tool_result","t\\u0079pe":"text"}]}}': 'user',
+      '{"type":"user","message":{"content":[{"type":"text","type":"tool_result"},{"type":"tool_result","x":{"type":"text"}}]}}': 'tool-results',
+      '{"type":"user","message":{"content":[{"type":"tool_result"},{"content":"no type"}]}}': 'user',
+      '{"type":"user","message":{"content":[]}}': 'user',
+      '{"type":"user","message":{"content":[{"type":"tool_result"}],"content":"text"}}': 'user',
+      '{"type":"user","message":{"content":"text","content":[{"type":"tool_result"}]}}': 'tool-results',
+      '{"type":"user","message":[{"content":[{"type":"tool_result"}]}]}': 'user',
+    };
+    for (const [line, kind] of Object.entries(kinds)) {
+      expect(check(line), line).toBe('accepted');
+      expect(readRecordHead(Buffer.from(line), 0, Buffer.byteLength(line))?.kind, line).toBe(kind);
+    }
+  });
+
   test('raw control characters, bad escapes, bad numbers and trailing text are refused', () => {
     for (const line of [
       '{"type":"user","uuid":"a\u0001"}', '{"type":"user","uuid":"a\\x"}', '{"type":"user","n":01}', '{"type":"user","n":1.}',
