@@ -9,6 +9,13 @@ import { BLANK, cutLine, LineRules, OVER_LONG, type Line } from './lines.js';
 /** Bytes read at a time. */
 export const CHUNK_BYTES = 1024 * 1024;
 
+/**
+ * Chunk buffers a FileLines done with its file gave back (`release`), for the next one of the same size: a
+ * reader of many files reads them all into the same few buffers instead of mapping fresh memory for each.
+ */
+const spares: Buffer[] = [];
+const MOST_SPARES = 4;
+
 /** One line of the file. The object and its bytes are only valid during the callback that gets it. */
 export interface FileLine {
   /** 1-based line number. */
@@ -88,8 +95,8 @@ export class FileLines {
    * @param maxLineBytes longest line handed over with its bytes
    * @param chunkBytes bytes read at a time (tests use small chunks to split lines at awkward places)
    * @param onSkippedBytes gets the bytes of each over-long line in order, as they go by, before the line itself
-   * @param buffer the buffer to read chunks into (of `chunkBytes` bytes), one reused from file to file by a
-   *   reader of many files, that no other FileLines is reading into at the same time
+   * @param buffer the buffer to read chunks into (of `chunkBytes` bytes), that no other FileLines is reading
+   *   into at the same time; by default one another FileLines released, else a new one
    */
   constructor(
     private readonly fd: number, private readonly limit: number, maxLineBytes: number,
@@ -97,7 +104,7 @@ export class FileLines {
     private readonly onSkippedBytes?: (buf: Buffer, start: number, end: number) => void,
     buffer?: Buffer,
   ) {
-    this.buf = buffer !== undefined && buffer.length === chunkBytes ? buffer : Buffer.allocUnsafeSlow(chunkBytes);
+    this.buf = buffer !== undefined && buffer.length === chunkBytes ? buffer : spareOf(chunkBytes) ?? Buffer.allocUnsafeSlow(chunkBytes);
     this.rules = new LineRules(maxLineBytes);
     this.maxLineBytes = maxLineBytes;
   }
@@ -215,7 +222,7 @@ export class FileLines {
     if (this.kept || (this.buf.length > this.chunkBytes && small)) {
       // The long line that grew the buffer is done: back to chunks of the usual size. A kept buffer is left
       // as it is to whoever kept it.
-      const usual = Buffer.allocUnsafeSlow(small ? this.chunkBytes : this.buf.length);
+      const usual = (small ? spareOf(this.chunkBytes) : undefined) ?? Buffer.allocUnsafeSlow(small ? this.chunkBytes : this.buf.length);
       this.buf.copy(usual, 0, start, end);
       this.buf = usual;
       this.kept = false;
@@ -254,6 +261,16 @@ export class FileLines {
    */
   keepBuffer(): void {
     this.kept = true;
+  }
+
+  /**
+   * Done with the file: its chunk buffer goes to the next FileLines (unless a caller kept it, or a long line
+   * grew it). No line handed over is used after this, and nothing more is read.
+   */
+  release(): void {
+    if (!this.kept && this.buf.length === this.chunkBytes && spares.length < MOST_SPARES) spares.push(this.buf);
+    this.buf = EMPTY;
+    this.done = true;
   }
 
   private finish(onLine: ((line: FileLine) => void) | undefined, onSpan: ((buf: Buffer, start: number, end: number, last: boolean) => void) | undefined): void {
@@ -354,4 +371,10 @@ export function lineNumberAt(fd: number, offset: number): number {
     at += n;
   }
   return no;
+}
+
+/** A released chunk buffer of `bytes` bytes, if there is one. */
+function spareOf(bytes: number): Buffer | undefined {
+  const at = spares.findIndex((buf) => buf.length === bytes);
+  return at === -1 ? undefined : spares.splice(at, 1)[0];
 }

@@ -251,3 +251,47 @@ describe('FileLines: the buffer a long line is read into', () => {
     expect(linesOf(Buffer.from(`{"n":1}\n${long}\n{"n":2}\n`), 1024, 4096).map((s) => s.text)).toEqual(['{"n":1}', '{"n":2}']);
   });
 });
+
+describe('FileLines: buffers given back (release)', () => {
+  /** Read `content` by lines in chunks of `chunkBytes`; `keep` lines have their chunk kept. Released after. */
+  const read = (content: string, chunkBytes: number, keep = (_text: string) => false) => {
+    const path = join(tempDir(), 'release.jsonl');
+    writeFileSync(path, content);
+    const fd = openSync(path, 'r');
+    const lines = new FileLines(fd, Number.MAX_SAFE_INTEGER, MAX, chunkBytes);
+    const seen: { text: string; view: Buffer; buf: Buffer }[] = [];
+    try {
+      while (lines.readChunk((line) => {
+        const text = lineText(line);
+        seen.push({ text, view: line.buf.subarray(line.start, line.end), buf: line.buf });
+        if (keep(text)) lines.keepBuffer();
+      }));
+    } finally {
+      lines.release();
+      closeSync(fd);
+    }
+    expect(lines.readChunk(() => { throw new Error('a line after release'); })).toBe(false);
+    return seen;
+  };
+
+  test('the next file of the same chunk size is read into the buffer the last one released', () => {
+    const first = read('{"a":1}\n{"a":2}\n', 4099);
+    const second = read('{"b":1}\n', 4099);
+    expect(second.map((s) => s.text)).toEqual(['{"b":1}']);
+    expect(second[0]!.buf).toBe(first[0]!.buf);
+    // Another size gets a buffer of its own.
+    expect(read('{"c":1}\n', 4101)[0]!.buf).not.toBe(first[0]!.buf);
+  });
+
+  test('a kept buffer is never given to another file: its lines stay as they were', () => {
+    // Kept in a chunk, and kept with the file's last line (no newline after it, handed over as the file ends).
+    for (const content of ['{"keep":"this line"}\n{"n":2}\n', '{"n":1}\n{"keep":"this line"}']) {
+      const kept = read(content, 4103, (text) => text.includes('keep')).find((s) => s.text.includes('keep'))!;
+      for (let i = 0; i < 3; i += 1) {
+        const other = read(`{"other":"${'z'.repeat(30)}"}\n`, 4103);
+        expect(other[0]!.buf).not.toBe(kept.buf);
+      }
+      expect(kept.view.toString()).toBe('{"keep":"this line"}');
+    }
+  });
+});

@@ -52,8 +52,6 @@ const MARK = bytes('n_co');
 
 /** Bytes read at a time: most rollouts in one read. */
 const SPAN_BYTES = 4 * CHUNK_BYTES;
-/** The buffer every rollout of this thread is read into, one at a time (rolloutEntries does not yield while reading). */
-let spare: Buffer | undefined;
 
 /** The one JSON byte scanner (lib/json), pointed at each line in turn. */
 const scanner = new JsonScanner(Buffer.alloc(0));
@@ -253,9 +251,9 @@ async function rolloutEntries(path: string, options: Parameters<NonNullable<Sess
   const counter = new CodexUsageCounter();
   const kinds = new LineKinds();
   const max = options.maxRecordBytes ?? MAX_RECORD_BYTES;
+  let lines: FileLines | undefined;
   try {
-    spare ??= Buffer.allocUnsafeSlow(SPAN_BYTES);
-    const lines = new FileLines(fd, fstatSync(fd).size, max, SPAN_BYTES, undefined, spare);
+    const read = lines = new FileLines(fd, fstatSync(fd).size, max, SPAN_BYTES);
     const onLine = (buf: Buffer, start: number, end: number, last: boolean) => {
       const kind = kinds.kind(buf, start, end);
       if (kind === SKIP) return;
@@ -267,7 +265,7 @@ async function rolloutEntries(path: string, options: Parameters<NonNullable<Sess
         record = JSON.parse(buf.toString('utf8', start, end));
       } catch {
         // A cut-off last line is a rollout being written: nothing to say of it.
-        if (!last) options.onWarning({ file: path, line: lineNumberAt(fd, lines.offsetAt(start)), message: 'not a JSON line; skipped' });
+        if (!last) options.onWarning({ file: path, line: lineNumberAt(fd, read.offsetAt(start)), message: 'not a JSON line; skipped' });
         return;
       }
       counter.add(record);
@@ -282,11 +280,12 @@ async function rolloutEntries(path: string, options: Parameters<NonNullable<Sess
         at = nl + 1;
       }
     };
-    while (lines.readSpan(onSpan));
+    while (read.readSpan(onSpan));
   } catch (error) {
     if (typeof (error as NodeJS.ErrnoException).syscall !== 'string') throw error;
     throw new ReaderError(`${path}: ${cannotBeRead(error)}`);
   } finally {
+    lines?.release();
     closeSync(fd);
   }
   return counter.entries;

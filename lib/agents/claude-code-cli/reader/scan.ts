@@ -254,6 +254,7 @@ export class TranscriptScan {
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    this.lines.release();
     closeSync(this.fd);
   }
 
