@@ -2,7 +2,7 @@
 // first and last bytes (`fileEnds`), the project directory and start any agent's records say there
 // (`genericFacts`), and the title an agent keeps in a record of its own (`latestTitle`, each agent's
 // `SessionLookup.describe` saying which record). Nothing here reads a whole file or follows a value as a path.
-import { promises as fsp } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import type { FileEnds, SessionFacts } from './types.js';
 import { isObject } from '../util/is-object.js';
 
@@ -27,33 +27,35 @@ function values(lines: readonly string[]): unknown[] {
 /**
  * The values of the whole lines in the first and last `bytes` of the file at `path` (a file no longer than
  * `2 * bytes` read once: its lines are the head, none the tail); none when it cannot be read. A file that is one
- * JSON document (a Gemini CLI `.json` chat) small enough is its own single value.
+ * JSON document (a Gemini CLI `.json` chat) small enough is its own single value. Read synchronously: a few
+ * small reads, which cost less than a round trip each to libuv's threads.
  */
-export async function fileEnds(path: string, bytes = END_BYTES): Promise<FileEnds> {
-  let file;
+export function fileEnds(path: string, bytes = END_BYTES): FileEnds {
+  let fd: number | undefined;
   try {
-    file = await fsp.open(path, 'r');
-    const { size } = await file.stat();
+    // Never blocking on a FIFO or device put where a session file was.
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) return { head: [], tail: [] };
+    const { size } = stat;
     if (size <= 2 * bytes) {
-      const buf = Buffer.alloc(size);
-      const { bytesRead } = await file.read(buf, 0, size, 0);
+      const buf = Buffer.allocUnsafe(size);
+      const bytesRead = readSync(fd, buf, 0, size, 0);
       const text = buf.toString('utf8', 0, bytesRead).replace(/^\ufeff/, '');
       const head = values(text.split('\n'));
       if (head.length === 0 && text.trimStart().startsWith('{')) return { head: values([text.replace(/\n/g, ' ')]), tail: [] };
       return { head, tail: [] };
     }
-    const buf = Buffer.alloc(bytes);
-    const first = await file.read(buf, 0, bytes, 0);
-    const headLines = buf.toString('utf8', 0, first.bytesRead).replace(/^\ufeff/, '').split('\n');
+    const buf = Buffer.allocUnsafe(bytes);
+    const headLines = buf.toString('utf8', 0, readSync(fd, buf, 0, bytes, 0)).replace(/^\ufeff/, '').split('\n');
     headLines.pop();
-    const last = await file.read(buf, 0, bytes, size - bytes);
-    const tailLines = buf.toString('utf8', 0, last.bytesRead).split('\n');
+    const tailLines = buf.toString('utf8', 0, readSync(fd, buf, 0, bytes, size - bytes)).split('\n');
     tailLines.shift();
     return { head: values(headLines), tail: values(tailLines) };
   } catch {
     return { head: [], tail: [] };
   } finally {
-    await file?.close();
+    if (fd !== undefined) closeSync(fd);
   }
 }
 
