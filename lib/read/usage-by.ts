@@ -5,13 +5,14 @@
 // entries are counted on worker threads (lib/session/usage-pool.ts, usage-entries-worker.ts) while the others are
 // read here.
 import { createReadStream, lstatSync, readdirSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { AGENTS, locateStore, type StoreAgent } from '../agents/index.js';
 import { everySession, findSessionsById, lookupProblem, mayBeSessionId, storeForId, storeSessionsById } from '../agents/find-sessions.js';
 import { findInputFormat } from '../agents/input-formats.js';
 import type { InputFormat } from '../input/types.js';
 import { UsagePool } from '../session/usage-pool.js';
+import { defaultThreads } from '../util/thread-pool.js';
 import { ReaderError, StoreError, type Agent, type ReaderWarning, type StoreSession, type UsageEntry } from '../session/types.js';
 import { addTokenCounts, messagesApiTokens, zeroTokens, type TokenCounts, type Usage } from '../usage.js';
 import { cannotBeRead } from '../util/fs-errors.js';
@@ -25,11 +26,6 @@ import type { ReadCommandOptions as ReadOptions } from './read-options.js';
 import type { EntriesReply, EntriesTask } from './usage-entries-task.js';
 
 export { localDay, usageTable, USAGE_GROUPS, type UsageGroup, type UsageRow } from './usage-rows.js';
-
-/** Worker threads by default: 2 on a machine of 2 cores or more, else none. */
-function defaultUsageThreads(): number {
-  return availableParallelism() >= 2 ? 2 : 0;
-}
 
 /** What the grouped usage needs of the read command's options. */
 export type UsageByOptions = Pick<ReadOptions, 'inputs' | 'by' | 'sessionDirs' | 'env' | 'homedir' | 'processCwd' | 'tmpdir' | 'maxRecordBytes' | 'threads'>;
@@ -202,7 +198,7 @@ async function countAll(units: Unit[], options: ReadCommandOptions, fail: (messa
       // Said when it is counted.
     }
   }
-  const size = Math.min(options.threads ?? defaultUsageThreads(), own.length);
+  const size = Math.min(options.threads ?? defaultThreads(), own.length);
   const pool = own.length >= 2 && (options.threads !== undefined || share >= 1)
     ? UsagePool.start<EntriesTask, EntriesReply>(size, new URL('./usage-entries-worker.js', import.meta.url)) : undefined;
   const limits = options.maxRecordBytes !== undefined ? { maxRecordBytes: options.maxRecordBytes } : {};

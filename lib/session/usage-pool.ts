@@ -13,13 +13,16 @@ const WORKER_OLD_MB = 96;
 export class UsagePool<T = UsageTask, R = UsageReply> {
   private readonly pool: ThreadPool<T, R>;
 
-  /** A pool of `size` workers of module `url`, or undefined when there is none to be had (0, or run from the TypeScript source). */
-  static start<T = UsageTask, R = UsageReply>(size: number, url: URL): UsagePool<T, R> | undefined {
-    return size > 0 && existsSync(url) ? new UsagePool<T, R>(url, size) : undefined;
+  /**
+   * A pool of `size` workers of module `url`, or undefined when there is none to be had (0, or run from the
+   * TypeScript source). `perWorker`: files a worker holds at a time (default: every file given, at once).
+   */
+  static start<T = UsageTask, R = UsageReply>(size: number, url: URL, perWorker?: number): UsagePool<T, R> | undefined {
+    return size > 0 && existsSync(url) ? new UsagePool<T, R>(url, size, perWorker) : undefined;
   }
 
-  private constructor(url: URL, readonly size: number) {
-    this.pool = new ThreadPool(url, { size, oldMb: WORKER_OLD_MB, onLoss: 'stop' });
+  private constructor(url: URL, readonly size: number, perWorker: number | undefined) {
+    this.pool = new ThreadPool(url, { size, oldMb: WORKER_OLD_MB, onLoss: 'stop', ...(perWorker !== undefined ? { perWorker } : {}) });
   }
 
   /** Count one file on the least busy worker: its reply, or undefined when the caller must count it. */

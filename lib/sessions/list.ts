@@ -5,8 +5,11 @@
 import { statSync } from 'node:fs';
 import { everySession, type LookupContext, type SessionMatch, type StoreSessionMatch } from '../agents/find-sessions.js';
 import { StoreError, type OpenedStore } from '../session/types.js';
-import { cutText, fileEnds, genericFacts } from '../session/session-facts.js';
-import { fileEvents, storeEvents } from './events.js';
+import { cutText } from '../session/session-facts.js';
+import { storeEvents } from './events.js';
+import { conversationFacts, describeFile, type DescribeTask } from './describe.js';
+import { UsagePool } from '../session/usage-pool.js';
+import { defaultThreads } from '../util/thread-pool.js';
 import type { IndexEntry, SessionIndex } from './cache.js';
 
 /** One listed session. */
@@ -33,35 +36,44 @@ export interface SessionRow {
   readonly source: { kind: 'file'; match: SessionMatch } | { kind: 'store'; match: StoreSessionMatch };
 }
 
-/** What a read of the conversation gives: user turns and the first user text. */
-export async function conversationFacts(read: (sink: (events: readonly { type: string; text?: string }[]) => boolean) => Promise<boolean>):
-  Promise<{ turns: number; firstUser?: string; unread?: true }> {
-  let turns = 0;
-  let firstUser: string | undefined;
-  const ok = await read((events) => {
-    for (const event of events) {
-      if (event.type !== 'user') continue;
-      turns += 1;
-      if (firstUser === undefined && typeof event.text === 'string' && event.text.trim() !== '') firstUser = cutText(event.text);
-    }
-    return true;
-  }).catch(() => false);
-  return { turns, ...(firstUser !== undefined ? { firstUser } : {}), ...(ok ? {} : { unread: true as const }) };
+/** A session's files as they are now: `<size>:<mtime>` of each, their total size and latest time. */
+export interface Stamp {
+  stamp: string;
+  bytes: number;
+  mtime: number;
 }
 
-/** A file session's index entry: its head and end described, its user turns read (`whole`: with everything else). */
-export async function describeFile(match: SessionMatch, stamp: string, whole = false): Promise<IndexEntry> {
-  const first = match.files[0]!;
-  const ends = await fileEnds(first);
-  const generic = genericFacts(ends);
-  const own = match.agent.sessions?.describe === undefined ? {} : await match.agent.sessions.describe(match.files, ends);
-  const facts = { ...generic, ...own };
-  const conversation = await conversationFacts((sink) => fileEvents(first, sink, !whole));
-  return { format: match.format, id: match.id, stamp, ...facts, ...conversation };
+/**
+ * Bytes to describe below which this thread describes them all (a worker has its own start); at or above,
+ * and for two sessions or more, worker threads describe them.
+ */
+const POOL_MIN_BYTES = 128 * 1024 * 1024;
+/** Sessions a worker holds at a time: one in hand and the next, so that one long session holds up no others. */
+const DESCRIBING_PER_WORKER = 2;
+
+/**
+ * The index entries of `sessions`, in order: on worker threads when there are enough bytes to read (`minBytes`;
+ * tests set it, and the worker module), else here.
+ */
+export async function describeAll(sessions: readonly { match: SessionMatch; stat: Stamp }[],
+  { minBytes = POOL_MIN_BYTES, workerUrl = new URL('./describe-worker.js', import.meta.url) } = {}): Promise<IndexEntry[]> {
+  const bytes = sessions.reduce((sum, { stat }) => sum + stat.bytes, 0);
+  const pool = sessions.length >= 2 && bytes >= minBytes
+    ? UsagePool.start<DescribeTask, IndexEntry>(Math.min(defaultThreads(), sessions.length), workerUrl, DESCRIBING_PER_WORKER) : undefined;
+  try {
+    const onWorkers = pool === undefined ? []
+      : sessions.map(({ match, stat }) => pool.count({ format: match.format, id: match.id, files: match.files, stamp: stat.stamp }));
+    const entries: IndexEntry[] = [];
+    // One at a time here: a session a worker could not describe, in its turn.
+    for (const [i, { match, stat }] of sessions.entries()) entries.push(await onWorkers[i] ?? await describeFile(match, stat.stamp));
+    return entries;
+  } finally {
+    pool?.close();
+  }
 }
 
 /** `<size>:<mtime>` of each file, and the total size and latest time; undefined when one cannot be stat'ed. */
-async function stampOf(files: readonly string[]): Promise<{ stamp: string; bytes: number; mtime: number } | undefined> {
+export function stampOf(files: readonly string[]): Stamp | undefined {
   const parts: string[] = [];
   let bytes = 0;
   let mtime = 0;
@@ -103,23 +115,26 @@ export async function listSessions(context: LookupContext & { tmpdir: string }, 
   const found = await everySession(context, formats, index.storeListings);
   for (const line of found.problems) problem(line);
   const rows: SessionRow[] = [];
+  const listed: { match: SessionMatch; key: string; stat: Stamp }[] = [];
   for (const match of found.files) {
     const key = match.files.join('\0');
     if (wanted.id !== undefined && !wanted.id(match.id)) {
       index.keep(key);
       continue;
     }
-    const stat = await stampOf(match.files);
+    const stat = stampOf(match.files);
     if (stat === undefined) continue;
     if (wanted.since !== undefined && stat.mtime < wanted.since) {
       index.keep(key);
       continue;
     }
-    let entry = index.get(key, stat.stamp);
-    if (entry === undefined) {
-      entry = await describeFile(match, stat.stamp);
-      index.set(key, entry);
-    }
+    listed.push({ match, key, stat });
+  }
+  const unknown = listed.filter(({ key, stat }) => index.get(key, stat.stamp) === undefined);
+  const described = await describeAll(unknown.map(({ match, stat }) => ({ match, stat })));
+  unknown.forEach(({ key }, i) => index.set(key, described[i]!));
+  for (const { match, key, stat } of listed) {
+    const entry = index.get(key, stat.stamp)!;
     rows.push(row(entry, { updated: new Date(stat.mtime).toISOString(), bytes: stat.bytes, files: [...match.files], source: { kind: 'file', match } }));
   }
   const stores = found.stores.filter((m) => {

@@ -2,8 +2,14 @@
 // started from one module with the same workerData, each task given to the least busy and answered, after any
 // notes, by its own reply. A worker lost fails the tasks it held: it is replaced, or every worker is stopped
 // and the caller does the rest itself. The worker side is serveTasks.
+import { availableParallelism } from 'node:os';
 import type { TransferListItem, Worker } from 'node:worker_threads';
 import { WORKER_YOUNG_MB } from './worker-heap.js';
+
+/** Worker threads a pool has by default: two when there are two cores to run them on, else none. */
+export function defaultThreads(): number {
+  return availableParallelism() >= 2 ? 2 : 0;
+}
 
 /** How a worker was lost: an error it threw (at start, or out of memory), its exit, or a reply that could not be read. */
 export class WorkerLost {

@@ -6,7 +6,7 @@ import { appendFileSync, copyFileSync, mkdirSync, readdirSync, readFileSync, sta
 import { basename, join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { everySession } from '../../lib/agents/find-sessions.js';
-import { describeFile } from '../../lib/sessions/list.js';
+import { describeFile } from '../../lib/sessions/describe.js';
 import { FIXTURES, tempDir } from '../support/run.js';
 import { placeSessions } from './support.js';
 

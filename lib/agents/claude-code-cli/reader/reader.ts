@@ -4,10 +4,10 @@
 // file's chunks go to worker threads (worker-pool.ts). Subagent transcripts beside the session are readers of
 // their own.
 import { existsSync, promises as fsp, statSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import type { ContextEvent, GenericEvent } from '../../../events.js';
 import { lstatBelow, readBelow } from '../../../util/no-follow.js';
+import { defaultThreads } from '../../../util/thread-pool.js';
 import { ReaderError, type ReaderWarning, type TranscriptReading, type UsageEntry } from '../../../session/types.js';
 import { branchFilter, type TranscriptTree } from './branch.js';
 import { firstPass } from './first-pass.js';
@@ -332,7 +332,3 @@ export function readClaudeTranscript(path: string, options: ReaderOptions = {}):
   return new ClaudeTranscriptReader(path, options);
 }
 
-/** Worker threads for the second pass: two when there are two cores to run them on. */
-export function defaultThreads(): number {
-  return availableParallelism() >= 2 ? 2 : 0;
-}

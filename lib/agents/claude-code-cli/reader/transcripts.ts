@@ -2,7 +2,8 @@
 // ClaudeTranscriptReader; sessions are found by id in locate.ts (`Agent.sessions`).
 import type { TranscriptReader } from '../../../session/types.js';
 import { claudeTranscript } from '../transcript-input.js';
-import { ClaudeTranscriptReader, defaultThreads } from './reader.js';
+import { ClaudeTranscriptReader } from './reader.js';
+import { defaultThreads } from '../../../util/thread-pool.js';
 import { UsagePool } from '../../../session/usage-pool.js';
 
 export const claudeTranscripts: TranscriptReader = {
