@@ -33,8 +33,8 @@ export function needleForms(needle: string): string[] {
   return [...new Set([lower, once, twice, ascii])];
 }
 
-/** Bytes searched at a time. */
-const SCAN_BYTES = 1 << 20;
+/** Bytes searched at a time (the passes over them stay in a core's cache). */
+const SCAN_BYTES = 256 * 1024;
 
 /** ASCII bytes from the most to the least common in transcripts, roughly: a needle's rarest bytes are searched for. */
 const COMMON = ' e"tainosrlhc,:du{}mpfgywb.-_kv0123456789\\/xjqz';
@@ -122,7 +122,7 @@ export class Prefilter {
     this.ascii = forms.every((form) => /^[\x00-\x7f]*$/.test(form));
     this.needles = this.ascii ? forms.map((form) => new AsciiNeedle(form)) : [];
     this.keep = Math.max(0, ...forms.map((form) => Buffer.byteLength(form) - 1));
-    this.bytes = Buffer.allocUnsafe(this.ascii ? SCAN_BYTES + this.keep : 0);
+    this.bytes = Buffer.allocUnsafe(SCAN_BYTES + this.keep);
   }
 
   /** Start again, for another stream. */
@@ -139,7 +139,8 @@ export class Prefilter {
     const fd = openSync(path, 'r');
     try {
       if (!this.ascii) {
-        const chunk = Buffer.allocUnsafe(SCAN_BYTES);
+        // Read into the search buffer's end: push() takes the text from there, carrying its own.
+        const chunk = this.bytes.subarray(this.keep);
         for (let n; (n = readSync(fd, chunk, 0, SCAN_BYTES, null)) > 0;) if (this.push(chunk.subarray(0, n))) return true;
         return false;
       }

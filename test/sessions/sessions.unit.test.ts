@@ -1,11 +1,15 @@
-// The pure pieces of `sessions`: the grep prefilter's needle forms and its search across chunk boundaries, the
-// snippet, --since, sizes, the cut title, the generic facts of a file's head and each agent's title records.
+// The pure pieces of `sessions`: the grep prefilter's needle forms and its search across chunk boundaries (in a
+// file too), the snippet, --since, sizes, the cut title, the generic facts of a file's head and each agent's
+// title records.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { needleForms, Prefilter, snippetAround } from '../../lib/sessions/grep.js';
 import { humanBytes, parseSince } from '../../lib/sessions/run.js';
 import { cutText, genericFacts, latestTitle } from '../../lib/session/session-facts.js';
 import { AGENTS } from '../../lib/agents/index.js';
 import type { FileEnds } from '../../lib/session/types.js';
+import { tempDir } from '../support/run.js';
 
 const describeOf = (format: string) => AGENTS.find((a) => a.harness.format === format)!.sessions!.describe!;
 
@@ -49,6 +53,27 @@ describe('the grep prefilter', () => {
     const bytes = Buffer.from('{"text":"au café"}');
     expect(utf8.push(bytes.subarray(0, 16))).toBe(false);
     expect(utf8.push(bytes.subarray(16))).toBe(true);
+  });
+
+  test('a file is found holding a form wherever it lies, across the reads of it, and not found without one', () => {
+    const dir = tempDir();
+    const filter = new Prefilter(needleForms('Zephyr'));
+    const utf8 = new Prefilter(needleForms('Café'));
+    const filler = Buffer.alloc(700_000, 'abc def "\\n" ');
+    // Around each power of two a read might end at, and at the file's ends.
+    const offsets = [0, 699_990, ...[16, 17, 18, 19].flatMap((p) => [-7, -3, -1, 0, 1].map((d) => 2 ** p + d))];
+    for (const at of offsets) {
+      for (const [prefilter, text] of [[filter, 'zEPHYR'], [utf8, 'CAFÉ']] as const) {
+        const path = join(dir, `at-${at}.jsonl`);
+        const bytes = Buffer.from(filler);
+        const needle = Buffer.from(text);
+        needle.copy(bytes, Math.min(at, bytes.length - needle.length));
+        writeFileSync(path, bytes);
+        expect(prefilter.reset().scanFile(path), `${text} at ${at}`).toBe(true);
+        writeFileSync(path, filler);
+        expect(prefilter.reset().scanFile(path), `no ${text}`).toBe(false);
+      }
+    }
   });
 
   test('the snippet: the match with some text around it, on one line', () => {
