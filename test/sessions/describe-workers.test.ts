@@ -2,31 +2,20 @@
 // session of every agent, as the real CLIs wrote them, gets the index entry the main thread gives it, and a
 // worker that fails loses nothing (the main thread describes what it held). The workers run the build (global
 // setup makes it).
-import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import { everySession } from '../../lib/agents/find-sessions.js';
 import { describeAll, stampOf } from '../../lib/sessions/list.js';
-import { dyingWorker, type WorkerDeath } from '../support/dying-worker.js';
-import { cleanEnv, tempDir } from '../support/run.js';
+import { dyingWorker, rewritingWorker, type WorkerDeath } from '../support/dying-worker.js';
+import { cleanEnv } from '../support/run.js';
 import { placeSessions } from './support.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const WORKER = new URL('dist/lib/sessions/describe-worker.js', `file://${ROOT}/`);
 
 /** The worker `real`, its every reply marked `onWorker` (what the main thread describes is not). */
-function marking(real: URL): URL {
-  const path = join(tempDir('asyncai-log-worker-'), 'marking.mjs');
-  writeFileSync(path, [
-    "import { parentPort } from 'node:worker_threads';",
-    'const post = parentPort.postMessage.bind(parentPort);',
-    "parentPort.postMessage = (m, t) => post(m !== null && typeof m === 'object' && 'reply' in m ? { reply: { ...m.reply, onWorker: true } } : m, t);",
-    `await import(${JSON.stringify(real.href)});`,
-  ].join('\n'));
-  return pathToFileURL(path);
-}
+const marking = (real: URL): URL => rewritingWorker(real, '(reply) => ({ ...reply, onWorker: true })');
 
 const unmarked = (entries: readonly object[]) => entries.map(({ onWorker: _, ...entry }: { onWorker?: true }) => entry);
 const marked = (entries: readonly object[]) => entries.filter((entry) => 'onWorker' in entry).length;

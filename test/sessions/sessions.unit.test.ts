@@ -4,7 +4,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { needleForms, Prefilter, snippetAround } from '../../lib/sessions/grep.js';
+import { snippetAround } from '../../lib/sessions/grep.js';
+import { needleForms, Prefilter } from '../../lib/sessions/prefilter.js';
 import { humanBytes, parseSince } from '../../lib/sessions/run.js';
 import { cutText, genericFacts, latestTitle } from '../../lib/session/session-facts.js';
 import { AGENTS } from '../../lib/agents/index.js';

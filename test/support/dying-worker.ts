@@ -1,6 +1,7 @@
 // Worker failure on demand: a worker module that is the real one (the build's) until its n-th task, and then
 // fails as a worker can in use: it throws, runs out of memory under the limits its pool gave it, or exits.
-// Used by the tests of the reader's worker threads, which must lose nothing when one fails.
+// Used by the tests of the worker threads, which must lose nothing when one fails; and a worker whose replies a
+// test rewrites.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -35,4 +36,20 @@ export function dyingWorker(real: URL, how: WorkerDeath, at: number, kind?: stri
   ].join('\n'));
   writeFileSync(join(dir, 'worker.mjs'), `import './inject.mjs';\nimport ${JSON.stringify(real.href)};\n`);
   return pathToFileURL(join(dir, 'worker.mjs'));
+}
+
+/**
+ * A module for `new Worker()` that runs `real` with each reply it sends passed through `rewrite` (the source of
+ * a function of the reply): how a test tells the workers' answers from those its own thread made.
+ */
+export function rewritingWorker(real: URL, rewrite: string): URL {
+  const path = join(tempDir('asyncai-log-worker-'), 'rewriting.mjs');
+  writeFileSync(path, [
+    "import { parentPort } from 'node:worker_threads';",
+    'const post = parentPort.postMessage.bind(parentPort);',
+    `const rewrite = ${rewrite};`,
+    "parentPort.postMessage = (m, t) => post(m !== null && typeof m === 'object' && 'reply' in m ? { reply: rewrite(m.reply) } : m, t);",
+    `await import(${JSON.stringify(real.href)});`,
+  ].join('\n'));
+  return pathToFileURL(path);
 }
