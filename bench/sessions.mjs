@@ -126,7 +126,7 @@ export function sessionsMarkdown(s) {
     '|---|---:|---:|---|',
     `| sessions listing: ${fmt(s.tree.files, 0)} sessions, ${gb} GB, warm | ${fmt(s.warm_s, 2)} | ${cpu(s.warm_cpu_s)} | the sessions index holds: directory listings and stats; \`sessions --help\` alone (start-up): ${fmt(s.start_s, 2)} s |`,
     `| sessions listing, cold | ${fmt(s.cold_s, 2)} | ${cpu(s.cold_cpu_s)} | an empty index: every transcript read once for its user turns, on two worker threads (page cache warm) |`,
-    `| sessions --grep (a text in none of them) | ${fmt(s.grep_s, 2)} | ${cpu(s.grep_cpu_s)} | every byte looked at, after a warm listing |`,
+    `| sessions --grep (a text in none of them) | ${fmt(s.grep_s, 2)} | ${cpu(s.grep_cpu_s)} | every byte looked at (on two worker threads), after a warm listing |`,
     s.rg
       ? `| \`rg -i -F -l\` of the same text, same bytes | ${fmt(s.rg.seconds, 2)} | ${cpu(s.rg.cpu_s)} | ${s.rg.version}; --grep / rg (wall): **${fmt(s.rg.ratio, 2)}x** |`
       : '| `rg -i -F` of the same text | not available | | rg is not installed |',
