@@ -1,7 +1,7 @@
 // The prefilter of `sessions --grep` (grep.ts): whether a session's bytes hold the text searched for, in any case
 // and in the forms JSON may give it, streamed a chunk at a time across chunk boundaries. Alone in its module: the
 // grep workers (grep-worker.ts) load nothing else.
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 
 /** The forms `needle` may take in a session file's bytes, case-folded: as it is, JSON-escaped once and twice, non-ASCII as \u escapes. */
@@ -114,10 +114,12 @@ export class Prefilter {
     return this;
   }
 
-  /** Look at the bytes of the file at `path` (read into the search buffer itself); true once a form was seen. */
+  /** Look at the bytes of the regular file at `path` (read into the search buffer itself); true once a form was seen. */
   scanFile(path: string): boolean {
-    const fd = openSync(path, 'r');
+    // Never blocking on a FIFO or device put where a session file was: only a regular file is read.
+    const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
     try {
+      if (!fstatSync(fd).isFile()) return false;
       if (!this.ascii) {
         // Read into the search buffer's end: push() takes the text from there, carrying its own.
         const chunk = this.bytes.subarray(this.keep);

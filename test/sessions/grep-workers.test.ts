@@ -2,6 +2,7 @@
 // (lib/sessions/grep-worker.ts), in batches: the files that pass are those this thread finds, in the same order,
 // and a worker that fails loses nothing (this thread passes what it held). The workers run the build (global
 // setup makes it).
+import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -48,6 +49,16 @@ describe('sessions --grep on worker threads', () => {
     expect(await passing(list, answeringNone(WORKER))).toEqual([]);
     // Below the bytes that pay for the workers, this thread passes them.
     expect(await passing(list, answeringNone(WORKER), Infinity)).toEqual(here);
+  });
+
+  test('a FIFO put where a session file was is passed over, not waited on, here and on the workers', async () => {
+    const list = files();
+    const fifo = list[7]!.path;
+    execFileSync('rm', [fifo]);
+    execFileSync('mkfifo', [fifo]);
+    const here = await passing(list, undefined);
+    expect(here).toEqual(list.map((_, i) => i).filter((i) => i % 7 === 0 && i !== 7));
+    expect(await passing(list, WORKER)).toEqual(here);
   });
 
   test.each<WorkerDeath>(['throws', 'exits'])('a worker that %s on its third batch loses nothing', async (how) => {
