@@ -166,7 +166,7 @@ class ReadRun {
   private async queue(pool: UsageCounting, agent: ReadableAgent, path: string): Promise<number> {
     const { options } = this;
     const task = { path, subagents: options.subagents, ...(options.maxRecordBytes !== undefined ? { maxRecordBytes: options.maxRecordBytes } : {}) };
-    this.queued.push(pool.count(task).then((reply) => async () => {
+    this.queued.push(pool.run(task).then((reply) => async () => {
       // The workers failed: this thread counts it.
       if (reply === undefined) return this.transcript(agent.reader.open(path, this.readOptions), path);
       for (const warning of reply.warnings) this.readOptions.onWarning(warning);

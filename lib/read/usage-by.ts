@@ -2,7 +2,7 @@
 // this machine): the sessions of any registered agent, each agent's token fields read into one shape
 // (lib/usage.ts TokenCounts) through its `Agent.usage` hook, else through its input adapter's events, then
 // grouped, with a total row: a table on a terminal, NDJSON otherwise. The files of agents that count their own
-// entries are counted on worker threads (lib/session/usage-pool.ts, usage-entries-worker.ts) while the others are
+// entries are counted on worker threads (lib/session/file-pool.ts, usage-entries-worker.ts) while the others are
 // read here.
 import { createReadStream, lstatSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,7 +11,7 @@ import { AGENTS, locateStore, type StoreAgent } from '../agents/index.js';
 import { everySession, findSessionsById, lookupProblem, mayBeSessionId, storeForId, storeSessionsById } from '../agents/find-sessions.js';
 import { findInputFormat } from '../agents/input-formats.js';
 import type { InputFormat } from '../input/types.js';
-import { UsagePool } from '../session/usage-pool.js';
+import { FilePool } from '../session/file-pool.js';
 import { defaultThreads } from '../util/thread-pool.js';
 import { ReaderError, StoreError, type Agent, type ReaderWarning, type StoreSession, type UsageEntry } from '../session/types.js';
 import { addTokenCounts, messagesApiTokens, zeroTokens, type TokenCounts, type Usage } from '../usage.js';
@@ -200,13 +200,13 @@ async function countAll(units: Unit[], options: ReadCommandOptions, fail: (messa
   }
   const size = Math.min(options.threads ?? defaultThreads(), own.length);
   const pool = own.length >= 2 && (options.threads !== undefined || share >= 1)
-    ? UsagePool.start<EntriesTask, EntriesReply>(size, new URL('./usage-entries-worker.js', import.meta.url)) : undefined;
+    ? FilePool.start<EntriesTask, EntriesReply>(size, new URL('./usage-entries-worker.js', import.meta.url)) : undefined;
   const limits = options.maxRecordBytes !== undefined ? { maxRecordBytes: options.maxRecordBytes } : {};
   try {
     const pending = new Map<Unit, Promise<Counted[]>>();
     if (pool !== undefined) {
       for (const unit of own) {
-        pending.set(unit, pool.count({ format: unit.agent.harness.format, path: unit.path, ...limits }).then((reply) => {
+        pending.set(unit, pool.run({ format: unit.agent.harness.format, path: unit.path, ...limits }).then((reply) => {
           if (reply === undefined) return countFile(unit, options, fail, warn);
           for (const w of reply.warnings) warn(w);
           if ('error' in reply) {

@@ -1,4 +1,4 @@
-// What a `read --usage --by` worker is asked and answers (lib/session/usage-pool.ts, usage-entries-worker.ts): apart
+// What a `read --usage --by` worker is asked and answers (lib/session/file-pool.ts, usage-entries-worker.ts): apart
 // from both, so that the worker imports nothing of the pool.
 import type { ReaderWarning, UsageEntry } from '../session/types.js';
 

@@ -1,4 +1,4 @@
-// A worker thread of `read --usage --by` (see lib/session/usage-pool.ts): counts whole session files through their
+// A worker thread of `read --usage --by` (see lib/session/file-pool.ts): counts whole session files through their
 // agent's `usage.entries` (that agent's module alone loaded, lib/agents/usage-entries.ts), one task at a time,
 // and answers with them merged (usage-rows.ts mergedEntries): the same rows, far fewer objects to copy.
 import { loadUsageEntries } from '../agents/usage-entries.js';

@@ -166,11 +166,11 @@ export interface UsageTask {
   maxRecordBytes?: number;
 }
 
-/** Worker threads counting transcripts' usage, whole files at a time (lib/session/usage-pool.ts). */
+/** Worker threads counting transcripts' usage, whole files at a time (lib/session/file-pool.ts). */
 export interface UsageCounting {
   readonly size: number;
   /** Count one transcript: its reply, or undefined when the caller must count it (the workers failed). */
-  count(task: UsageTask): Promise<UsageReply | undefined>;
+  run(task: UsageTask): Promise<UsageReply | undefined>;
   close(): void;
 }
 

@@ -8,7 +8,7 @@ import { StoreError, type OpenedStore } from '../session/types.js';
 import { conversationText, fileEvents, storeEvents } from './events.js';
 import type { SessionRow } from './list.js';
 import { filePasses, needleForms, passingOf, Prefilter, type GrepTask } from './prefilter.js';
-import { UsagePool } from '../session/usage-pool.js';
+import { FilePool } from '../session/file-pool.js';
 import { defaultThreads } from '../util/thread-pool.js';
 
 /** One place a session matched. */
@@ -61,6 +61,8 @@ const POOL_MIN_BYTES = 256 * 1024 * 1024;
 /** A worker's task: files in order up to this many bytes (or one larger file), at most BATCH_FILES of them. */
 const BATCH_BYTES = 16 * 1024 * 1024;
 const BATCH_FILES = 256;
+/** Batches a worker holds at a time: one in hand and the next. */
+const BATCHES_PER_WORKER = 2;
 
 /**
  * The indices of the `files` that pass the prefilter of `forms`, in order: on worker threads, in batches, when
@@ -72,7 +74,7 @@ export async function* passingFiles(files: readonly { path: string; bytes: numbe
   const filter = new Prefilter(forms);
   const bytes = files.reduce((sum, file) => sum + file.bytes, 0);
   const pool = files.length >= 2 && bytes >= minBytes
-    ? UsagePool.start<GrepTask, number[]>(Math.min(defaultThreads(), files.length), workerUrl, 2) : undefined;
+    ? FilePool.start<GrepTask, number[]>(Math.min(defaultThreads(), files.length), workerUrl, BATCHES_PER_WORKER) : undefined;
   if (pool === undefined) {
     for (const [i, file] of files.entries()) if (filePasses(file.path, filter)) yield i;
     return;
@@ -90,7 +92,7 @@ export async function* passingFiles(files: readonly { path: string; bytes: numbe
         held += file.bytes;
       }
     }
-    const replies = batches.map((batch) => pool.count({ forms, paths: batch.paths }));
+    const replies = batches.map((batch) => pool.run({ forms, paths: batch.paths }));
     for (const [k, batch] of batches.entries()) {
       for (const i of await replies[k] ?? passingOf(batch.paths, filter)) yield batch.start + i;
     }

@@ -8,7 +8,7 @@ import { StoreError, type OpenedStore } from '../session/types.js';
 import { cutText } from '../session/session-facts.js';
 import { storeEvents } from './events.js';
 import { conversationFacts, describeFile, type DescribeTask } from './describe.js';
-import { UsagePool } from '../session/usage-pool.js';
+import { FilePool } from '../session/file-pool.js';
 import { defaultThreads } from '../util/thread-pool.js';
 import type { IndexEntry, SessionIndex } from './cache.js';
 
@@ -59,10 +59,10 @@ export async function describeAll(sessions: readonly { match: SessionMatch; stat
   { minBytes = POOL_MIN_BYTES, workerUrl = new URL('./describe-worker.js', import.meta.url) } = {}): Promise<IndexEntry[]> {
   const bytes = sessions.reduce((sum, { stat }) => sum + stat.bytes, 0);
   const pool = sessions.length >= 2 && bytes >= minBytes
-    ? UsagePool.start<DescribeTask, IndexEntry>(Math.min(defaultThreads(), sessions.length), workerUrl, DESCRIBING_PER_WORKER) : undefined;
+    ? FilePool.start<DescribeTask, IndexEntry>(Math.min(defaultThreads(), sessions.length), workerUrl, DESCRIBING_PER_WORKER) : undefined;
   try {
     const onWorkers = pool === undefined ? []
-      : sessions.map(({ match, stat }) => pool.count({ format: match.format, id: match.id, files: match.files, stamp: stat.stamp }));
+      : sessions.map(({ match, stat }) => pool.run({ format: match.format, id: match.id, files: match.files, stamp: stat.stamp }));
     const entries: IndexEntry[] = [];
     // One at a time here: a session a worker could not describe, in its turn.
     for (const [i, { match, stat }] of sessions.entries()) entries.push(await onWorkers[i] ?? await describeFile(match, stat.stamp));
@@ -115,7 +115,7 @@ export async function listSessions(context: LookupContext & { tmpdir: string }, 
   const found = await everySession(context, formats, index.storeListings);
   for (const line of found.problems) problem(line);
   const rows: SessionRow[] = [];
-  const listed: { match: SessionMatch; key: string; stat: Stamp }[] = [];
+  const listed: { match: SessionMatch; key: string; stat: Stamp; entry: IndexEntry | undefined }[] = [];
   for (const match of found.files) {
     const key = match.files.join('\0');
     if (wanted.id !== undefined && !wanted.id(match.id)) {
@@ -128,14 +128,16 @@ export async function listSessions(context: LookupContext & { tmpdir: string }, 
       index.keep(key);
       continue;
     }
-    listed.push({ match, key, stat });
+    listed.push({ match, key, stat, entry: index.get(key, stat.stamp) });
   }
-  const unknown = listed.filter(({ key, stat }) => index.get(key, stat.stamp) === undefined);
-  const described = await describeAll(unknown.map(({ match, stat }) => ({ match, stat })));
-  unknown.forEach(({ key }, i) => index.set(key, described[i]!));
-  for (const { match, key, stat } of listed) {
-    const entry = index.get(key, stat.stamp)!;
-    rows.push(row(entry, { updated: new Date(stat.mtime).toISOString(), bytes: stat.bytes, files: [...match.files], source: { kind: 'file', match } }));
+  const unknown = listed.filter((session) => session.entry === undefined);
+  const described = await describeAll(unknown);
+  unknown.forEach((session, i) => {
+    session.entry = described[i]!;
+    index.set(session.key, session.entry);
+  });
+  for (const { match, stat, entry } of listed) {
+    rows.push(row(entry!, { updated: new Date(stat.mtime).toISOString(), bytes: stat.bytes, files: [...match.files], source: { kind: 'file', match } }));
   }
   const stores = found.stores.filter((m) => {
     const keep = (wanted.id === undefined || wanted.id(m.id)) && (wanted.since === undefined || m.session.updated >= wanted.since);

@@ -1,5 +1,5 @@
 // The usage line of one transcript, as `read --usage` prints it: counted on this thread, or on a worker
-// (usage-worker.ts, of lib/session/usage-pool.ts); apart from both, so that the worker imports nothing of the pool.
+// (usage-worker.ts, of lib/session/file-pool.ts); apart from both, so that the worker imports nothing of the pool.
 import type { ClaudeTranscriptReader } from './reader.js';
 
 /** One transcript's usage line: its session, totals, and with `subagents` each subagent's. */

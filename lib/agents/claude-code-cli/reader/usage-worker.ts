@@ -1,4 +1,4 @@
-// A worker thread of `read --usage` (lib/session/usage-pool.ts): counts whole transcripts, one task at a time.
+// A worker thread of `read --usage` (lib/session/file-pool.ts): counts whole transcripts, one task at a time.
 import { ClaudeTranscriptReader, ReaderError, type ReaderWarning } from './reader.js';
 import { usageReport } from './usage-report.js';
 import type { UsageReply, UsageTask } from '../../../session/types.js';
