@@ -1,6 +1,7 @@
 // `sessions --grep <text>`: which listed sessions' conversations hold `text` (any case), and where. A session's
-// bytes are streamed once through a byte-level prefilter (the text, its JSON-escaped forms, in any case); only
-// a session the prefilter passes is read through its agent's reader or adapter, and a hit counts only in an
+// bytes are streamed once through a byte-level prefilter (the text, its JSON-escaped forms, in any case), before
+// the listing describes it; only a session the prefilter passes is described, and read through its agent's
+// reader or adapter, and a hit counts only in an
 // event's conversation text (conversation.ts: user, assistant, thinking, tool calls and results, compaction
 // summaries), never in ids, paths or other metadata.
 import type { GenericEvent } from '../events.js';
@@ -102,17 +103,18 @@ export async function* passingFiles(files: readonly { path: string; bytes: numbe
 }
 
 /**
- * The hits of `needle` in each of `rows` (same order; undefined for a session without one). Store sessions are
- * read from their store, a database at a time. `problem` gets one line per store that cannot be read.
+ * The hits of `needle` in each of `rows` (same order; undefined for a session without one). Session files are
+ * those the listing's prefilter passed (list.ts, `Wanted.forms`: needleForms of `needle`), each read through its
+ * reader; store sessions are read from their store, a database at a time, through the prefilter a line at a time.
+ * `problem` gets one line per store that cannot be read.
  */
 export async function grepSessions(rows: readonly SessionRow[], needle: string, context: { env: Record<string, string | undefined>; tmpdir: string },
   problem: (line: string) => void): Promise<Map<SessionRow, { hits: GrepHit[]; count: number }>> {
   const forms = needleForms(needle);
   const lower = needle.toLowerCase();
   const out = new Map<SessionRow, { hits: GrepHit[]; count: number }>();
-  const files = rows.filter((row) => row.source.kind === 'file');
-  for await (const i of passingFiles(files.map((row) => ({ path: row.files[0]!, bytes: row.bytes })), forms)) {
-    const row = files[i]!;
+  for (const row of rows) {
+    if (row.source.kind !== 'file') continue;
     const hits = new Hits(lower);
     await fileEvents(row.files[0]!, hits.sink).catch(() => false);
     if (hits.count > 0) out.set(row, { hits: hits.hits, count: hits.count });

@@ -8,6 +8,7 @@ import { StoreError, type OpenedStore } from '../session/types.js';
 import { cutText } from '../session/session-facts.js';
 import { storeEvents } from './events.js';
 import { conversationFacts, describeFile, type DescribeTask } from './describe.js';
+import { passingFiles } from './grep.js';
 import { FilePool } from '../session/file-pool.js';
 import { defaultThreads } from '../util/thread-pool.js';
 import type { IndexEntry, SessionIndex } from './cache.js';
@@ -99,10 +100,15 @@ function row(entry: IndexEntry, rest: Omit<SessionRow, 'agent' | 'id' | 'title' 
   };
 }
 
-/** What a listing may leave out before describing a session: by its id, by its last update (ms). */
+/**
+ * What a listing may leave out before describing a session: by its id, by its last update (ms), by its bytes
+ * (a session file that does not pass the `--grep` prefilter of `forms`: grep.ts; store sessions are kept, their
+ * text is searched in their store).
+ */
 export interface Wanted {
   id?: (id: string) => boolean;
   since?: number;
+  forms?: readonly string[];
 }
 
 /**
@@ -115,7 +121,7 @@ export async function listSessions(context: LookupContext & { tmpdir: string }, 
   const found = await everySession(context, formats, index.storeListings);
   for (const line of found.problems) problem(line);
   const rows: SessionRow[] = [];
-  const listed: { match: SessionMatch; key: string; stat: Stamp; entry: IndexEntry | undefined }[] = [];
+  let listed: { match: SessionMatch; key: string; stat: Stamp; entry: IndexEntry | undefined }[] = [];
   for (const match of found.files) {
     const key = match.files.join('\0');
     if (wanted.id !== undefined && !wanted.id(match.id)) {
@@ -129,6 +135,11 @@ export async function listSessions(context: LookupContext & { tmpdir: string }, 
       continue;
     }
     listed.push({ match, key, stat, entry: index.get(key, stat.stamp) });
+  }
+  if (wanted.forms !== undefined) {
+    const passing = new Set<number>();
+    for await (const i of passingFiles(listed.map(({ match, stat }) => ({ path: match.files[0]!, bytes: stat.bytes })), wanted.forms)) passing.add(i);
+    listed = listed.filter((_, i) => passing.has(i));
   }
   const unknown = listed.filter((session) => session.entry === undefined);
   const described = await describeAll(unknown);

@@ -9,6 +9,7 @@ import { UsageError } from '../session/options.js';
 import { escapeText } from '../util/shown-text.js';
 import { cacheDir, SessionIndex } from './cache.js';
 import { grepSessions, type GrepHit } from './grep.js';
+import { needleForms } from './prefilter.js';
 import { listSessions, type SessionRow } from './list.js';
 
 export interface SessionsOptions extends LookupContext {
@@ -131,6 +132,7 @@ export async function runSessions(options: SessionsOptions, io: SessionsIO): Pro
   let rows = await listSessions(options, index, formats, problem, {
     ...(id !== undefined ? { id: (candidate: string) => candidate.toLowerCase().startsWith(id) } : {}),
     ...(options.since !== undefined ? { since: options.since } : {}),
+    ...(options.grep !== undefined ? { forms: needleForms(options.grep) } : {}),
   });
   try {
     index.save(formats ?? listedFormats());

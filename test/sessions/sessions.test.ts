@@ -3,7 +3,7 @@
 // size, newest first; each filter; NDJSON and the table; --grep's hits and misses in any case; an id, a
 // prefix, an ambiguous prefix and none; the sessions index (a warm listing does not read an unchanged file
 // again, a changed one is read again, a planted link is refused); completion of ids from that index.
-import { mkdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync, appendFileSync, lstatSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync, appendFileSync, lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { cleanEnv, runBin, tempDir } from '../support/run.js';
@@ -146,10 +146,10 @@ describe('the sessions index', () => {
     const file = join(e.XDG_CACHE_HOME!, 'asyncai-log', 'sessions-index.json');
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(statSync(join(e.XDG_CACHE_HOME!, 'asyncai-log')).mode & 0o777).toBe(0o700);
-    // A listing of one id, one agent or a recent time keeps the other sessions' entries.
+    // A listing of one id, one agent, a recent time or a text keeps the other sessions' entries.
     const entries = () => Object.keys(JSON.parse(readFileSync(file, 'utf8')).entries).length;
     expect(entries()).toBe(7);
-    for (const only of [[placed[0]!.id], ['--agent', 'pi'], ['--since', '1m']]) {
+    for (const only of [[placed[0]!.id], ['--agent', 'pi'], ['--since', '1m'], ['--grep', 'print notes']]) {
       expect((await runBin(['sessions', ...only, ...args], { env: e })).code).toBe(0);
       expect(entries()).toBe(7);
     }
@@ -175,6 +175,23 @@ describe('the sessions index', () => {
     const changed = await runBin(['sessions', '--agent', 'qwen-code', ...args], { env: e });
     expect(ndjson(changed.stdout)[0]).toMatchObject({ turns: (expected(qwen).turns as number) + 1 });
     expect(ndjson(changed.stdout)[0].title).toMatch(/^Zead notes\.txt/);
+  });
+
+  test('a cold --grep describes only the sessions whose bytes hold the text: none for a text in no file', async () => {
+    const { args, placed } = placeSessions();
+    const e = env();
+    const file = join(e.XDG_CACHE_HOME!, 'asyncai-log', 'sessions-index.json');
+    const none = await runBin(['sessions', ...args, '--grep', 'no such words anywhere'], { env: e });
+    expect([none.code, none.stdout, none.stderr]).toEqual([0, '', '']);
+    expect(existsSync(file)).toBe(false);
+    const droid = placed.find((p) => p.format === 'droid')!;
+    const found = await runBin(['sessions', ...args, '--grep', 'PRINT NOTES.TXT'], { env: e });
+    expect(ndjson(found.stdout)).toContainEqual(expect.objectContaining(expected(droid)));
+    const described = Object.values(JSON.parse(readFileSync(file, 'utf8')).entries).map((entry: any) => entry.id);
+    expect(described).toContain(droid.id);
+    const holding = placed.filter((p) => readFileSync(p.file, 'utf8').toLowerCase().includes('print notes.txt'));
+    expect(described.sort()).toEqual(holding.map((p) => p.id).sort());
+    expect(holding.length).toBeLessThan(placed.length);
   });
 
   test('a cache file that is a symbolic link is neither read nor written through (said once), the listing stands', async () => {
