@@ -15,13 +15,13 @@ export interface DescribeTask {
 }
 
 /** What a read of the conversation gives: user turns and the first user text. */
-export async function conversationFacts(read: (sink: (events: readonly { type: string; text?: string }[]) => boolean) => Promise<boolean>):
+export async function conversationFacts(read: (sink: (events: readonly ({ type: string; text?: string } | undefined)[]) => boolean) => Promise<boolean>):
   Promise<{ turns: number; firstUser?: string; unread?: true }> {
   let turns = 0;
   let firstUser: string | undefined;
   const ok = await read((events) => {
     for (const event of events) {
-      if (event.type !== 'user') continue;
+      if (event?.type !== 'user') continue;
       turns += 1;
       if (firstUser === undefined && typeof event.text === 'string' && event.text.trim() !== '') firstUser = cutText(event.text);
     }
@@ -37,6 +37,6 @@ export async function describeFile(match: SessionMatch, stamp: string, whole = f
   const generic = genericFacts(ends);
   const own = match.agent.sessions?.describe === undefined ? {} : await match.agent.sessions.describe(match.files, ends);
   const facts = { ...generic, ...own };
-  const conversation = await conversationFacts((sink) => fileEvents(first, sink, !whole));
+  const conversation = await conversationFacts((sink) => fileEvents(first, sink, { usersOnly: !whole }));
   return { format: match.format, id: match.id, stamp, ...facts, ...conversation };
 }

@@ -9,8 +9,19 @@ import { findInputFormat } from '../agents/input-formats.js';
 import { readAdapted, sniffFile } from '../read/any-input.js';
 import type { InputFormat } from '../input/types.js';
 
-/** Receives each chunk's events; returns false to stop reading. */
-export type EventSink = (events: readonly GenericEvent[]) => boolean;
+/**
+ * Receives each chunk's events, undefined for one a line test passed over (fileEvents' `wanted`: counted, not
+ * read); returns false to stop reading.
+ */
+export type EventSink = (events: readonly (GenericEvent | undefined)[]) => boolean;
+
+/** What a read of a session file is for. */
+export interface EventReading {
+  /** Only its user events are wanted: a transcript reader may leave the others out. */
+  usersOnly?: boolean;
+  /** Only the events whose NDJSON line (a transcript reader's) this passes are parsed; undefined stands for the others. */
+  wanted?: (line: Buffer) => boolean;
+}
 
 /** The longest record read (as `read` does by default). */
 const MAX_RECORD_BYTES = 65 * 1024 * 1024;
@@ -24,11 +35,8 @@ async function adapted(chunks: AsyncIterable<Buffer>, format: InputFormat, name:
   });
 }
 
-/**
- * Feed the events of the session file at `path` to `sink`; false when it is no format read knows. `usersOnly`:
- * only its user events are wanted, and a transcript reader may leave the others out.
- */
-export async function fileEvents(path: string, sink: EventSink, usersOnly = false): Promise<boolean> {
+/** Feed the events of the session file at `path` to `sink`; false when it is no format read knows. */
+export async function fileEvents(path: string, sink: EventSink, { usersOnly = false, wanted }: EventReading = {}): Promise<boolean> {
   const sniffed = sniffFile(path, MAX_RECORD_BYTES);
   if (sniffed.kind === 'adapted') {
     await adapted(createReadStream(path, { highWaterMark: 1024 * 1024 }), sniffed.format, path, sink);
@@ -39,6 +47,7 @@ export async function fileEvents(path: string, sink: EventSink, usersOnly = fals
   if (reader === undefined) return false;
   const reading = reader.open(path, { includeEvents: false, resolveSpills: false, maxRecordBytes: MAX_RECORD_BYTES, threads: 0, onWarning: () => {},
     ...(usersOnly ? { userRecordsOnly: true } : {}) });
+  if (wanted !== undefined) return wantedEvents(reading.ndjson(() => {}), wanted, sink);
   let rest = '';
   const decoder = new StringDecoder('utf8');
   for await (const chunk of reading.ndjson(() => {})) {
@@ -48,6 +57,23 @@ export async function fileEvents(path: string, sink: EventSink, usersOnly = fals
     if (!sink(events)) return true;
   }
   if (rest !== '') sink([JSON.parse(rest) as GenericEvent]);
+  return true;
+}
+
+/** The events of NDJSON `chunks` to `sink`, those of the lines `wanted` passes parsed, the others undefined. */
+export async function wantedEvents(chunks: AsyncIterable<string | Buffer>, wanted: (line: Buffer) => boolean, sink: EventSink): Promise<boolean> {
+  let rest: Buffer | undefined;
+  const eventOf = (line: Buffer) => (wanted(line) ? JSON.parse(line.toString()) as GenericEvent : undefined);
+  for await (const chunk of chunks) {
+    const piece = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    const bytes = rest === undefined ? piece : Buffer.concat([rest, piece]);
+    const events: (GenericEvent | undefined)[] = [];
+    let start = 0;
+    for (let end; (end = bytes.indexOf(0x0a, start)) !== -1; start = end + 1) if (end > start) events.push(eventOf(bytes.subarray(start, end)));
+    rest = start < bytes.length ? Buffer.from(bytes.subarray(start)) : undefined;
+    if (!sink(events)) return true;
+  }
+  if (rest !== undefined) sink([eventOf(rest)]);
   return true;
 }
 

@@ -43,9 +43,10 @@ class Hits {
 
   constructor(private readonly lower: string) {}
 
-  readonly sink = (events: readonly GenericEvent[]): boolean => {
+  readonly sink = (events: readonly (GenericEvent | undefined)[]): boolean => {
     for (const event of events) {
       this.index += 1;
+      if (event === undefined) continue;
       const text = conversationText(event);
       if (text === undefined) continue;
       const snippet = snippetAround(text, this.lower);
@@ -113,13 +114,13 @@ export async function grepSessions(rows: readonly SessionRow[], needle: string, 
   const forms = needleForms(needle);
   const lower = needle.toLowerCase();
   const out = new Map<SessionRow, { hits: GrepHit[]; count: number }>();
+  const filter = new Prefilter(forms);
   for (const row of rows) {
     if (row.source.kind !== 'file') continue;
     const hits = new Hits(lower);
-    await fileEvents(row.files[0]!, hits.sink).catch(() => false);
+    await fileEvents(row.files[0]!, hits.sink, { wanted: (line) => filter.holds(line) }).catch(() => false);
     if (hits.count > 0) out.set(row, { hits: hits.hits, count: hits.count });
   }
-  const filter = new Prefilter(forms);
   const stores = rows.filter((row) => row.source.kind === 'store');
   for (const db of new Set(stores.map((row) => (row.source.kind === 'store' ? row.source.match.db : '')))) {
     const ofDb = stores.filter((row) => row.source.kind === 'store' && row.source.match.db === db);

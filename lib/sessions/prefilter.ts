@@ -142,6 +142,15 @@ export class Prefilter {
     return false;
   }
 
+  /** Whether `bytes` hold a form, apart from any stream (nothing carried in or out). */
+  holds(bytes: Buffer): boolean {
+    if (!this.ascii) {
+      const text = bytes.toString().toLowerCase();
+      return this.forms.some((form) => text.includes(form));
+    }
+    return this.needles.some((needle) => needle.in(bytes));
+  }
+
   /** Look at the next chunk; true once a form was seen. */
   push(chunk: Buffer): boolean {
     if (this.found) return true;

@@ -56,6 +56,19 @@ describe('the grep prefilter', () => {
     expect(utf8.push(bytes.subarray(16))).toBe(true);
   });
 
+  test('bytes apart from a stream: a form in any case, JSON-escaped or not; nothing carried from one to the next', () => {
+    const ascii = new Prefilter(needleForms('Say "Hi"'));
+    expect(ascii.holds(Buffer.from('{"text":"they SAY \\"hi\\" twice"}'))).toBe(true);
+    expect(ascii.holds(Buffer.from('say "hi"'))).toBe(true);
+    expect(ascii.holds(Buffer.from('{"text":"say \\"'))).toBe(false);
+    expect(ascii.holds(Buffer.from('hi\\""}'))).toBe(false);
+    const utf8 = new Prefilter(needleForms('Привет'));
+    expect(utf8.holds(Buffer.from('{"text":"ПРИВЕТ мир"}'))).toBe(true);
+    expect(utf8.holds(Buffer.from('{"text":"\\u043f\\u0440\\u0438\\u0432\\u0435\\u0442"}'))).toBe(true);
+    expect(utf8.holds(Buffer.from('{"text":"При'))).toBe(false);
+    expect(utf8.holds(Buffer.from('вет"}'))).toBe(false);
+  });
+
   test('a file is found holding a form wherever it lies, across the reads of it, and not found without one', () => {
     const dir = tempDir();
     const filter = new Prefilter(needleForms('Zephyr'));
