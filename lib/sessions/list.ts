@@ -103,12 +103,14 @@ function row(entry: IndexEntry, rest: Omit<SessionRow, 'agent' | 'id' | 'title' 
 /**
  * What a listing may leave out before describing a session: by its id, by its last update (ms), by its bytes
  * (a session file that does not pass the `--grep` prefilter of `forms`: grep.ts; store sessions are kept, their
- * text is searched in their store).
+ * text is searched in their store). `cwd`: a session file the index already describes is left out before the
+ * prefilter when its project directory is not wanted (the caller still filters the rows by it).
  */
 export interface Wanted {
   id?: (id: string) => boolean;
   since?: number;
   forms?: readonly string[];
+  cwd?: (cwd: string | undefined) => boolean;
 }
 
 /**
@@ -137,6 +139,8 @@ export async function listSessions(context: LookupContext & { tmpdir: string }, 
     listed.push({ match, key, stat, entry: index.get(key, stat.stamp) });
   }
   if (wanted.forms !== undefined) {
+    const { cwd } = wanted;
+    if (cwd !== undefined) listed = listed.filter(({ entry }) => entry === undefined || cwd(entry.cwd));
     const passing = new Set<number>();
     for await (const i of passingFiles(listed.map(({ match, stat }) => ({ path: match.files[0]!, bytes: stat.bytes })), wanted.forms)) passing.add(i);
     listed = listed.filter((_, i) => passing.has(i));

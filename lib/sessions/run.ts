@@ -129,10 +129,12 @@ export async function runSessions(options: SessionsOptions, io: SessionsIO): Pro
   const index = new SessionIndex(options.noCache ? undefined : cacheDir(options.env, options.homedir));
   if (index.refused !== undefined) io.stderr.write(`asyncai-log: ${escapeText(index.refused)}\n`);
   const id = options.id?.toLowerCase();
+  const dir = options.cwd !== undefined ? resolve(options.processCwd, options.cwd) : undefined;
+  const inDir = (cwd: string | undefined) => dir === undefined || (cwd !== undefined && within(cwd, dir));
   let rows = await listSessions(options, index, formats, problem, {
     ...(id !== undefined ? { id: (candidate: string) => candidate.toLowerCase().startsWith(id) } : {}),
     ...(options.since !== undefined ? { since: options.since } : {}),
-    ...(options.grep !== undefined ? { forms: needleForms(options.grep) } : {}),
+    ...(options.grep !== undefined ? { forms: needleForms(options.grep), cwd: inDir } : {}),
   });
   try {
     index.save(formats ?? listedFormats());
@@ -148,10 +150,7 @@ export async function runSessions(options: SessionsOptions, io: SessionsIO): Pro
       return 1;
     }
   }
-  if (options.cwd !== undefined) {
-    const dir = resolve(options.processCwd, options.cwd);
-    rows = rows.filter((r) => r.cwd !== undefined && within(r.cwd, dir));
-  }
+  if (dir !== undefined) rows = rows.filter((r) => inDir(r.cwd));
   let hits: Map<SessionRow, { hits: GrepHit[]; count: number }> | undefined;
   if (options.grep !== undefined) {
     hits = await grepSessions(rows, options.grep, options, problem);
