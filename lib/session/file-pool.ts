@@ -6,7 +6,7 @@
 // had not answered for is handled by the caller on its own thread.
 import { existsSync } from 'node:fs';
 import type { UsageReply, UsageTask } from './types.js';
-import { ThreadPool, WorkerLost } from '../util/thread-pool.js';
+import { defaultThreads, ThreadPool, WorkerLost } from '../util/thread-pool.js';
 
 /** Old generation of a worker, in MB: it holds one file's responses, entries or reading at a time. */
 const WORKER_OLD_MB = 96;
@@ -22,6 +22,15 @@ export class FilePool<T = UsageTask, R = UsageReply> {
     return size > 0 && existsSync(url) ? new FilePool<T, R>(url, size, perWorker) : undefined;
   }
 
+  /**
+   * A pool of the default threads (thread-pool.ts `defaultThreads`) for `count` files of `bytes` in all, when
+   * there are two or more and `minBytes` or more of them (below that, a worker's start costs more than it
+   * shares out); each worker holds `perWorker` at a time.
+   */
+  static forFiles<T, R>(count: number, bytes: number, minBytes: number, url: URL, perWorker: number): FilePool<T, R> | undefined {
+    return count >= 2 && bytes >= minBytes ? FilePool.start<T, R>(Math.min(defaultThreads(), count), url, perWorker) : undefined;
+  }
+
   private constructor(url: URL, readonly size: number, perWorker: number | undefined) {
     this.pool = new ThreadPool(url, { size, oldMb: WORKER_OLD_MB, onLoss: 'stop', ...(perWorker !== undefined ? { perWorker } : {}) });
   }
@@ -35,5 +44,20 @@ export class FilePool<T = UsageTask, R = UsageReply> {
   /** Stop the workers. */
   close(): void {
     void this.pool.close();
+  }
+}
+
+/**
+ * The result of each of `items`, in order: the reply to its task (`task`) on `pool`'s workers, all given at once
+ * (the pool holds each worker to its share); without a pool, and for each item a lost worker held, `here`'s on
+ * this thread, in its turn. The pool is closed at the end, or when the caller stops early.
+ */
+export async function* eachInOrder<I, T, R>(pool: FilePool<T, R> | undefined, items: readonly I[], task: (item: I) => T,
+  here: (item: I) => R | Promise<R>): AsyncGenerator<R> {
+  try {
+    const replies = pool === undefined ? [] : items.map((item) => pool.run(task(item)));
+    for (const [i, item] of items.entries()) yield (await replies[i]) ?? await here(item);
+  } finally {
+    pool?.close();
   }
 }

@@ -9,8 +9,7 @@ import { cutText } from '../session/session-facts.js';
 import { storeEvents } from './events.js';
 import { conversationFacts, describeFile, type DescribeTask } from './describe.js';
 import { passingFiles } from './grep.js';
-import { FilePool } from '../session/file-pool.js';
-import { defaultThreads } from '../util/thread-pool.js';
+import { eachInOrder, FilePool } from '../session/file-pool.js';
 import type { IndexEntry, SessionIndex } from './cache.js';
 
 /** One listed session. */
@@ -59,18 +58,11 @@ const DESCRIBING_PER_WORKER = 2;
 export async function describeAll(sessions: readonly { match: SessionMatch; stat: Stamp }[],
   { minBytes = POOL_MIN_BYTES, workerUrl = new URL('./describe-worker.js', import.meta.url) } = {}): Promise<IndexEntry[]> {
   const bytes = sessions.reduce((sum, { stat }) => sum + stat.bytes, 0);
-  const pool = sessions.length >= 2 && bytes >= minBytes
-    ? FilePool.start<DescribeTask, IndexEntry>(Math.min(defaultThreads(), sessions.length), workerUrl, DESCRIBING_PER_WORKER) : undefined;
-  try {
-    const onWorkers = pool === undefined ? []
-      : sessions.map(({ match, stat }) => pool.run({ format: match.format, id: match.id, files: match.files, stamp: stat.stamp }));
-    const entries: IndexEntry[] = [];
-    // One at a time here: a session a worker could not describe, in its turn.
-    for (const [i, { match, stat }] of sessions.entries()) entries.push(await onWorkers[i] ?? await describeFile(match, stat.stamp));
-    return entries;
-  } finally {
-    pool?.close();
-  }
+  const pool = FilePool.forFiles<DescribeTask, IndexEntry>(sessions.length, bytes, minBytes, workerUrl, DESCRIBING_PER_WORKER);
+  const entries: IndexEntry[] = [];
+  for await (const entry of eachInOrder(pool, sessions, ({ match, stat }) => ({ format: match.format, id: match.id, files: match.files, stamp: stat.stamp }),
+    ({ match, stat }) => describeFile(match, stat.stamp))) entries.push(entry);
+  return entries;
 }
 
 /** `<size>:<mtime>` of each file, and the total size and latest time; undefined when one cannot be stat'ed. */

@@ -8,7 +8,8 @@ import { MIN_PREFIX } from '../session/session-lookup.js';
 import { UsageError } from '../session/options.js';
 import { escapeText } from '../util/shown-text.js';
 import { cacheDir, SessionIndex } from './cache.js';
-import { grepSessions, type GrepHit } from './grep.js';
+import { grepSessions } from './grep.js';
+import type { FoundHits } from './hits.js';
 import { needleForms } from './prefilter.js';
 import { listSessions, type SessionRow } from './list.js';
 
@@ -86,7 +87,7 @@ function cell(text: string, width: number, pad = true): string {
 }
 
 /** The table: a header line, one line per session (and its hits, indented), columns fitted to `width`. */
-export function tableOf(rows: readonly SessionRow[], hits: Map<SessionRow, { hits: GrepHit[]; count: number }> | undefined, width: number, homedir: string): string {
+export function tableOf(rows: readonly SessionRow[], hits: Map<SessionRow, FoundHits> | undefined, width: number, homedir: string): string {
   const home = (dir: string | undefined) => (dir === undefined ? '-' : dir === homedir || dir.startsWith(`${homedir}/`) ? `~${dir.slice(homedir.length)}` : dir);
   const cols = rows.map((r) => [r.agent, r.id, shortTime(r.updated), shortTime(r.started), String(r.turns), humanBytes(r.bytes), home(r.cwd), r.title]);
   const heads = ['AGENT', 'ID', 'UPDATED', 'STARTED', 'TURNS', 'SIZE', 'PROJECT', 'TITLE'];
@@ -107,7 +108,7 @@ export function tableOf(rows: readonly SessionRow[], hits: Map<SessionRow, { hit
 }
 
 /** One NDJSON line of a session (and its hits). */
-export function jsonOf(row: SessionRow, found: { hits: GrepHit[]; count: number } | undefined): string {
+export function jsonOf(row: SessionRow, found: FoundHits | undefined): string {
   return `${JSON.stringify({
     agent: row.agent, id: row.id, title: row.title, cwd: row.cwd ?? null, started: row.started ?? null, updated: row.updated,
     turns: row.turns, bytes: row.bytes, files: row.files, ...(row.child === true ? { child: true } : {}),
@@ -151,7 +152,7 @@ export async function runSessions(options: SessionsOptions, io: SessionsIO): Pro
     }
   }
   if (dir !== undefined) rows = rows.filter((r) => inDir(r.cwd));
-  let hits: Map<SessionRow, { hits: GrepHit[]; count: number }> | undefined;
+  let hits: Map<SessionRow, FoundHits> | undefined;
   if (options.grep !== undefined) {
     hits = await grepSessions(rows, options.grep, options, problem);
     rows = rows.filter((r) => hits!.has(r));

@@ -4,7 +4,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { snippetAround } from '../../lib/sessions/grep.js';
+import { snippetAround } from '../../lib/sessions/hits.js';
 import { needleForms, Prefilter } from '../../lib/sessions/prefilter.js';
 import { humanBytes, parseSince } from '../../lib/sessions/run.js';
 import { cutText, genericFacts, latestTitle } from '../../lib/session/session-facts.js';
