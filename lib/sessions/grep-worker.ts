@@ -1,4 +1,4 @@
-// A worker thread of `sessions --grep` (grep.ts): passes batches of session files through the prefilter, one
+// A worker thread of `sessions --grep` (passing.ts): passes batches of session files through the prefilter, one
 // batch at a time, each read into the worker's own reused buffer; answers with those that passed. It loads the
 // prefilter's module alone.
 import { passingOf, Prefilter, type GrepTask } from './prefilter.js';

@@ -8,7 +8,7 @@ import { StoreError, type OpenedStore } from '../session/types.js';
 import { cutText } from '../session/session-facts.js';
 import { storeEvents } from './events.js';
 import { conversationFacts, describeFile, type DescribeTask } from './describe.js';
-import { passingFiles } from './grep.js';
+import { passingFiles } from './passing.js';
 import { eachInOrder, FilePool } from '../session/file-pool.js';
 import type { IndexEntry, SessionIndex } from './cache.js';
 
@@ -94,7 +94,7 @@ function row(entry: IndexEntry, rest: Omit<SessionRow, 'agent' | 'id' | 'title' 
 
 /**
  * What a listing may leave out before describing a session: by its id, by its last update (ms), by its bytes
- * (a session file that does not pass the `--grep` prefilter of `forms`: grep.ts; store sessions are kept, their
+ * (a session file that does not pass the `--grep` prefilter of `forms`: passing.ts; store sessions are kept, their
  * text is searched in their store). `cwd`: a session file the index already describes is left out before the
  * prefilter when its project directory is not wanted (the caller still filters the rows by it).
  */

@@ -1,6 +1,6 @@
-// The prefilter of `sessions --grep` (grep.ts): whether a session's bytes hold the text searched for, in any case
-// and in the forms JSON may give it, streamed a chunk at a time across chunk boundaries. Alone in its module: the
-// grep workers (grep-worker.ts) load nothing else.
+// The prefilter of `sessions --grep` (passing.ts, grep.ts): whether a session's bytes hold the text searched for,
+// in any case and in the forms JSON may give it, streamed a chunk at a time across chunk boundaries. Alone in its
+// module: the grep workers (grep-worker.ts) load nothing else.
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 

@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
-import { passingFiles } from '../../lib/sessions/grep.js';
+import { passingFiles } from '../../lib/sessions/passing.js';
 import { needleForms } from '../../lib/sessions/prefilter.js';
 import { dyingWorker, rewritingWorker, type WorkerDeath } from '../support/dying-worker.js';
 import { tempDir } from '../support/run.js';

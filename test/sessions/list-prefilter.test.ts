@@ -6,13 +6,13 @@ import { describe, expect, test, vi } from 'vitest';
 import { listSessions } from '../../lib/sessions/list.js';
 import { SessionIndex } from '../../lib/sessions/cache.js';
 import { needleForms } from '../../lib/sessions/prefilter.js';
-import { passingFiles } from '../../lib/sessions/grep.js';
+import { passingFiles } from '../../lib/sessions/passing.js';
 import { listedFormats } from '../../lib/sessions/run.js';
 import { tempDir } from '../support/run.js';
 import { placeSessions } from './support.js';
 
-vi.mock('../../lib/sessions/grep.js', async (importOriginal) => {
-  const real = await importOriginal<typeof import('../../lib/sessions/grep.js')>();
+vi.mock('../../lib/sessions/passing.js', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../lib/sessions/passing.js')>();
   return { ...real, passingFiles: vi.fn(real.passingFiles) };
 });
 
