@@ -119,7 +119,7 @@ describe('bench/run.mjs', () => {
       startup: { status: string; batches: number; node_cpu_ms: number; filter_cpu_ms: number; ratio: number };
       sections: {
         realistic: { generated_at: string; data: { reps: number; tree: { files: number }; rows: (Row & { input: string })[] } };
-        sessions: { data: { tree: { files: number; bytes: number }; cold_s: number; warm_s: number; grep_s: number; rg: { seconds: number; ratio: number } | null } };
+        sessions: { data: { tree: { files: number; bytes: number }; cold_s: number; warm_s: number; grep_s: number; grep_cold_s: number; rg: { seconds: number; ratio: number } | null } };
       };
     };
     expect(report.machine.cores).toBeGreaterThan(0);
@@ -137,7 +137,7 @@ describe('bench/run.mjs', () => {
     // bench/sessions.mjs on --quick's tree of 20 transcripts: the listing cold and warm, --grep and rg (when installed).
     const sessions = report.sections.sessions.data;
     expect(sessions.tree.files).toBe(20);
-    for (const figure of [sessions.cold_s, sessions.warm_s, sessions.grep_s]) expect(figure).toBeGreaterThan(0);
+    for (const figure of [sessions.cold_s, sessions.warm_s, sessions.grep_s, sessions.grep_cold_s]) expect(figure).toBeGreaterThan(0);
     if (sessions.rg !== null) expect(sessions.rg.ratio).toBeGreaterThan(0);
     expect(readFileSync(join(dir, 'docs', 'performance.md'), 'utf8')).toContain('| sessions listing: 20 sessions,');
     // --quick: two runs asked for (given flags win), a tree of 3 transcripts of 0.3 MB.
