@@ -1,7 +1,7 @@
 // The CLI's own store as input: its SQLite database (`opencode.db`, `kilo.db`), read through its own program
-// (`<program> db --format ...`; Node 20 has no SQLite of its own). The database is first copied into a private
-// temporary directory, so the CLI (which checkpoints its WAL and may migrate an older schema when it starts)
-// only ever opens the copy. Each session comes out as the export lines the writer's journal holds: a header
+// (`<program> db ...`; Node 20 has no SQLite of its own), a small store listed and read with one start of it.
+// The database is first copied into a private temporary directory, so the CLI (which checkpoints its WAL and
+// may migrate an older schema when it starts) only ever opens the copy. Each session comes out as the export lines the writer's journal holds: a header
 // `{"info": {id, directory}, "messages": []}`, then one message `{info, parts}` per line, in the order the CLI
 // sends them to the model; the export reader (export-reader.ts) maps them.
 import { closeSync, copyFileSync, openSync, readSync, statSync } from 'node:fs';
@@ -9,6 +9,7 @@ import { basename, join } from 'node:path';
 import { makeTempDir, removeTempDir } from '../util/temp-dirs.js';
 import { StoreError, type OpenedStore, type SessionStore, type StoreSession } from '../session/types.js';
 import { findProgram } from './binary.js';
+import { isObject } from '../util/is-object.js';
 import type { Flavour } from './flavour.js';
 import { defaultDataDir } from './harness.js';
 
@@ -93,11 +94,37 @@ function literal(id: string): string {
   return `'${id}'`;
 }
 
-const LIST_QUERY = 'SELECT s.id AS id, s.time_updated AS updated, s.parent_id IS NOT NULL AS child, '
-  + 's.title AS title, s.directory AS directory, s.time_created AS created, '
-  + '(SELECT coalesce(sum(length(m.data)), 0) FROM message m WHERE m.session_id = s.id) '
-  + '+ (SELECT coalesce(sum(length(p.data)), 0) FROM part p WHERE p.session_id = s.id) AS bytes '
-  + 'FROM session s ORDER BY s.time_created, s.id';
+/** A session's data bytes: of its messages and parts. */
+const SESSION_BYTES = '(SELECT coalesce(sum(length(m.data)), 0) FROM message m WHERE m.session_id = s.id) '
+  + '+ (SELECT coalesce(sum(length(p.data)), 0) FROM part p WHERE p.session_id = s.id)';
+
+/** A message's export line (export-reader.ts): its info with its ids, its parts in id order. */
+const MESSAGE_LINE = `json_object('info', json_set(m.data, '$.id', m.id, '$.sessionID', m.session_id), 'parts',
+    (SELECT json_group_array(json_set(p.data, '$.id', p.id, '$.sessionID', p.session_id, '$.messageID', p.message_id))
+     FROM (SELECT * FROM part p WHERE p.message_id = m.id AND json_valid(p.data) ORDER BY p.id) p))`;
+
+/** A session's export header line. */
+const HEADER_LINE = "json_object('info', json_object('id', s.id, 'directory', s.directory), 'messages', json('[]'))";
+
+/**
+ * The query a store is opened with: each session as a line `{"session": {id, updated, child, title, directory,
+ * created, bytes}}` (by creation time, then id), and, when the data of all of them together is `smallBytes` or
+ * less, every session's export lines after them (as exportQuery gives them), so that a small store is listed
+ * and read with one start of its program. TSV of one column, as exportQuery's.
+ */
+const openQuery = (smallBytes: number) => `WITH listed AS (SELECT s.*, ${SESSION_BYTES} AS bytes FROM session s),
+small AS (SELECT coalesce(sum(bytes), 0) <= ${Math.floor(smallBytes)} AS yes FROM listed)
+SELECT line FROM (
+SELECT 0 AS g, s.time_created AS a, s.id AS b, 0 AS c, '' AS d,
+  json_object('session', json_object('id', s.id, 'updated', s.time_updated, 'child', json(CASE WHEN s.parent_id IS NULL THEN 'false' ELSE 'true' END),
+    'title', s.title, 'directory', s.directory, 'created', s.time_created, 'bytes', s.bytes)) AS line
+FROM listed s
+UNION ALL
+SELECT 1, s.id, 0, 0, '', ${HEADER_LINE} FROM session s, small WHERE small.yes
+UNION ALL
+SELECT 1, m.session_id, 1, m.time_created, m.id, ${MESSAGE_LINE}
+FROM message m, small WHERE small.yes AND json_valid(m.data)
+) ORDER BY g, a, b, c, d`;
 
 /**
  * The lines of the sessions `ids`, by session, header first, then messages in `time_created` then id order
@@ -107,16 +134,32 @@ const LIST_QUERY = 'SELECT s.id AS id, s.time_updated AS updated, s.parent_id IS
 function exportQuery(ids: readonly string[]): string {
   const list = ids.map(literal).join(', ');
   return `SELECT line FROM (
-SELECT s.id AS sid, 0 AS k, 0 AS t, '' AS mid,
-  json_object('info', json_object('id', s.id, 'directory', s.directory), 'messages', json('[]')) AS line
+SELECT s.id AS sid, 0 AS k, 0 AS t, '' AS mid, ${HEADER_LINE} AS line
 FROM session s WHERE s.id IN (${list})
 UNION ALL
-SELECT m.session_id, 1, m.time_created, m.id,
-  json_object('info', json_set(m.data, '$.id', m.id, '$.sessionID', m.session_id), 'parts',
-    (SELECT json_group_array(json_set(p.data, '$.id', p.id, '$.sessionID', p.session_id, '$.messageID', p.message_id))
-     FROM (SELECT * FROM part p WHERE p.message_id = m.id AND json_valid(p.data) ORDER BY p.id) p))
+SELECT m.session_id, 1, m.time_created, m.id, ${MESSAGE_LINE}
 FROM message m WHERE m.session_id IN (${list}) AND json_valid(m.data)
 ) ORDER BY sid, k, t, mid`;
+}
+
+/** The session id of an export header line (`{"info":{"id":...,"directory":...},"messages":[]}`), or undefined. */
+function headerId(line: string): string | undefined {
+  return line.endsWith('"messages":[]}') ? /^\{"info":\{"id":"(ses_[0-9A-Za-z]+)","directory":/.exec(line)?.[1] : undefined;
+}
+
+/**
+ * Export lines to `byId`, each after the header of its session (the lines of a session not in `byId`, or whose
+ * header is not of the checked shape, are left out); returns the sink to give each line to.
+ */
+function exportSink(byId: Map<string, string[]>): (line: string) => void {
+  let current: string[] | undefined;
+  return (line) => {
+    if (line.startsWith('{"info":{"id":') && line.endsWith('"messages":[]}')) {
+      const id = headerId(line);
+      current = id !== undefined ? byId.get(id) : undefined;
+    }
+    current?.push(line);
+  };
 }
 
 /** Copy `db` (and its WAL) into a new private directory, never opening the original for writing. */
@@ -148,6 +191,8 @@ export interface StoreOptions {
   env: Env;
   /** Where the private copy goes. */
   tmpdir: string;
+  /** A store of this many bytes of data or fewer is read with its list, in one query (default BATCH_BYTES; tests set it). */
+  smallBytes?: number;
 }
 
 /** A program of a flavour, and the copy of the database it reads. */
@@ -192,29 +237,50 @@ export async function openStore(flavour: Flavour, db: string, options: StoreOpti
   const close = () => removeTempDir(dir);
   const reading: Reading = { flavour, program, env: options.env, copy, cwd: dir };
   try {
-    let text = '';
-    await query(reading, ['db', '--format', 'json', LIST_QUERY], (line) => { text += `${line}\n`; });
-    let rows: unknown;
-    try {
-      rows = JSON.parse(text.trim() === '' ? '[]' : text);
-    } catch {
-      throw new StoreError(`${flavour.program} db printed no session list: ${text.slice(0, 200)}`);
-    }
+    const rows: unknown[] = [];
+    /** Every session's export lines, when the store was small enough to give them with the list. */
+    const given = new Map<string, string[]>();
+    const exported = exportSink(given);
+    let header = true;
+    let lines = false;
+    let unreadable: string | undefined;
+    await query(reading, ['db', openQuery(options.smallBytes ?? BATCH_BYTES)], (line) => {
+      if (header) {
+        header = false; // the TSV column name
+        return;
+      }
+      if (!line.startsWith('{"session":')) {
+        lines = true;
+        exported(line);
+        return;
+      }
+      try {
+        const row = (JSON.parse(line) as { session: unknown }).session;
+        rows.push(row);
+        if (isObject(row) && typeof row.id === 'string' && SESSION_ID.test(row.id)) given.set(row.id, []);
+      } catch {
+        unreadable ??= line;
+      }
+    });
+    if (unreadable !== undefined) throw new StoreError(`${flavour.program} db printed no session list: ${unreadable.slice(0, 200)}`);
     const sessions: StoreSession[] = [];
     let odd = 0;
-    for (const row of Array.isArray(rows) ? rows as Record<string, unknown>[] : []) {
-      if (typeof row.id !== 'string' || !SESSION_ID.test(row.id)) {
+    for (const row of rows) {
+      if (!isObject(row) || typeof row.id !== 'string' || !SESSION_ID.test(row.id)) {
         odd += 1;
         continue;
       }
       sessions.push({
-        id: row.id, updated: Number(row.updated) || 0, child: Boolean(row.child), bytes: Number(row.bytes) || 0,
+        id: row.id, updated: Number(row.updated) || 0, child: row.child === true, bytes: Number(row.bytes) || 0,
         ...(typeof row.title === 'string' ? { title: row.title } : {}),
         ...(typeof row.directory === 'string' ? { cwd: row.directory } : {}),
         ...(Number(row.created) > 0 ? { created: Number(row.created) } : {}),
       });
     }
-    return { sessions, odd, read: (wanted) => readSessions(reading, wanted), close };
+    const read = lines || sessions.length === 0
+      ? async function* (wanted: readonly StoreSession[]) { for (const session of wanted) yield { session, lines: given.get(session.id) ?? [] }; }
+      : (wanted: readonly StoreSession[]) => readSessions(reading, wanted);
+    return { sessions, odd, read, close };
   } catch (error) {
     await close();
     if (error instanceof StoreError && /no such table/.test(error.message)) {
@@ -224,6 +290,7 @@ export async function openStore(flavour: Flavour, db: string, options: StoreOpti
   }
 }
 
+/** The export lines of each of `wanted` (in that order), a query of up to BATCH_BYTES of data at a time. */
 async function* readSessions(reading: Reading, wanted: readonly StoreSession[]):
   AsyncGenerator<{ session: StoreSession; lines: string[] }> {
   for (let start = 0; start < wanted.length;) {
@@ -236,16 +303,11 @@ async function* readSessions(reading: Reading, wanted: readonly StoreSession[]):
     }
     const batch = wanted.slice(start, end);
     const byId = new Map<string, string[]>(batch.map((s) => [s.id, []]));
-    let current: string[] | undefined;
+    const exported = exportSink(byId);
     let header = true;
     await query(reading, ['db', exportQuery(batch.map((s) => s.id))], (line) => {
-      if (header) {
-        header = false; // the TSV column name
-        return;
-      }
-      const id = /^\{"info":\{"id":"(ses_[0-9A-Za-z]+)","directory":/.exec(line)?.[1];
-      if (id !== undefined && line.endsWith('"messages":[]}')) current = byId.get(id);
-      current?.push(line);
+      if (header) header = false; // the TSV column name
+      else exported(line);
     });
     for (const session of batch) yield { session, lines: byId.get(session.id)! };
     start = end;

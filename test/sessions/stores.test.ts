@@ -1,12 +1,13 @@
 // `asyncai-log sessions` of the agents that keep sessions in a store: the session the real OpenCode (and Kilo)
 // made, loaded into a fresh store with the real CLI's `import`, listed with the store's own title, directory and
 // times, its turns read from its lines (as `read` gives them), found by --grep and by an id prefix.
-import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'vitest';
 import { opencodeBinary, opencodeHome, runOpencode } from '../support/opencode.js';
 import { kiloBinary, kiloHome, runKilo } from '../support/kilo.js';
 import { FIXTURES, runBin, tempDir, type RunResult } from '../support/run.js';
+import { recordingProgram } from '../support/store-cli.js';
 
 const ndjson = (text: string) => text.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l));
 
@@ -15,16 +16,6 @@ interface Store {
   /** The variable naming the store's program to the bin. */
   variable: string;
   make(): { env: Record<string, string>; run: (cwd: string, args: string[]) => Promise<RunResult> };
-}
-
-/** A program that notes each start (a line in its log) and runs `real`: how a test sees that the store's CLI ran. */
-function recordingProgram(real: string): { program: string; starts: () => number } {
-  const dir = tempDir('asyncai-log-shim-');
-  const log = join(dir, 'starts.log');
-  const program = join(dir, 'program');
-  writeFileSync(program, `#!/bin/sh\necho "$1" >> ${JSON.stringify(log)}\nexec ${JSON.stringify(real)} "$@"\n`);
-  chmodSync(program, 0o755);
-  return { program, starts: () => (existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter((l) => l !== '').length : 0) };
 }
 
 const STORES: Store[] = [
@@ -78,7 +69,8 @@ describe.concurrent.each(STORES)('sessions of $format\'s store', ({ format, vari
     expect(renamed.code, renamed.stderr).toBe(0);
     const changed = await runBin(['sessions', '--agent', format], { env: shimmed });
     expect([changed.code, changed.stderr]).toEqual([0, '']);
-    expect(recording.starts()).toBeGreaterThan(0);
+    // Listed, then opened again and read for its turns: a start each (a small store is read with its list).
+    expect(recording.starts()).toBe(2);
     expect(ndjson(changed.stdout)).toMatchObject([{ id: info.id, title: 'Renamed in the store', updated: new Date(stored!.updated + 1000).toISOString() }]);
     const userText = (events.find((e) => e.type === 'user') as { text: string }).text;
     const word = userText.split(/\s+/).find((w) => w.length >= 5)!.toUpperCase();

@@ -2,9 +2,9 @@
 // isolated home, a project directory in it, and what a chat request sent, as comparable items. Their own
 // modules (test/support/opencode.ts, kilo.ts) make the homes and run the programs.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { RunResult } from './run.js';
+import { tempDir, type RunResult } from './run.js';
 
 /** An isolated home of the CLI: where its data directory is, and its environment. */
 export interface StoreHome {
@@ -61,4 +61,14 @@ export function chatConversation(body: any, skipPart: (part: any) => boolean = (
       ...(m.tool_call_id ? { result: m.tool_call_id } : {}),
     };
   });
+}
+
+/** A program that notes each start (a line in its log) and runs `real`: how a test sees that the store's CLI ran. */
+export function recordingProgram(real: string): { program: string; starts: () => number } {
+  const dir = tempDir('asyncai-log-shim-');
+  const log = join(dir, 'starts.log');
+  const program = join(dir, 'program');
+  writeFileSync(program, `#!/bin/sh\necho "$1" >> ${JSON.stringify(log)}\nexec ${JSON.stringify(real)} "$@"\n`);
+  chmodSync(program, 0o755);
+  return { program, starts: () => (existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter((l) => l !== '').length : 0) };
 }

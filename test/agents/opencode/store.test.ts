@@ -8,7 +8,10 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import { createHash } from 'node:crypto';
 import { appendFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { opencodeHome, runOpencode, type OpencodeHome } from '../../support/opencode.js';
+import { opencodeBinary, opencodeHome, runOpencode, type OpencodeHome } from '../../support/opencode.js';
+import { recordingProgram } from '../../support/store-cli.js';
+import { openStore } from '../../../lib/opencode-store/store.js';
+import { OPENCODE } from '../../../lib/agents/opencode/flavour.js';
 import { FIXTURES, runBin, tempDir } from '../../support/run.js';
 import { binEnv, ev, projectDir, writeOpencodeSession } from './support.js';
 
@@ -134,6 +137,28 @@ describe.concurrent("OpenCode's store as input", () => {
     expect(readdirSync(join(out, 'projects')).flatMap((d) => readdirSync(join(out, 'projects', d))).filter((f) => f.endsWith('.jsonl'))).toHaveLength(3);
     expect(fingerprint()).toBe(before);
   }, 600_000);
+
+  test('a store with more data than is read with its list gets a query per batch of sessions: the same lines, one start more', async ({ expect }) => {
+    const recording = recordingProgram(opencodeBinary());
+    const env = { ...home.env, ASYNCAI_LOG_OPENCODE: recording.program };
+    const linesOf = async (smallBytes?: number) => {
+      const opened = await openStore(OPENCODE, db, { env, tmpdir: tempDir(), ...(smallBytes !== undefined ? { smallBytes } : {}) });
+      try {
+        const read: [string, string[]][] = [];
+        for await (const { session, lines } of opened.read(opened.sessions)) read.push([session.id, lines]);
+        return { sessions: opened.sessions, read };
+      } finally {
+        await opened.close();
+      }
+    };
+    const small = await linesOf();
+    expect(recording.starts()).toBe(1);
+    const big = await linesOf(0);
+    expect(recording.starts()).toBe(3);
+    expect(big).toEqual(small);
+    expect(small.read.map(([id]) => id)).toEqual([...exported.keys()]);
+    for (const [, lines] of small.read) expect(lines.length).toBeGreaterThan(1);
+  });
 
   test('the filter given the database says what it is in one line, exit 1', async ({ expect }) => {
     const piped = await runBin([], { input: readFileSync(db), env: binEnv(home) });
