@@ -110,6 +110,32 @@ export function databaseStamp(db: string): string {
   }).join(',');
 }
 
+/**
+ * The stores one run reads, each database opened once (the first time it is asked for: a small store's sessions
+ * come with its list) and kept for the run's later reads of it; `close` closes them all.
+ */
+export class OpenStores {
+  private readonly opened = new Map<string, Promise<OpenedStore>>();
+
+  constructor(private readonly options: { env: Record<string, string | undefined>; tmpdir: string }) {}
+
+  /** The store of `db` (a failure to open it is the same StoreError each time). */
+  open(agent: StoreAgent, db: string): Promise<OpenedStore> {
+    let opened = this.opened.get(db);
+    if (opened === undefined) {
+      opened = agent.store.open(db, { env: this.options.env, tmpdir: this.options.tmpdir });
+      this.opened.set(db, opened);
+    }
+    return opened;
+  }
+
+  async close(): Promise<void> {
+    const all = [...this.opened.values()];
+    this.opened.clear();
+    for (const opened of all) await (await opened.catch(() => undefined))?.close();
+  }
+}
+
 /** What `everySession` found: sessions in files, sessions in stores, and the stores that could not be opened. */
 export interface EverySession {
   readonly files: SessionMatch[];
@@ -121,10 +147,12 @@ export interface EverySession {
 /**
  * Every session of every registered agent on this machine: each agent's root (`--session-dir <format>=`, else
  * its default, its environment variables honoured), in registry order. `formats` keeps only those agents. A
- * store is listed (opened and closed again) only when its database exists, and not even then when `listings`
- * holds its list for the database's files as they are; a root that does not exist has none.
+ * store is listed (opened through `stores`, else opened and closed again) only when its database exists, and
+ * not even then when `listings` holds its list for the database's files as they are; a root that does not
+ * exist has none.
  */
-export async function everySession(context: LookupContext & { tmpdir: string }, formats?: readonly string[], listings?: StoreListings): Promise<EverySession> {
+export async function everySession(context: LookupContext & { tmpdir: string }, formats?: readonly string[], listings?: StoreListings,
+  stores?: OpenStores): Promise<EverySession> {
   const wanted = (format: string) => formats === undefined || formats.includes(format);
   const files: SessionMatch[] = [];
   for (const agent of AGENTS) {
@@ -133,30 +161,36 @@ export async function everySession(context: LookupContext & { tmpdir: string }, 
     const root = resolve(context.processCwd, context.sessionDirs[format] ?? agent.harness.defaultRoot(context.env, context.homedir));
     for (const found of await agent.sessions.find(root, '')) files.push({ format, agent, id: found.id, files: found.files });
   }
-  const stores: StoreSessionMatch[] = [];
+  const inStores: StoreSessionMatch[] = [];
   const problems: string[] = [];
-  for (const agent of SESSION_STORES) {
-    if (!wanted(agent.format)) continue;
-    const root = context.sessionDirs[agent.format];
-    const db = resolve(context.processCwd, agent.store.database(root === undefined ? undefined : resolve(context.processCwd, root), context.env, context.homedir));
-    if (!existsSync(db)) continue;
-    const stamp = listings === undefined ? '' : databaseStamp(db);
-    const kept = listings?.get(db, stamp);
-    if (kept !== undefined) {
-      for (const session of kept) stores.push({ format: agent.format, agent, id: session.id, db, session });
-      continue;
+  const own = stores === undefined ? new OpenStores(context) : undefined;
+  try {
+    for (const agent of SESSION_STORES) {
+      if (!wanted(agent.format)) continue;
+      const problem = await listStore(agent, own ?? stores!, context, inStores, listings);
+      if (problem !== undefined) problems.push(problem);
     }
-    let opened: OpenedStore | undefined;
-    try {
-      opened = await agent.store.open(db, { env: context.env, tmpdir: context.tmpdir });
-      for (const session of opened.sessions) stores.push({ format: agent.format, agent, id: session.id, db, session });
-      listings?.set(db, agent.format, stamp, opened.sessions);
-    } catch (error) {
-      if (!(error instanceof StoreError)) throw error;
-      problems.push(`${db}: ${error.message}`);
-    } finally {
-      await opened?.close();
-    }
+  } finally {
+    await own?.close();
   }
-  return { files, stores, problems };
+  return { files, stores: inStores, problems };
+}
+
+/** The sessions of `agent`'s store to `into` (from `listings` while its files are unchanged); a line when it cannot be read. */
+async function listStore(agent: StoreAgent, stores: OpenStores, context: LookupContext, into: StoreSessionMatch[],
+  listings: StoreListings | undefined): Promise<string | undefined> {
+  const root = context.sessionDirs[agent.format];
+  const db = resolve(context.processCwd, agent.store.database(root === undefined ? undefined : resolve(context.processCwd, root), context.env, context.homedir));
+  if (!existsSync(db)) return undefined;
+  const stamp = listings === undefined ? '' : databaseStamp(db);
+  const kept = listings?.get(db, stamp);
+  try {
+    const sessions = kept ?? (await stores.open(agent, db)).sessions;
+    for (const session of sessions) into.push({ format: agent.format, agent, id: session.id, db, session });
+    if (kept === undefined) listings?.set(db, agent.format, stamp, sessions);
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof StoreError)) throw error;
+    return `${db}: ${error.message}`;
+  }
 }

@@ -8,7 +8,7 @@ import { createReadStream, lstatSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { AGENTS, locateStore, type StoreAgent } from '../agents/index.js';
-import { everySession, findSessionsById, lookupProblem, mayBeSessionId, storeForId, storeSessionsById } from '../agents/find-sessions.js';
+import { everySession, findSessionsById, lookupProblem, mayBeSessionId, OpenStores, storeForId, storeSessionsById } from '../agents/find-sessions.js';
 import { findInputFormat } from '../agents/input-formats.js';
 import type { InputFormat } from '../input/types.js';
 import { FilePool } from '../session/file-pool.js';
@@ -73,8 +73,15 @@ export async function runUsageBy(options: ReadCommandOptions, by: UsageGroup, io
     report(message);
     code = 1;
   };
-  const units = await sessionsOf(options, fail);
-  const counted = await countAll(units, options, fail, (w) => report(`${w.file}${w.line !== undefined ? `:${w.line}` : ''}: ${w.message}`));
+  // A store is opened once: listed and read with one start of its program when it is small.
+  const stores = new OpenStores({ env: options.env, tmpdir: options.tmpdir ?? tmpdir() });
+  let counted: Counted[];
+  try {
+    const units = await sessionsOf(options, stores, fail);
+    counted = await countAll(units, options, stores, fail, (w) => report(`${w.file}${w.line !== undefined ? `:${w.line}` : ''}: ${w.message}`));
+  } finally {
+    await stores.close();
+  }
   const rows = group(counted, by);
   const total = zeroTokens();
   for (const row of rows) addTokenCounts(total, row.tokens);
@@ -84,10 +91,10 @@ export async function runUsageBy(options: ReadCommandOptions, by: UsageGroup, io
 }
 
 /** The sessions the inputs name (every session on this machine when there is none), in order. */
-async function sessionsOf(options: ReadCommandOptions, fail: (message: string) => void): Promise<Unit[]> {
+async function sessionsOf(options: ReadCommandOptions, stores: OpenStores, fail: (message: string) => void): Promise<Unit[]> {
   const units: Unit[] = [];
   if (options.inputs.length === 0) {
-    const found = await everySession({ ...options, tmpdir: options.tmpdir ?? tmpdir() });
+    const found = await everySession({ ...options, tmpdir: options.tmpdir ?? tmpdir() }, undefined, undefined, stores);
     for (const problem of found.problems) fail(problem);
     for (const match of found.files) for (const path of match.files) units.push({ kind: 'file', agent: match.agent, id: match.id, path });
     // Every session of each store listed (its database read once).
@@ -187,7 +194,8 @@ const POOL_MIN_BYTES = 128 * 1024 * 1024;
  * Count every unit, in order: the files of agents that count their own entries on worker threads when there are
  * several and enough bytes of them, or `--threads` says how many workers, the rest here meanwhile.
  */
-async function countAll(units: Unit[], options: ReadCommandOptions, fail: (message: string) => void, warn: (w: ReaderWarning) => void): Promise<Counted[]> {
+async function countAll(units: Unit[], options: ReadCommandOptions, stores: OpenStores, fail: (message: string) => void,
+  warn: (w: ReaderWarning) => void): Promise<Counted[]> {
   const own = units.filter((unit): unit is Unit & { kind: 'file' } => unit.kind === 'file' && unit.agent.usage?.entries !== undefined);
   /** The files' bytes, each in parts of its agent's workerMinBytes: the pool pays from 1. */
   let share = 0;
@@ -221,7 +229,7 @@ async function countAll(units: Unit[], options: ReadCommandOptions, fail: (messa
     for (const unit of units) {
       const onWorker = pending.get(unit);
       if (onWorker !== undefined) counted.push(...await onWorker);
-      else if (unit.kind === 'store') counted.push(...await countStore(unit, options, fail));
+      else if (unit.kind === 'store') counted.push(...await countStore(unit, options, stores, fail));
       else counted.push(...await countFile(unit, options, fail, warn));
     }
     return counted;
@@ -276,14 +284,14 @@ async function eventEntries(chunks: AsyncIterable<Buffer | string> | Iterable<st
 }
 
 /** The sessions of a store unit (every session when it names none), each through the store's input adapter. */
-async function countStore(unit: Unit & { kind: 'store' }, options: ReadCommandOptions, fail: (message: string) => void): Promise<Counted[]> {
+async function countStore(unit: Unit & { kind: 'store' }, options: ReadCommandOptions, stores: OpenStores, fail: (message: string) => void): Promise<Counted[]> {
   const { agent, db } = unit;
   const format = findInputFormat(agent.store.input);
   const owner = AGENTS.find((a) => a.harness.format === agent.format);
   if (format === undefined || owner === undefined) return [];
   let opened;
   try {
-    opened = await agent.store.open(db, { env: options.env, tmpdir: options.tmpdir ?? tmpdir() });
+    opened = await stores.open(agent, db);
   } catch (error) {
     if (!(error instanceof StoreError) && typeof (error as NodeJS.ErrnoException).syscall !== 'string') throw error;
     fail(`${db}: ${error instanceof StoreError ? error.message : cannotBeRead(error)}`);
@@ -309,8 +317,6 @@ async function countStore(unit: Unit & { kind: 'store' }, options: ReadCommandOp
   } catch (error) {
     if (!(error instanceof StoreError)) throw error;
     fail(`${db}: ${error.message}`);
-  } finally {
-    await opened.close();
   }
   return counted;
 }

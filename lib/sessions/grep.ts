@@ -3,7 +3,8 @@
 // the listing describes it; only a session the prefilter passes is described and read through its agent's
 // reader or adapter for its hits (hits.ts), and a hit counts only in an event's conversation text, never in
 // ids, paths or other metadata.
-import { StoreError, type OpenedStore } from '../session/types.js';
+import type { OpenStores } from '../agents/find-sessions.js';
+import { StoreError } from '../session/types.js';
 import { storeEvents } from './events.js';
 import { fileHits, Hits, type FoundHits } from './hits.js';
 import type { SessionRow } from './list.js';
@@ -15,7 +16,7 @@ import { needleForms, Prefilter } from './prefilter.js';
  * reader; store sessions are read from their store, a database at a time, through the prefilter a line at a time.
  * `problem` gets one line per store that cannot be read.
  */
-export async function grepSessions(rows: readonly SessionRow[], needle: string, context: { env: Record<string, string | undefined>; tmpdir: string },
+export async function grepSessions(rows: readonly SessionRow[], needle: string, context: { stores: OpenStores },
   problem: (line: string) => void): Promise<Map<SessionRow, FoundHits>> {
   const forms = needleForms(needle);
   const lower = needle.toLowerCase();
@@ -31,9 +32,8 @@ export async function grepSessions(rows: readonly SessionRow[], needle: string, 
     const ofDb = stores.filter((row) => row.source.kind === 'store' && row.source.match.db === db);
     const first = ofDb[0]!.source;
     if (first.kind !== 'store') continue;
-    let opened: OpenedStore | undefined;
     try {
-      opened = await first.match.agent.store.open(db, context);
+      const opened = await context.stores.open(first.match.agent, db);
       const wanted = opened.sessions.filter((s) => ofDb.some((row) => row.id === s.id));
       for await (const { session, lines } of opened.read(wanted)) {
         filter.reset();
@@ -46,8 +46,6 @@ export async function grepSessions(rows: readonly SessionRow[], needle: string, 
     } catch (error) {
       if (!(error instanceof StoreError)) throw error;
       problem(`${db}: ${error.message}`);
-    } finally {
-      await opened?.close();
     }
   }
   return out;

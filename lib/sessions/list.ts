@@ -3,8 +3,8 @@
 // give there) and what only a read of its conversation gives (turns, first user text), the latter kept in the
 // sessions index (cache.ts) so that an unchanged session is only stat'ed next time.
 import { statSync } from 'node:fs';
-import { everySession, type LookupContext, type SessionMatch, type StoreSessionMatch } from '../agents/find-sessions.js';
-import { StoreError, type OpenedStore } from '../session/types.js';
+import { everySession, type LookupContext, type OpenStores, type SessionMatch, type StoreSessionMatch } from '../agents/find-sessions.js';
+import { StoreError } from '../session/types.js';
 import { cutText } from '../session/session-facts.js';
 import { storeEvents } from './events.js';
 import { conversationFacts, describeFile, type DescribeTask } from './describe.js';
@@ -110,9 +110,9 @@ export interface Wanted {
  * index where it holds; those `wanted` turns down are left out undescribed (their index entries kept).
  * `problems` gets one line per store that could not be read.
  */
-export async function listSessions(context: LookupContext & { tmpdir: string }, index: SessionIndex, formats: readonly string[] | undefined,
+export async function listSessions(context: LookupContext & { tmpdir: string; stores: OpenStores }, index: SessionIndex, formats: readonly string[] | undefined,
   problem: (line: string) => void, wanted: Wanted = {}): Promise<SessionRow[]> {
-  const found = await everySession(context, formats, index.storeListings);
+  const found = await everySession(context, formats, index.storeListings, context.stores);
   for (const line of found.problems) problem(line);
   const rows: SessionRow[] = [];
   let listed: { match: SessionMatch; key: string; stat: Stamp; entry: IndexEntry | undefined }[] = [];
@@ -156,7 +156,7 @@ export async function listSessions(context: LookupContext & { tmpdir: string }, 
 }
 
 /** The rows of store sessions: the store's own title, project and times; turns read (once per change) from its lines. */
-async function storeRows(context: { env: Record<string, string | undefined>; tmpdir: string }, stores: readonly StoreSessionMatch[],
+async function storeRows(context: { stores: OpenStores }, stores: readonly StoreSessionMatch[],
   index: SessionIndex, rows: SessionRow[], problem: (line: string) => void): Promise<void> {
   const keyOf = (m: StoreSessionMatch) => `${m.db}#${m.id}`;
   const stampOfStore = (m: StoreSessionMatch) => `${m.session.bytes}:${m.session.updated}`;
@@ -164,9 +164,8 @@ async function storeRows(context: { env: Record<string, string | undefined>; tmp
   for (const db of new Set(missing.map((m) => m.db))) {
     const ofDb = missing.filter((m) => m.db === db);
     const agent = ofDb[0]!.agent;
-    let opened: OpenedStore | undefined;
     try {
-      opened = await agent.store.open(db, { env: context.env, tmpdir: context.tmpdir });
+      const opened = await context.stores.open(agent, db);
       const wanted = opened.sessions.filter((s) => ofDb.some((m) => m.id === s.id));
       for await (const { session, lines } of opened.read(wanted)) {
         const m = ofDb.find((x) => x.id === session.id)!;
@@ -182,8 +181,6 @@ async function storeRows(context: { env: Record<string, string | undefined>; tmp
     } catch (error) {
       if (!(error instanceof StoreError)) throw error;
       problem(`${db}: ${error.message}`);
-    } finally {
-      await opened?.close();
     }
   }
   for (const m of stores) {

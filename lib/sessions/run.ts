@@ -2,7 +2,7 @@
 // table on a terminal and NDJSON otherwise; filtered by agent, project directory, time and conversation text.
 // Exit 0; 1 when an id names no session or several, or a store could not be read; 2 on a usage error.
 import { resolve } from 'node:path';
-import { lookupProblem, type LookupContext } from '../agents/find-sessions.js';
+import { lookupProblem, OpenStores, type LookupContext } from '../agents/find-sessions.js';
 import { readableFormats } from '../agents/index.js';
 import { MIN_PREFIX } from '../session/session-lookup.js';
 import { UsageError } from '../session/options.js';
@@ -132,32 +132,38 @@ export async function runSessions(options: SessionsOptions, io: SessionsIO): Pro
   const id = options.id?.toLowerCase();
   const dir = options.cwd !== undefined ? resolve(options.processCwd, options.cwd) : undefined;
   const inDir = (cwd: string | undefined) => dir === undefined || (cwd !== undefined && within(cwd, dir));
-  let rows = await listSessions(options, index, formats, problem, {
-    ...(id !== undefined ? { id: (candidate: string) => candidate.toLowerCase().startsWith(id) } : {}),
-    ...(options.since !== undefined ? { since: options.since } : {}),
-    ...(options.grep !== undefined ? { forms: needleForms(options.grep), cwd: inDir } : {}),
-  });
+  // A store opened once for the run: listed, read for its turns and searched with one start of its program.
+  const stores = new OpenStores(options);
   try {
-    index.save(formats ?? listedFormats());
-  } catch (error) {
-    io.stderr.write(`asyncai-log: sessions cache: ${escapeText((error as Error).message)}\n`);
-  }
-  if (options.id !== undefined && id !== undefined) {
-    const whole = rows.filter((r) => r.id.toLowerCase() === id);
-    rows = whole.length > 0 ? whole : rows.filter((r) => r.id.toLowerCase().startsWith(id));
-    const why = lookupProblem(rows.map((r) => ({ id: r.id, format: r.agent })), 'listed');
-    if (why !== undefined) {
-      io.stderr.write(`asyncai-log: ${escapeText(options.id)}: ${escapeText(why)}\n`);
-      return 1;
+    let rows = await listSessions({ ...options, stores }, index, formats, problem, {
+      ...(id !== undefined ? { id: (candidate: string) => candidate.toLowerCase().startsWith(id) } : {}),
+      ...(options.since !== undefined ? { since: options.since } : {}),
+      ...(options.grep !== undefined ? { forms: needleForms(options.grep), cwd: inDir } : {}),
+    });
+    try {
+      index.save(formats ?? listedFormats());
+    } catch (error) {
+      io.stderr.write(`asyncai-log: sessions cache: ${escapeText((error as Error).message)}\n`);
     }
+    if (options.id !== undefined && id !== undefined) {
+      const whole = rows.filter((r) => r.id.toLowerCase() === id);
+      rows = whole.length > 0 ? whole : rows.filter((r) => r.id.toLowerCase().startsWith(id));
+      const why = lookupProblem(rows.map((r) => ({ id: r.id, format: r.agent })), 'listed');
+      if (why !== undefined) {
+        io.stderr.write(`asyncai-log: ${escapeText(options.id)}: ${escapeText(why)}\n`);
+        return 1;
+      }
+    }
+    if (dir !== undefined) rows = rows.filter((r) => inDir(r.cwd));
+    let hits: Map<SessionRow, FoundHits> | undefined;
+    if (options.grep !== undefined) {
+      hits = await grepSessions(rows, options.grep, { stores }, problem);
+      rows = rows.filter((r) => hits!.has(r));
+    }
+    if (options.table) io.stdout.write(tableOf(rows, hits, options.width, options.homedir));
+    else for (const row of rows) io.stdout.write(jsonOf(row, hits?.get(row)));
+    return code;
+  } finally {
+    await stores.close();
   }
-  if (dir !== undefined) rows = rows.filter((r) => inDir(r.cwd));
-  let hits: Map<SessionRow, FoundHits> | undefined;
-  if (options.grep !== undefined) {
-    hits = await grepSessions(rows, options.grep, options, problem);
-    rows = rows.filter((r) => hits!.has(r));
-  }
-  if (options.table) io.stdout.write(tableOf(rows, hits, options.width, options.homedir));
-  else for (const row of rows) io.stdout.write(jsonOf(row, hits?.get(row)));
-  return code;
 }

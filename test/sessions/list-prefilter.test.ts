@@ -3,6 +3,7 @@
 // others are left out unread.
 import { join } from 'node:path';
 import { describe, expect, test, vi } from 'vitest';
+import { OpenStores } from '../../lib/agents/find-sessions.js';
 import { listSessions } from '../../lib/sessions/list.js';
 import { SessionIndex } from '../../lib/sessions/cache.js';
 import { needleForms } from '../../lib/sessions/prefilter.js';
@@ -20,7 +21,8 @@ describe('the prefilter of a listing with --cwd', () => {
   test('reads the sessions not yet described and those the index places in the directory, no others', async () => {
     const { roots, placed } = placeSessions();
     const home = tempDir();
-    const context = { sessionDirs: roots, env: { HOME: home }, homedir: home, processCwd: home, tmpdir: home };
+    const base = { sessionDirs: roots, env: { HOME: home }, homedir: home, processCwd: home, tmpdir: home };
+    const context = { ...base, stores: new OpenStores(base) };
     const cache = join(home, 'cache');
     const wanted = { forms: needleForms('notes'), cwd: (cwd: string | undefined) => cwd === '/home/user/elsewhere' };
     const scanned = () => vi.mocked(passingFiles).mock.calls.flatMap(([files]) => files.map((file) => file.path)).sort();
@@ -40,5 +42,6 @@ describe('the prefilter of a listing with --cwd', () => {
     expect(scanned()).toEqual([copilot.file]);
     expect(rows.map((row) => row.id)).toEqual([copilot.id]);
     expect(problems).toEqual([]);
+    await context.stores.close();
   });
 });

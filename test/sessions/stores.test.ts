@@ -69,8 +69,8 @@ describe.concurrent.each(STORES)('sessions of $format\'s store', ({ format, vari
     expect(renamed.code, renamed.stderr).toBe(0);
     const changed = await runBin(['sessions', '--agent', format], { env: shimmed });
     expect([changed.code, changed.stderr]).toEqual([0, '']);
-    // Listed, then opened again and read for its turns: a start each (a small store is read with its list).
-    expect(recording.starts()).toBe(2);
+    // Listed and read for its turns with one start of the program (a small store is read with its list).
+    expect(recording.starts()).toBe(1);
     expect(ndjson(changed.stdout)).toMatchObject([{ id: info.id, title: 'Renamed in the store', updated: new Date(stored!.updated + 1000).toISOString() }]);
     const userText = (events.find((e) => e.type === 'user') as { text: string }).text;
     const word = userText.split(/\s+/).find((w) => w.length >= 5)!.toUpperCase();
@@ -80,6 +80,12 @@ describe.concurrent.each(STORES)('sessions of $format\'s store', ({ format, vari
     expect(ndjson(grep.stdout)[0].hits[0].event).toBe('user');
     const none = await runBin(['sessions', '--agent', format, '--grep', 'not said in it at all'], { env });
     expect([none.code, none.stdout]).toEqual([0, '']);
+    // read --usage of every session on the machine: the store listed and read with one start of its program.
+    const counting = recordingProgram(env[variable]!);
+    const usage = await runBin(['read', '--usage', '--by', 'session'], { env: { ...env, [variable]: counting.program } });
+    expect([usage.code, usage.stderr]).toEqual([0, '']);
+    expect(usage.stdout).toContain(info.id);
+    expect(counting.starts()).toBe(1);
     const byId = await runBin(['sessions', info.id.slice(0, 10)], { env });
     expect([byId.code, byId.stderr]).toEqual([0, '']);
     expect(ndjson(byId.stdout).map((s) => s.id)).toEqual([info.id]);
