@@ -221,7 +221,10 @@ function query({ flavour, program, env, copy, cwd }: Reading, args: string[], on
     child.on('error', (error) => reject(new StoreError(`${flavour.program}: ${error.message}`)));
     child.on('close', (code, signal) => {
       if (code === 0) resolve();
-      else reject(new StoreError(`${flavour.program} db exited with ${code ?? signal}: ${stderr.trim().split('\n').pop() ?? ''}`));
+      else {
+        const said = stderr.trim().split('\n').pop() ?? '';
+        reject(new StoreError(`${flavour.program} db exited with ${code ?? signal}${said !== '' ? `: ${said}` : ''}`));
+      }
     });
   });
 }

@@ -1,8 +1,8 @@
-// `asyncai-log sessions` on the sessions the real CLIs wrote (test/sessions/support.ts places each agent's
-// captured session in its layout): every agent listed with its id, title, project, start, update, turns and
-// size, newest first; each filter; NDJSON and the table; --grep's hits and misses in any case; an id, a
-// prefix, an ambiguous prefix and none; the sessions index (a warm listing does not read an unchanged file
-// again, a changed one is read again, a planted link is refused); completion of ids from that index.
+// `asyncai-log sessions` on the sessions the real CLIs wrote (test/sessions/support.ts places each agent's captured
+// session in its layout): every agent listed with its id, title, project, start, update, turns and size, newest
+// first; each filter; NDJSON and the table; --grep's hits and misses in any case; an id, a prefix, an ambiguous
+// prefix and none; a store that cannot be read, said once; the sessions index (a warm listing does not read an
+// unchanged file again, a changed one is read again, a planted link is refused); completion of ids from that index.
 import { existsSync, mkdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync, appendFileSync, lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -107,6 +107,22 @@ describe('sessions --grep', () => {
     const r = await runBin(['sessions', ...args, '--table', '--agent', 'droid', '--grep', 'print notes'], { env: env() });
     expect(r.code).toBe(0);
     expect(r.stdout.split('\n')[2]).toMatch(/^ {4}user #1: Print notes\.txt/);
+  });
+});
+
+describe('a store that cannot be read', () => {
+  test('is said once, exit 1, with or without --grep; every other session is listed', async () => {
+    const { args, placed } = placeSessions();
+    const root = tempDir();
+    const db = join(root, 'opencode.db');
+    writeFileSync(db, 'not a database');
+    const e = { ...env(), ASYNCAI_LOG_OPENCODE: '/bin/false' };
+    const listed = await runBin(['sessions', ...args, '--session-dir', `opencode=${root}`], { env: e });
+    expect([listed.code, listed.stderr]).toEqual([1, `asyncai-log: ${db}: opencode db exited with 1\n`]);
+    expect(ndjson(listed.stdout).map((s) => s.id).sort()).toEqual(placed.map((p) => p.id).sort());
+    const found = await runBin(['sessions', ...args, '--session-dir', `opencode=${root}`, '--grep', 'print notes'], { env: e });
+    expect([found.code, found.stderr]).toEqual([1, `asyncai-log: ${db}: opencode db exited with 1\n`]);
+    expect(ndjson(found.stdout).map((s) => s.id)).toContain(placed.find((p) => p.format === 'droid')!.id);
   });
 });
 
