@@ -163,15 +163,15 @@ export async function everySession(context: LookupContext & { tmpdir: string }, 
   }
   const inStores: StoreSessionMatch[] = [];
   const problems: string[] = [];
-  const own = stores === undefined ? new OpenStores(context) : undefined;
+  const opener = stores ?? new OpenStores(context);
   try {
     for (const agent of SESSION_STORES) {
       if (!wanted(agent.format)) continue;
-      const problem = await listStore(agent, own ?? stores!, context, inStores, listings);
+      const problem = await listStore(agent, opener, context, inStores, listings);
       if (problem !== undefined) problems.push(problem);
     }
   } finally {
-    await own?.close();
+    if (stores === undefined) await opener.close();
   }
   return { files, stores: inStores, problems };
 }

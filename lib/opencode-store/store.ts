@@ -1,9 +1,10 @@
 // The CLI's own store as input: its SQLite database (`opencode.db`, `kilo.db`), read through its own program
 // (`<program> db ...`; Node 20 has no SQLite of its own), a small store listed and read with one start of it.
 // The database is first copied into a private temporary directory, so the CLI (which checkpoints its WAL and
-// may migrate an older schema when it starts) only ever opens the copy. Each session comes out as the export lines the writer's journal holds: a header
-// `{"info": {id, directory}, "messages": []}`, then one message `{info, parts}` per line, in the order the CLI
-// sends them to the model; the export reader (export-reader.ts) maps them.
+// may migrate an older schema when it starts) only ever opens the copy. Each session comes out as the export
+// lines the writer's journal holds: a header `{"info": {id, directory}, "messages": []}`, then one message
+// `{info, parts}` per line, in the order the CLI sends them to the model; the export reader (export-reader.ts)
+// maps them.
 import { closeSync, copyFileSync, openSync, readSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { makeTempDir, removeTempDir } from '../util/temp-dirs.js';
@@ -142,23 +143,30 @@ FROM message m WHERE m.session_id IN (${list}) AND json_valid(m.data)
 ) ORDER BY sid, k, t, mid`;
 }
 
-/** The session id of an export header line (`{"info":{"id":...,"directory":...},"messages":[]}`), or undefined. */
-function headerId(line: string): string | undefined {
-  return line.endsWith('"messages":[]}') ? /^\{"info":\{"id":"(ses_[0-9A-Za-z]+)","directory":/.exec(line)?.[1] : undefined;
-}
-
 /**
- * Export lines to `byId`, each after the header of its session (the lines of a session not in `byId`, or whose
- * header is not of the checked shape, are left out); returns the sink to give each line to.
+ * Export lines to `byId`, each after the header of its session (`{"info":{"id":...,"directory":...},"messages":[]}`;
+ * the lines of a session not in `byId`, or whose id is not of the checked shape, are left out); returns the sink
+ * to give each line to.
  */
 function exportSink(byId: Map<string, string[]>): (line: string) => void {
   let current: string[] | undefined;
   return (line) => {
     if (line.startsWith('{"info":{"id":') && line.endsWith('"messages":[]}')) {
-      const id = headerId(line);
+      const id = /^\{"info":\{"id":"(ses_[0-9A-Za-z]+)","directory":/.exec(line)?.[1];
       current = id !== undefined ? byId.get(id) : undefined;
     }
     current?.push(line);
+  };
+}
+
+/** A session as the open query lists it, or undefined when its id is not of the checked shape. */
+function listedSession(row: unknown): StoreSession | undefined {
+  if (!isObject(row) || typeof row.id !== 'string' || !SESSION_ID.test(row.id)) return undefined;
+  return {
+    id: row.id, updated: Number(row.updated) || 0, child: row.child === true, bytes: Number(row.bytes) || 0,
+    ...(typeof row.title === 'string' ? { title: row.title } : {}),
+    ...(typeof row.directory === 'string' ? { cwd: row.directory } : {}),
+    ...(Number(row.created) > 0 ? { created: Number(row.created) } : {}),
   };
 }
 
@@ -240,8 +248,9 @@ export async function openStore(flavour: Flavour, db: string, options: StoreOpti
   const close = () => removeTempDir(dir);
   const reading: Reading = { flavour, program, env: options.env, copy, cwd: dir };
   try {
-    const rows: unknown[] = [];
-    /** Every session's export lines, when the store was small enough to give them with the list. */
+    const sessions: StoreSession[] = [];
+    let odd = 0;
+    /** Every session's export lines, when the store was small enough to give them with the list (after it). */
     const given = new Map<string, string[]>();
     const exported = exportSink(given);
     let header = true;
@@ -257,30 +266,22 @@ export async function openStore(flavour: Flavour, db: string, options: StoreOpti
         exported(line);
         return;
       }
+      let session: StoreSession | undefined;
       try {
-        const row = (JSON.parse(line) as { session: unknown }).session;
-        rows.push(row);
-        if (isObject(row) && typeof row.id === 'string' && SESSION_ID.test(row.id)) given.set(row.id, []);
+        session = listedSession((JSON.parse(line) as { session: unknown }).session);
       } catch {
         unreadable ??= line;
+        return;
       }
+      if (session === undefined) {
+        odd += 1;
+        return;
+      }
+      sessions.push(session);
+      given.set(session.id, []);
     });
     if (unreadable !== undefined) throw new StoreError(`${flavour.program} db printed no session list: ${unreadable.slice(0, 200)}`);
-    const sessions: StoreSession[] = [];
-    let odd = 0;
-    for (const row of rows) {
-      if (!isObject(row) || typeof row.id !== 'string' || !SESSION_ID.test(row.id)) {
-        odd += 1;
-        continue;
-      }
-      sessions.push({
-        id: row.id, updated: Number(row.updated) || 0, child: row.child === true, bytes: Number(row.bytes) || 0,
-        ...(typeof row.title === 'string' ? { title: row.title } : {}),
-        ...(typeof row.directory === 'string' ? { cwd: row.directory } : {}),
-        ...(Number(row.created) > 0 ? { created: Number(row.created) } : {}),
-      });
-    }
-    const read = lines || sessions.length === 0
+    const read = lines
       ? async function* (wanted: readonly StoreSession[]) { for (const session of wanted) yield { session, lines: given.get(session.id) ?? [] }; }
       : (wanted: readonly StoreSession[]) => readSessions(reading, wanted);
     return { sessions, odd, read, close };
