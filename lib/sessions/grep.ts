@@ -13,7 +13,7 @@ import { needleForms, Prefilter } from './prefilter.js';
 /**
  * The hits of `needle` in each of `rows` (same order; undefined for a session without one). Session files are
  * those the listing's prefilter passed (list.ts, `Wanted.forms`: needleForms of `needle`), each read through its
- * reader; store sessions are read from their store, a database at a time, through the prefilter a line at a time.
+ * reader; store sessions are read from their store, a database at a time, each line tested by the prefilter.
  * `problem` gets one line per store that cannot be read.
  */
 export async function grepSessions(rows: readonly SessionRow[], needle: string, context: { stores: OpenStores },
@@ -36,8 +36,7 @@ export async function grepSessions(rows: readonly SessionRow[], needle: string, 
       const opened = await context.stores.open(first.match.agent, db);
       const wanted = opened.sessions.filter((s) => ofDb.some((row) => row.id === s.id));
       for await (const { session, lines } of opened.read(wanted)) {
-        filter.reset();
-        if (!lines.some((line) => filter.push(Buffer.from(`${line}\n`)))) continue;
+        if (!lines.some((line) => filter.holds(Buffer.from(line)))) continue;
         const row = ofDb.find((r) => r.id === session.id)!;
         const hits = new Hits(lower);
         await storeEvents(lines, first.match.agent.store.input, `${db}#${session.id}`, hits.sink);
