@@ -5,7 +5,7 @@
 // A section module of bench/run.mjs (bench/sections.md): `npm run bench` measures it; alone, `node bench/run.mjs
 // --only sessions` (it keeps every other figure).
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -38,6 +38,32 @@ function timed(command, args, env, ok = [0]) {
   const cpuLine = String(r.stderr).split('\n').find((line) => line.startsWith(marker));
   const cpu = cpuLine === undefined ? null : cpuLine.slice(marker.length).split(' ').reduce((sum, n) => sum + Number(n), 0);
   return { seconds, cpu, stdout: String(r.stdout) };
+}
+
+/**
+ * The first half of `tree`'s project directories as a tree of their own beside it, hard links to the same files
+ * (the same bytes in the page cache): with the whole tree, what a --grep costs per byte and what it costs
+ * whatever the bytes. Undefined where the links cannot be made.
+ */
+function halfTree(tree) {
+  const root = `${tree.root}-half`;
+  rmSync(root, { recursive: true, force: true });
+  try {
+    const projects = readdirSync(join(tree.root, 'projects')).sort();
+    const files = [];
+    for (const project of projects.slice(0, Math.max(1, Math.floor(projects.length / 2)))) {
+      mkdirSync(join(root, 'projects', project), { recursive: true });
+      for (const name of readdirSync(join(tree.root, 'projects', project))) {
+        const file = join(root, 'projects', project, name);
+        linkSync(join(tree.root, 'projects', project, name), file);
+        files.push(file);
+      }
+    }
+    return { root, files, bytes: files.reduce((sum, file) => sum + statSync(file).size, 0) };
+  } catch {
+    rmSync(root, { recursive: true, force: true });
+    return undefined;
+  }
 }
 
 /**
@@ -74,6 +100,13 @@ export function measureSessions({ files = 2000, mb = 10, minMb = 0.025, reps = 3
     const rg = [];
     const rgCpu = [];
     const haveRg = spawnSync('rg', ['--version']).status === 0;
+    // The half tree: its own index (a listing of it would drop the whole tree's sessions from the other), made warm.
+    const half = halfTree(tree);
+    const halfEnv = { ...env, XDG_CACHE_HOME: join(home, 'cache-half') };
+    const halfList = ['--expose-gc', bin, 'sessions', '--json', '--session-dir', `claude-code-cli=${half?.root}`];
+    if (half !== undefined) timed(node, halfList, halfEnv);
+    const grepHalf = [];
+    const rgHalf = [];
     for (let i = 0; i < reps; i += 1) {
       const ours = timed(node, [...list, '--grep', NEEDLE], env);
       if (ours.stdout !== '') throw new Error(`sessions --grep found ${JSON.stringify(NEEDLE)}`);
@@ -84,7 +117,17 @@ export function measureSessions({ files = 2000, mb = 10, minMb = 0.025, reps = 3
         rg.push(theirs.seconds);
         if (theirs.cpu !== null) rgCpu.push(theirs.cpu);
       }
+      if (half !== undefined) {
+        grepHalf.push(timed(node, [...halfList, '--grep', NEEDLE], halfEnv).seconds);
+        if (haveRg) rgHalf.push(timed('rg', ['-i', '-F', '-l', NEEDLE, half.root], env, [1]).seconds);
+      }
     }
+    if (half !== undefined) rmSync(half.root, { recursive: true, force: true });
+    // Seconds per GB (the whole tree against its half) and what is left at no bytes, of --grep and rg.
+    const line = (whole, halved) => {
+      const perGb = (median(whole) - median(halved)) / ((tree.bytes - half.bytes) / 1e9);
+      return { per_gb_s: perGb, fixed_s: median(whole) - perGb * (tree.bytes / 1e9) };
+    };
     const result = {
       generated_at: new Date().toISOString(),
       tree: { name, files: tree.files.length, bytes: tree.bytes, recipe: `generateTree({ files: ${files}, mb: ${mb}, minMb: ${minMb} })` },
@@ -104,10 +147,17 @@ export function measureSessions({ files = 2000, mb = 10, minMb = 0.025, reps = 3
         version: String(spawnSync('rg', ['--version']).stdout).split('\n')[0], seconds: median(rg), cpu_s: rgCpu.length ? median(rgCpu) : null,
         ratio: median(grep) / median(rg),
       } : null,
+      ...(half !== undefined ? {
+        half: {
+          files: half.files.length, bytes: half.bytes, grep_s: median(grepHalf), grep: line(grep, grepHalf),
+          ...(haveRg ? { rg_s: median(rgHalf), rg: line(rg, rgHalf) } : {}),
+        },
+      } : {}),
       load_after: loadavg()[0],
     };
     log(`  listing cold ${result.cold_s.toFixed(2)} s, warm ${result.warm_s.toFixed(2)} s; --grep ${result.grep_s.toFixed(2)} s`
-      + (result.rg ? `, rg ${result.rg.seconds.toFixed(2)} s (${result.rg.ratio.toFixed(2)}x)` : ', rg not available'));
+      + (result.rg ? `, rg ${result.rg.seconds.toFixed(2)} s (${result.rg.ratio.toFixed(2)}x)` : ', rg not available')
+      + (result.half?.rg ? `; per GB ${result.half.grep.per_gb_s.toFixed(3)} against ${result.half.rg.per_gb_s.toFixed(3)} s, fixed ${result.half.grep.fixed_s.toFixed(2)} against ${result.half.rg.fixed_s.toFixed(2)} s` : ''));
     return result;
   } finally {
     rmSync(home, { recursive: true, force: true });
@@ -137,6 +187,10 @@ export function sessionsMarkdown(s) {
     s.rg
       ? `| \`rg -i -F -l\` of the same text, same bytes | ${fmt(s.rg.seconds, 2)} | ${cpu(s.rg.cpu_s)} | ${s.rg.version}; --grep / rg (wall): **${fmt(s.rg.ratio, 2)}x** |`
       : '| `rg -i -F` of the same text | not available | | rg is not installed |',
+    ...(s.half !== undefined ? [
+      `| sessions --grep, the first half of the tree | ${fmt(s.half.grep_s, 2)} | | ${fmt(s.half.files, 0)} of the transcripts, ${fmt(s.half.bytes / 1e9, 2)} GB (hard links to the same files)${s.half.rg_s !== undefined ? `; rg ${fmt(s.half.rg_s, 2)} s` : ''} |`,
+      `| sessions --grep, per GB (whole tree against its half) | ${fmt(s.half.grep.per_gb_s, 3)} | | and ${fmt(s.half.grep.fixed_s, 2)} s whatever the bytes${s.half.rg !== undefined ? `; rg ${fmt(s.half.rg.per_gb_s, 3)} s per GB and ${fmt(s.half.rg.fixed_s, 2)} s: per byte **${fmt(s.half.grep.per_gb_s / s.half.rg.per_gb_s, 2)}x** rg` : ''} |`,
+    ] : []),
   ].join('\n');
 }
 

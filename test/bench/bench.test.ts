@@ -119,7 +119,8 @@ describe('bench/run.mjs', () => {
       startup: { status: string; batches: number; node_cpu_ms: number; filter_cpu_ms: number; ratio: number };
       sections: {
         realistic: { generated_at: string; data: { reps: number; tree: { files: number }; rows: (Row & { input: string })[] } };
-        sessions: { data: { tree: { files: number; bytes: number }; cold_s: number; warm_s: number; grep_s: number; grep_cold_s: number; rg: { seconds: number; ratio: number } | null } };
+        sessions: { data: { tree: { files: number; bytes: number }; cold_s: number; warm_s: number; grep_s: number; grep_cold_s: number; rg: { seconds: number; ratio: number } | null;
+          half?: { files: number; bytes: number; grep_s: number; grep: { per_gb_s: number; fixed_s: number } } } };
       };
     };
     expect(report.machine.cores).toBeGreaterThan(0);
@@ -139,7 +140,15 @@ describe('bench/run.mjs', () => {
     expect(sessions.tree.files).toBe(20);
     for (const figure of [sessions.cold_s, sessions.warm_s, sessions.grep_s, sessions.grep_cold_s]) expect(figure).toBeGreaterThan(0);
     if (sessions.rg !== null) expect(sessions.rg.ratio).toBeGreaterThan(0);
-    expect(readFileSync(join(dir, 'docs', 'performance.md'), 'utf8')).toContain('| sessions listing: 20 sessions,');
+    // Its first half, hard links to the same files: two of the four projects.
+    expect(sessions.half?.files).toBe(10);
+    expect(sessions.half!.bytes).toBeGreaterThan(0);
+    expect(sessions.half!.bytes).toBeLessThan(sessions.tree.bytes);
+    expect(sessions.half!.grep_s).toBeGreaterThan(0);
+    expect(Number.isFinite(sessions.half!.grep.per_gb_s) && Number.isFinite(sessions.half!.grep.fixed_s)).toBe(true);
+    const markdown = readFileSync(join(dir, 'docs', 'performance.md'), 'utf8');
+    expect(markdown).toContain('| sessions listing: 20 sessions,');
+    expect(markdown).toContain('| sessions --grep, per GB (whole tree against its half) |');
     // --quick: two runs asked for (given flags win), a tree of 3 transcripts of 0.3 MB.
     expect(report.tree.files).toBe(3);
     expect(report.tree.bytes).toBeGreaterThan(3 * 0.3e6);
