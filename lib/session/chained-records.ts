@@ -1,24 +1,36 @@
-// What the CLIs whose records are chained by `uuid`/`parentUuid` (Claude Code, Qwen Code) share: finding the
-// last whole record of a piece of their file, the one later records chain onto.
+// What the CLIs whose records are chained onto the last one share (by `uuid`/`parentUuid`: Claude Code, Qwen Code;
+// by `id`/`parentId`: Copilot CLI, Pi, Factory Droid): finding the last whole record of a piece of their file, the
+// one later records chain onto.
 
-/** The last complete uuid-bearing record in `text` (bytes another process appended, or our own read back). */
-export function lastChainRecordIn(text: string): Record<string, unknown> & { uuid: string } | undefined {
+/**
+ * The last whole JSON object line of `text` that `accept` takes (bytes another process appended, or our own read
+ * back): the record later ones chain onto. A damaged line, or one that is not an object, is passed over.
+ */
+export function lastRecordIn<R extends Record<string, unknown>>(text: string, accept: (record: Record<string, unknown>) => record is R): R | undefined;
+export function lastRecordIn(text: string, accept: (record: Record<string, unknown>) => boolean): Record<string, unknown> | undefined;
+export function lastRecordIn(text: string, accept: (record: Record<string, unknown>) => boolean): Record<string, unknown> | undefined {
   const lines = text.split('\n');
   // The last piece is incomplete unless the text ended with a newline: never trust it.
   for (let i = lines.length - 2; i >= 0; i -= 1) {
     const line = lines[i]!.trim();
     if (!line.startsWith('{')) continue;
+    let record: unknown;
     try {
-      const record: unknown = JSON.parse(line);
-      if (typeof record === 'object' && record !== null) {
-        const uuid = (record as Record<string, unknown>).uuid;
-        if (typeof uuid === 'string' && uuid !== '') return record as Record<string, unknown> & { uuid: string };
-      }
+      record = JSON.parse(line);
     } catch {
-      // A damaged foreign line: look further back.
+      continue; // a damaged foreign line: look further back
     }
+    if (typeof record === 'object' && record !== null && accept(record as Record<string, unknown>)) return record as Record<string, unknown>;
   }
   return undefined;
+}
+
+const hasUuid = (record: Record<string, unknown>): record is Record<string, unknown> & { uuid: string } =>
+  typeof record.uuid === 'string' && record.uuid !== '';
+
+/** The last complete uuid-bearing record in `text` (bytes another process appended, or our own read back). */
+export function lastChainRecordIn(text: string): Record<string, unknown> & { uuid: string } | undefined {
+  return lastRecordIn(text, hasUuid);
 }
 
 /** The uuid of the last complete uuid-bearing record in `text` (bytes another process appended). */

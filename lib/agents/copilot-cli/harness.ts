@@ -6,9 +6,9 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, lstatSync, mkdirSync, rmdirSync, unlinkSync } from 'node:fs';
 import { basename, dirname, join, sep } from 'node:path';
 import { AppendFile, makeDirsBelow } from '../../session/append-file.js';
+import { lastRecordIn } from '../../session/chained-records.js';
 import { ChainedJsonlHarness, createSessionFile, jsonLine } from '../../session/jsonl-harness.js';
 import type { HarnessFactory, HarnessOptions, ReopenSession, SessionHarness } from '../../session/types.js';
-import { isObject } from '../../util/is-object.js';
 import { seededUuids } from '../../util/random-id.js';
 import { writeNewFile } from '../../util/small-file.js';
 import { copilotRoot, EVENTS_FILE, isUuid, sessionStateDir, WORKSPACE_FILE, workspaceYaml } from './paths.js';
@@ -21,18 +21,7 @@ const MAX_ATTEMPTS = 16;
 
 /** The id of the last whole line in `text` that is an event (a UUID `id` and a `parentId` member). */
 export function lastEventId(text: string): string | undefined {
-  const lines = text.split('\n');
-  // The last piece is incomplete unless the text ended with a newline: never trust it.
-  for (let i = lines.length - 2; i >= 0; i -= 1) {
-    let value: unknown;
-    try {
-      value = JSON.parse(lines[i]!);
-    } catch {
-      continue;
-    }
-    if (isObject(value) && 'parentId' in value && isUuid(value.id)) return value.id;
-  }
-  return undefined;
+  return lastRecordIn(text, (record): record is Record<string, unknown> & { id: string } => 'parentId' in record && isUuid(record.id))?.id;
 }
 
 /** When the session is filed as started: `startedAt` when it is a valid time of a four-digit year, else now. */

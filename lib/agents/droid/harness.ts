@@ -4,10 +4,10 @@
 // (`parentId`) onto the last of them, so the next resume sees both conversations.
 import { basename, dirname, join, sep } from 'node:path';
 import { AppendFile } from '../../session/append-file.js';
+import { lastRecordIn } from '../../session/chained-records.js';
 import { ChainedJsonlHarness, createSessionFile } from '../../session/jsonl-harness.js';
 import { projectPath } from '../../session/project-path.js';
 import type { HarnessFactory, HarnessOptions, ReopenSession, SessionHarness } from '../../session/types.js';
-import { isObject } from '../../util/is-object.js';
 import { seededUuids } from '../../util/random-id.js';
 import { droidRoot, sessionsDir, writtenDirName } from './paths.js';
 import { DroidRecordMapper, FORMAT } from './records.js';
@@ -16,19 +16,8 @@ export { FORMAT };
 
 /** The `id` of the last whole `message` line in `text` (bytes another process appended, or ours read back). */
 export function lastMessageId(text: string): string | undefined {
-  const lines = text.split('\n');
-  // The last piece is incomplete unless the text ended with a newline: never trust it.
-  for (let i = lines.length - 2; i >= 0; i -= 1) {
-    const line = lines[i]!.trim();
-    if (!line.startsWith('{')) continue;
-    try {
-      const record: unknown = JSON.parse(line);
-      if (isObject(record) && record.type === 'message' && typeof record.id === 'string' && record.id !== '') return record.id;
-    } catch {
-      // A damaged foreign line: look further back.
-    }
-  }
-  return undefined;
+  return lastRecordIn(text, (record): record is Record<string, unknown> & { id: string } =>
+    record.type === 'message' && typeof record.id === 'string' && record.id !== '')?.id;
 }
 
 /** The session's lines are queued by the mapper and written at a flush, one compact JSON line each. */

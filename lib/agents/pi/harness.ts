@@ -5,29 +5,18 @@
 import { randomUUID } from 'node:crypto';
 import { join, resolve, sep } from 'node:path';
 import { AppendFile } from '../../session/append-file.js';
+import { lastRecordIn } from '../../session/chained-records.js';
 import { createSessionFile, jsonLine, QueueingJsonlHarness } from '../../session/jsonl-harness.js';
 import { findInOwnTail } from '../../session/reopened.js';
 import type { HarnessFactory, HarnessOptions } from '../../session/types.js';
-import { isObject } from '../../util/is-object.js';
 import { agentDir, customSessionDir, projectFolder, sessionFileName, sessionStart, shellWord, uuidV7 } from './paths.js';
 import { FORMAT, PiRecordMapper } from './records.js';
 
 export { FORMAT };
 
-/** The id of the last whole line in `text` that is an entry (has a string `id` and a `parentId` member). */
+/** The id of the last whole line in `text` that is an entry (has a string `id` and a `parentId` member; pi skips a damaged line too). */
 export function lastEntryId(text: string): string | undefined {
-  const lines = text.split('\n');
-  // The last piece is incomplete unless the text ended with a newline: never trust it.
-  for (let i = lines.length - 2; i >= 0; i -= 1) {
-    let value: unknown;
-    try {
-      value = JSON.parse(lines[i]!);
-    } catch {
-      continue; // a damaged line: pi skips it too
-    }
-    if (isObject(value) && 'parentId' in value && typeof value.id === 'string') return value.id;
-  }
-  return undefined;
+  return lastRecordIn(text, (record): record is Record<string, unknown> & { id: string } => 'parentId' in record && typeof record.id === 'string')?.id;
 }
 
 class PiHarness extends QueueingJsonlHarness<PiRecordMapper> {
