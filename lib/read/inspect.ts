@@ -7,7 +7,7 @@
 // ids and counts.
 import { closeSync, openSync } from 'node:fs';
 import type { InputFormat } from '../input/types.js';
-import type { TranscriptReading } from '../session/types.js';
+import type { BranchInfo, TranscriptReading } from '../session/types.js';
 import { sumUsage, type Usage } from '../usage.js';
 import { isObject } from '../util/is-object.js';
 import { FileLines, lineText, type FileLine } from '../lines/file-lines.js';
@@ -246,9 +246,8 @@ export function shapeLine(session: InspectedSession, parts: {
 const BRANCH_FIELDS = ['leaf', 'resumed', 'records', 'forks_from'] as const;
 
 /** A transcript reader's branches without their text. */
-export function branchShapes(branches: readonly object[]): object[] {
-  return branches.map((branch) => Object.fromEntries(BRANCH_FIELDS.filter((key) => key in branch)
-    .map((key) => [key, (branch as Record<string, unknown>)[key]])));
+export function branchShapes(branches: readonly BranchInfo[]): object[] {
+  return branches.map((branch) => Object.fromEntries(BRANCH_FIELDS.map((key) => [key, branch[key]])));
 }
 
 /**

@@ -138,6 +138,23 @@ export interface TranscriptReadOptions {
   onWarning: (warning: ReaderWarning) => void;
 }
 
+/** One branch of a conversation (`read --tree`), named by its last turn. */
+export interface BranchInfo {
+  /** The id of the branch's last turn (a record's uuid, an entry's id): pass it to `--branch` to read this branch. */
+  leaf: string;
+  /** The branch the agent continues on resume, and `read` reads by default. */
+  resumed: boolean;
+  /** Records on the branch, from the root (through compactions). */
+  records: number;
+  /** Where the branch leaves the resumed one (the last record they share); null for the resumed branch. */
+  forks_from: string | null;
+  /** Line of the leaf in the file. */
+  line: number;
+  timestamp?: string;
+  /** The start of the branch's last user prompt. */
+  last_prompt?: string;
+}
+
 /** One transcript being read (nothing is read until a method is called; each reads the file again). */
 export interface TranscriptReading {
   /** The session id (from the file's name). */
@@ -149,7 +166,7 @@ export interface TranscriptReading {
   /** The session's token totals. */
   usage(): Promise<Record<string, unknown>>;
   /** The branch structure: one entry per branch. */
-  tree(): Promise<{ branches: readonly object[] }>;
+  tree(): Promise<{ branches: readonly BranchInfo[] }>;
   /** The transcripts of the agents this session spawned, each a reading of its own. */
   subagents(): Promise<TranscriptReading[]>;
   /** Once read: the file ends in a cut-off record (the session was being written, or the write was interrupted). */

@@ -9,7 +9,7 @@ import { InputError } from '../../input/types.js';
 import { readLineValue } from '../../json/raw-json.js';
 import { PREVIEW_CHARS } from '../../lines/line-messages.js';
 import { LineSplitter } from '../../lines/lines.js';
-import { ReaderError, type TranscriptReader, type TranscriptReading, type TranscriptReadOptions } from '../../session/types.js';
+import { ReaderError, type BranchInfo, type TranscriptReader, type TranscriptReading, type TranscriptReadOptions } from '../../session/types.js';
 import { isObject } from '../../util/is-object.js';
 import { cannotBeRead } from '../../util/fs-errors.js';
 import { MAX_RECORD_BYTES } from '../../util/record-limit.js';
@@ -21,19 +21,6 @@ type Json = Record<string, unknown>;
 const TURN_TYPES = new Set(['message', 'custom_message', 'compaction', 'branch_summary']);
 
 /** One branch of a pi session's tree, as `read --tree` prints it (the fields of Claude Code's branches). */
-interface PiBranch {
-  /** The id of the branch's last turn: give it to `--branch`. */
-  leaf: string;
-  /** The branch pi continues (the chain of the file's last entry). */
-  resumed: boolean;
-  /** Turns on the branch, from the root. */
-  records: number;
-  /** The last turn it shares with the resumed branch; null for that one. */
-  forks_from: string | null;
-  line: number;
-  timestamp?: string;
-  last_prompt?: string;
-}
 
 /** What the tree and usage need of an entry. */
 interface Link {
@@ -182,7 +169,7 @@ class PiTranscriptReading implements TranscriptReading {
   }
 
   /** One line per branch: every turn no later turn follows, in file order. */
-  async tree(): Promise<{ branches: readonly object[] }> {
+  async tree(): Promise<{ branches: readonly BranchInfo[] }> {
     const links = new Map<string, Link>();
     let lastId: string | undefined;
     for await (const { no, value } of this.values()) {
@@ -217,7 +204,7 @@ class PiTranscriptReading implements TranscriptReading {
     const resumedPath = turnsTo(lastId);
     const resumedLeaf = resumedPath.at(-1)?.id;
     const onResumed = new Set(resumedPath.map((link) => link.id));
-    const branches: PiBranch[] = [];
+    const branches: BranchInfo[] = [];
     for (const link of links.values()) {
       if (!link.turn || followed.has(link.id)) continue;
       const path = turnsTo(link.id);

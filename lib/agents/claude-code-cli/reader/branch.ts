@@ -3,26 +3,12 @@
 // per record (not the records), picks the leaf `claude --resume` would continue, and selects the records on
 // the branch ending there, through compaction boundaries (a boundary's logicalParentUuid).
 import type { NodeKind } from './record-head.js';
+import type { BranchInfo } from '../../../session/types.js';
 import {
   isTurn, LOGICAL_STRING, nodeKind, NONE, NOT_A_STRING, PARENT_STRING, RecordGraph, type Warn,
 } from './branch-graph.js';
 
-/** One branch of the conversation, named by its last user or assistant record. */
-export interface BranchInfo {
-  /** uuid of the branch's last user/assistant record: pass it to `--branch` to read this branch. */
-  leaf: string;
-  /** The branch `claude --resume` continues, and `read` reads by default. */
-  resumed: boolean;
-  /** User and assistant records on the branch, from the root (through compactions). */
-  records: number;
-  /** Where the branch leaves the resumed one (the last record they share); null for the resumed branch. */
-  forks_from: string | null;
-  /** Line of the leaf in the file. */
-  line: number;
-  timestamp?: string;
-  /** The start of the branch's last user prompt. */
-  last_prompt?: string;
-}
+export type { BranchInfo };
 
 /** The branch structure of one transcript. */
 export interface TranscriptTree {
