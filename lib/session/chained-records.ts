@@ -6,9 +6,8 @@
  * The last whole JSON object line of `text` that `accept` takes (bytes another process appended, or our own read
  * back): the record later ones chain onto. A damaged line, or one that is not an object, is passed over.
  */
-export function lastRecordIn<R extends Record<string, unknown>>(text: string, accept: (record: Record<string, unknown>) => record is R): R | undefined;
-export function lastRecordIn(text: string, accept: (record: Record<string, unknown>) => boolean): Record<string, unknown> | undefined;
-export function lastRecordIn(text: string, accept: (record: Record<string, unknown>) => boolean): Record<string, unknown> | undefined {
+export function lastRecordIn<R extends Record<string, unknown>>(text: string,
+  accept: (record: Record<string, unknown>) => record is R): R | undefined {
   const lines = text.split('\n');
   // The last piece is incomplete unless the text ended with a newline: never trust it.
   for (let i = lines.length - 2; i >= 0; i -= 1) {
@@ -20,10 +19,15 @@ export function lastRecordIn(text: string, accept: (record: Record<string, unkno
     } catch {
       continue; // a damaged foreign line: look further back
     }
-    if (typeof record === 'object' && record !== null && accept(record as Record<string, unknown>)) return record as Record<string, unknown>;
+    if (typeof record !== 'object' || record === null) continue;
+    const object = record as Record<string, unknown>;
+    if (accept(object)) return object;
   }
   return undefined;
 }
+
+/** A record with a string `id` (what an `accept` of lastRecordIn narrows to where records chain by id). */
+export type IdRecord = Record<string, unknown> & { id: string };
 
 const hasUuid = (record: Record<string, unknown>): record is Record<string, unknown> & { uuid: string } =>
   typeof record.uuid === 'string' && record.uuid !== '';

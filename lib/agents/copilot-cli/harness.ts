@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, lstatSync, mkdirSync, rmdirSync, unlinkSync } from 'node:fs';
 import { basename, dirname, join, sep } from 'node:path';
 import { AppendFile, makeDirsBelow } from '../../session/append-file.js';
-import { lastRecordIn } from '../../session/chained-records.js';
+import { lastRecordIn, type IdRecord } from '../../session/chained-records.js';
 import { ChainedJsonlHarness, createSessionFile, jsonLine } from '../../session/jsonl-harness.js';
 import type { HarnessFactory, HarnessOptions, ReopenSession, SessionHarness } from '../../session/types.js';
 import { seededUuids } from '../../util/random-id.js';
@@ -21,7 +21,7 @@ const MAX_ATTEMPTS = 16;
 
 /** The id of the last whole line in `text` that is an event (a UUID `id` and a `parentId` member). */
 export function lastEventId(text: string): string | undefined {
-  return lastRecordIn(text, (record): record is Record<string, unknown> & { id: string } => 'parentId' in record && isUuid(record.id))?.id;
+  return lastRecordIn(text, (record): record is IdRecord => 'parentId' in record && isUuid(record.id))?.id;
 }
 
 /** When the session is filed as started: `startedAt` when it is a valid time of a four-digit year, else now. */

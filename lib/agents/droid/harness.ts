@@ -4,7 +4,7 @@
 // (`parentId`) onto the last of them, so the next resume sees both conversations.
 import { basename, dirname, join, sep } from 'node:path';
 import { AppendFile } from '../../session/append-file.js';
-import { lastRecordIn } from '../../session/chained-records.js';
+import { lastRecordIn, type IdRecord } from '../../session/chained-records.js';
 import { ChainedJsonlHarness, createSessionFile } from '../../session/jsonl-harness.js';
 import { projectPath } from '../../session/project-path.js';
 import type { HarnessFactory, HarnessOptions, ReopenSession, SessionHarness } from '../../session/types.js';
@@ -16,7 +16,7 @@ export { FORMAT };
 
 /** The `id` of the last whole `message` line in `text` (bytes another process appended, or ours read back). */
 export function lastMessageId(text: string): string | undefined {
-  return lastRecordIn(text, (record): record is Record<string, unknown> & { id: string } =>
+  return lastRecordIn(text, (record): record is IdRecord =>
     record.type === 'message' && typeof record.id === 'string' && record.id !== '')?.id;
 }
 

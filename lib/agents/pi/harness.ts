@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { join, resolve, sep } from 'node:path';
 import { AppendFile } from '../../session/append-file.js';
-import { lastRecordIn } from '../../session/chained-records.js';
+import { lastRecordIn, type IdRecord } from '../../session/chained-records.js';
 import { createSessionFile, jsonLine, QueueingJsonlHarness } from '../../session/jsonl-harness.js';
 import { findInOwnTail } from '../../session/reopened.js';
 import type { HarnessFactory, HarnessOptions } from '../../session/types.js';
@@ -16,7 +16,7 @@ export { FORMAT };
 
 /** The id of the last whole line in `text` that is an entry (has a string `id` and a `parentId` member; pi skips a damaged line too). */
 export function lastEntryId(text: string): string | undefined {
-  return lastRecordIn(text, (record): record is Record<string, unknown> & { id: string } => 'parentId' in record && typeof record.id === 'string')?.id;
+  return lastRecordIn(text, (record): record is IdRecord => 'parentId' in record && typeof record.id === 'string')?.id;
 }
 
 class PiHarness extends QueueingJsonlHarness<PiRecordMapper> {

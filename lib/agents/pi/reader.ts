@@ -20,8 +20,6 @@ type Json = Record<string, unknown>;
 /** Entry types that are turns of the conversation: a branch is named by its last one. */
 const TURN_TYPES = new Set(['message', 'custom_message', 'compaction', 'branch_summary']);
 
-/** One branch of a pi session's tree, as `read --tree` prints it (the fields of Claude Code's branches). */
-
 /** What the tree and usage need of an entry. */
 interface Link {
   id: string;
