@@ -103,7 +103,7 @@ export function measureSessions({ files = 2000, mb = 10, minMb = 0.025, reps = 3
     // The half tree: its own index (a listing of it would drop the whole tree's sessions from the other), made warm.
     const half = halfTree(tree);
     const halfEnv = { ...env, XDG_CACHE_HOME: join(home, 'cache-half') };
-    const halfList = ['--expose-gc', bin, 'sessions', '--json', '--session-dir', `claude-code-cli=${half?.root}`];
+    const halfList = half === undefined ? [] : ['--expose-gc', bin, 'sessions', '--json', '--session-dir', `claude-code-cli=${half.root}`];
     if (half !== undefined) timed(node, halfList, halfEnv);
     const grepHalf = [];
     const rgHalf = [];
